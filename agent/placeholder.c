@@ -1,0 +1,2 @@
+/* placeholder */
+typedef int agent_placeholder;

@@ -1,0 +1,99 @@
+/* log.c -- leveled, rate-limitable logging to stderr. */
+#include "common/log.h"
+
+#include "common/clock.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static const char *log_program = "sessmax";
+static volatile int log_threshold = LOG_INFO;
+static const char *const level_names[] = { "error", "warn", "info", "debug" };
+
+void log_init(const char *program, enum log_level level)
+{
+    log_program = program;
+    log_threshold = level;
+}
+
+void log_set_level(enum log_level level) { log_threshold = level; }
+enum log_level log_get_level(void) { return (enum log_level)log_threshold; }
+
+int log_parse_level(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(name, level_names[i]) == 0)
+            return i;
+    if (strcasecmp(name, "warning") == 0)
+        return LOG_WARN;
+    return -1;
+}
+
+static void log_vwrite(enum log_level level, const char *fmt, va_list ap)
+{
+    char line[2048];
+    int n = snprintf(line, sizeof line, "%s: %s: ", log_program, level_names[level]);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return;
+    int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    size_t len = (m < 0) ? (size_t)n : (size_t)n + (size_t)m;
+    if (len > sizeof line - 2)
+        len = sizeof line - 2;
+    line[len++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+void log_msg(enum log_level level, const char *fmt, ...)
+{
+    if ((int)level > log_threshold)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_vwrite(level, fmt, ap);
+    va_end(ap);
+}
+
+/* A handful of slots is enough: keys are static strings naming message kinds. */
+#define RL_SLOTS 32
+static struct { const char *key; uint64_t window_start_us; unsigned count, suppressed; } rl[RL_SLOTS];
+static pthread_mutex_t rl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void log_ratelimited(enum log_level level, const char *key, const char *fmt, ...)
+{
+    enum { BURST = 5 };
+    if ((int)level > log_threshold)
+        return;
+    uint64_t now = clock_now_us();
+    unsigned suppressed = 0;
+    int emit = 1;
+    pthread_mutex_lock(&rl_lock);
+    int slot = 0;
+    for (int i = 0; i < RL_SLOTS; i++) {
+        if (rl[i].key == key || rl[i].key == NULL) { slot = i; break; }
+    }
+    if (rl[slot].key != key) {
+        rl[slot].key = key; rl[slot].window_start_us = now; rl[slot].count = 0; rl[slot].suppressed = 0;
+    }
+    if (now - rl[slot].window_start_us >= 1000000u) {
+        suppressed = rl[slot].suppressed;
+        rl[slot].window_start_us = now; rl[slot].count = 0; rl[slot].suppressed = 0;
+    }
+    if (++rl[slot].count > BURST) {
+        rl[slot].suppressed++;
+        emit = 0;
+    }
+    pthread_mutex_unlock(&rl_lock);
+    if (suppressed)
+        log_msg(level, "(%u similar '%s' messages suppressed)", suppressed, key);
+    if (!emit)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_vwrite(level, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,97 @@
+/* results.h -- the records an agent produces and the sink it hands them to.
+ *
+ * The session engine never knows where results go: standalone mode prints them as JSON lines,
+ * the controller link streams them over the wire, and the controller stores them with db/.
+ * Timestamps are wall-clock µs (so records from several agents share one timeline); every
+ * duration is measured on CLOCK_MONOTONIC and named *_us. Sinks are called on the agent's loop
+ * thread only, and must not block it. */
+#ifndef SESSMAX_RESULTS_H
+#define SESSMAX_RESULTS_H
+
+#include <stdint.h>
+
+#define RESULTS_NAME_LEN 48     /* timer, region and user names */
+#define RESULTS_DETAIL_LEN 160  /* one-line failure detail; never a secret */
+
+/* Why a session or a sample failed. The strings (failure_reason_name) are what SQLite stores. */
+enum failure_reason {
+    FAIL_NONE = 0,
+    FAIL_AUTH,             /* the server refused the credentials */
+    FAIL_TLS,              /* TLS handshake or certificate (pin mismatch) */
+    FAIL_CONNECT,          /* TCP refused/unreachable, or protocol negotiation failed */
+    FAIL_CONNECT_TIMEOUT,  /* the connect watchdog fired: the server stopped answering */
+    FAIL_LOGON_TIMEOUT,    /* connected but the desktop-ready condition never held */
+    FAIL_DISCONNECT,       /* the server or the network dropped an active session */
+    FAIL_WAIT_TIMEOUT,     /* a wait/until condition did not hold within its timeout */
+    FAIL_REFUSED,          /* the server refused the session (capacity, policy) */
+    FAIL_REPLACED,         /* another logon of the same user took the session over */
+    FAIL_PROTOCOL,         /* malformed or unexpected data from the server */
+    FAIL_LOST,             /* the agent hosting the session died or went silent */
+    FAIL_ABORTED,          /* the run was stopped (Ctrl-C) before the session ended */
+    FAIL_INTERNAL,         /* a bug or resource exhaustion in sessmax itself */
+    FAIL__COUNT
+};
+const char *failure_reason_name(enum failure_reason r);
+/* Inverse of failure_reason_name; FAIL_INTERNAL for unknown text. */
+enum failure_reason failure_reason_parse(const char *name);
+
+/* One timed action (a `timer`), or one weighted `measure` group (is_measure = 1). */
+struct rec_sample {
+    uint32_t session;                  /* run-wide session index (0-based) */
+    uint32_t loop;                     /* workload loop iteration, 0-based */
+    uint64_t t_us;                     /* wall clock when the condition was met (or timed out) */
+    int64_t value_us;                  /* elapsed µs; on failure, the time waited */
+    uint8_t ok;                        /* 0: timed out or failed */
+    uint8_t is_measure;
+    char name[RESULTS_NAME_LEN];
+};
+
+enum session_event_kind {
+    SESSION_LAUNCHED,   /* connect started */
+    SESSION_ACTIVE,     /* logon condition met: value_us = logon time */
+    SESSION_FAILED,     /* reason + detail; terminal */
+    SESSION_LOGOFF,     /* logoff started */
+    SESSION_ENDED,      /* clean end; terminal */
+};
+const char *session_event_name(enum session_event_kind k);
+
+struct rec_session {
+    uint32_t session;
+    uint64_t t_us;
+    enum session_event_kind kind;
+    int64_t value_us;                  /* logon time for SESSION_ACTIVE, else 0 */
+    enum failure_reason reason;        /* SESSION_FAILED only */
+    char user[RESULTS_NAME_LEN];
+    char detail[RESULTS_DETAIL_LEN];
+};
+
+/* Cumulative counters of one session, sampled every few seconds. */
+struct rec_traffic {
+    uint32_t session;
+    uint64_t t_us;
+    uint64_t bytes_in, bytes_out;      /* RDP payload above TLS (freerdp_get_stats) */
+    uint64_t wire_in, wire_out;        /* TCP bytes (TCP_INFO bytes_received / bytes_acked) */
+    uint32_t rtt_us;                   /* kernel smoothed RTT */
+    uint32_t frames;                   /* paints received so far */
+};
+
+/* The agent's own health, every few seconds: a saturated agent must never silently inflate
+ * response times, so the score checks these. */
+struct rec_health {
+    uint64_t t_us;
+    uint32_t sessions_active;
+    uint32_t sessions_connecting;
+    uint32_t lag_p50_us, lag_p99_us, lag_max_us;   /* timer lateness since the last record */
+    uint32_t cpu_permille;                          /* process CPU, 1000 = one core */
+    uint64_t rss_kb;
+};
+
+struct result_sink {
+    void *ctx;
+    void (*sample)(void *ctx, const struct rec_sample *s);
+    void (*session)(void *ctx, const struct rec_session *e);
+    void (*traffic)(void *ctx, const struct rec_traffic *t);
+    void (*health)(void *ctx, const struct rec_health *h);
+};
+
+#endif

@@ -1,0 +1,1 @@
+-- placeholder: db issue writes the schema
