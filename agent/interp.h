@@ -1,0 +1,85 @@
+/* interp.h -- the contract between the session engine and the workload interpreter.
+ *
+ * The engine (session.c and friends) owns the FreeRDP instance, the socket and the framebuffer;
+ * the interpreter (interp.c) owns the workload position, timers, wait conditions and samples.
+ * They meet here, so each side can be tested without the other: CUnit drives the interpreter
+ * with a fake driver over synthetic framebuffers, and the engine can run with any workload.
+ *
+ * Threading: everything here runs on the agent's single libevent loop thread.
+ *
+ * Life of one session, as the engine sees it:
+ *   connect starts ........ engine emits SESSION_LAUNCHED, notes t0 (CLOCK_MONOTONIC)
+ *   connected ............. interp_new(); interp_start(t0): the interpreter waits for the
+ *                           workload's logon condition (desktop ready) and calls on_logon()
+ *   running ............... interpreter loops the workload, emitting samples through the sink;
+ *                           the engine calls interp_on_paint() after every EndPaint
+ *   stop .................. engine calls interp_logoff(): the interpreter runs the workload's
+ *                           `logoff` steps and calls on_finished(FAIL_NONE)
+ *   failure ............... interpreter calls on_finished(reason) (e.g. a wait that timed out
+ *                           with `on_timeout: fail`); the engine disconnects and records it
+ */
+#ifndef SESSMAX_INTERP_H
+#define SESSMAX_INTERP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/results.h"
+
+struct event_base;
+struct workload;
+
+struct rect { int32_t x, y, w, h; };
+
+/* The session's framebuffer as the interpreter may read it (borrowed; valid until return to
+ * the loop). bytes_per_pixel is 2 (RGB16) or 4 (BGRX32). */
+struct screen_view {
+    const uint8_t *pixels;
+    uint32_t width, height, stride, bytes_per_pixel;
+};
+
+/* What the interpreter asks of the engine. `sess` is the engine's opaque session pointer.
+ * Each returns 0, or -1 when the session can no longer send (the engine reports why). */
+struct driver_ops {
+    /* rdp_scancode as in freerdp/scancode.h: low byte code, KBDEXT (0x100) for extended keys. */
+    int (*key)(void *sess, uint32_t rdp_scancode, int down);
+    int (*unicode)(void *sess, uint16_t utf16, int down);
+    /* flags: PTR_FLAGS_* from freerdp/input.h */
+    int (*mouse)(void *sess, uint16_t flags, uint16_t x, uint16_t y);
+    int (*screen)(void *sess, struct screen_view *out);
+    /* Saves the current screen as PNG at path; 0 on success. */
+    int (*save_png)(void *sess, const char *path);
+};
+
+struct interp_host {
+    void *sess;
+    const struct driver_ops *ops;
+    struct event_base *base;
+    const struct result_sink *sink;     /* samples go here directly */
+    uint32_t session_index;
+    uint64_t seed;                      /* per-session seed for think times */
+    const char *shot_dir;               /* where PNGs of timed-out waits go; NULL: none */
+    const char *user;                   /* for file names and {user} in typed text */
+    /* Logon condition met (ok=1, logon_us from t0) or timed out (ok=0). */
+    void (*on_logon)(void *sess, int ok, int64_t logon_us);
+    /* The workload ended: FAIL_NONE after logoff steps, or the reason it cannot go on. */
+    void (*on_finished)(void *sess, enum failure_reason reason, const char *detail);
+};
+
+struct interp;
+
+/* Creates an interpreter for one session. The workload is borrowed (must outlive it). */
+struct interp *interp_new(const struct workload *wl, const struct interp_host *host);
+/* Starts waiting for the logon condition; t0_us is when connect started (monotonic). */
+void interp_start(struct interp *in, uint64_t t0_us);
+/* The engine's paint notification: rectangles changed in this EndPaint (may be n = 0). */
+void interp_on_paint(struct interp *in, const struct rect *rects, size_t n);
+/* Ask for a clean end: finish or abandon the current step, run `logoff` steps, then
+ * on_finished(FAIL_NONE). Safe to call more than once. */
+void interp_logoff(struct interp *in);
+/* Number of completed loops so far. */
+uint32_t interp_loops(const struct interp *in);
+/* Cancels timers; never calls back afterwards. Accepts NULL. */
+void interp_free(struct interp *in);
+
+#endif
