@@ -39,7 +39,7 @@ const char *unit_tmpdir(void)
         return dir;
     mkdir("tmp", 0700);
     snprintf(dir, sizeof dir, "%s/tmp/unit.%ld", getenv("PWD") ? getenv("PWD") : ".", (long)getpid());
-    char cwd[PATH_MAX];
+    char cwd[PATH_MAX - 64];   /* room for "/tmp/unit.<pid>" (-Wformat-truncation) */
     if (getcwd(cwd, sizeof cwd))
         snprintf(dir, sizeof dir, "%s/tmp/unit.%ld", cwd, (long)getpid());
     mkdir(dir, 0700);
