@@ -8,6 +8,12 @@
  *   - the schema carries a version (PRAGMA user_version); opening an older file migrates it,
  *     opening a newer one is refused with a clear error.
  *   - no secret is ever stored: plan text is stored as given after the caller redacts it.
+ *   - a sessmax file is marked (PRAGMA application_id 'SSMX' and meta.application = 'sessmax');
+ *     any other SQLite file is refused, never written to.
+ *   - store_check() and STORE_READ never write to a current-version file; a reader opening an
+ *     older file migrates it once through a short-lived writable connection.
+ *   - run and agent rows (begin, end, score, status) are committed at once; sessions, samples,
+ *     traffic, health and events ride in the batch.
  * All SQL of the project lives in db/. Functions return 0 (or an id > 0) on success and -1 with
  * a one-line message naming the file in err on failure. A store is used by one thread. */
 #ifndef SESSMAX_STORE_H
@@ -18,7 +24,8 @@
 
 #include "common/results.h"
 
-#define STORE_SCHEMA_VERSION 1
+/* Version of schema.sql. 1: first release; 2: samples.loop and the health table. */
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 

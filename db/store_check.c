@@ -1,0 +1,104 @@
+/* store_check.c -- `sessmax db check`: is this a sessmax database, which schema version, does
+ * SQLite's integrity_check pass, and what it holds. Opens the file read-only and never migrates
+ * it, so checking a file (even one a killed writer left with a WAL) changes nothing but -shm. */
+#include "db/store_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct report {
+    char *buf;
+    size_t len, used;
+};
+
+static void say(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct report *r, const char *fmt, ...)
+{
+    if (!r->buf || r->used >= r->len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(r->buf + r->used, r->len - r->used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        r->used += (size_t)n < r->len - r->used ? (size_t)n : r->len - r->used - 1;
+}
+
+static int64_t count(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *s = NULL;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return n;
+}
+
+/* integrity_check answers "ok" or up to N lines of problems; report the first few. */
+static int integrity(sqlite3 *db, const char *path, struct report *r)
+{
+    sqlite3_stmt *s = NULL;
+    int rc, problems = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(20)", -1, &s, NULL) != SQLITE_OK) {
+        say(r, "%s: corrupt database: %s\n", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(s, 0);
+        if (line && strcmp(line, "ok") == 0)
+            continue;
+        if (problems++ < 5)
+            say(r, "%s: integrity: %s\n", path, line ? line : "?");
+    }
+    if (rc != SQLITE_DONE) {
+        say(r, "%s: corrupt database: %s\n", path, sqlite3_errmsg(db));
+        problems++;
+    }
+    sqlite3_finalize(s);
+    if (problems == 0 && count(db, "SELECT count(*) FROM pragma_foreign_key_check") > 0) {
+        say(r, "%s: integrity: rows refer to runs that do not exist\n", path);
+        problems++;
+    }
+    if (problems == 0)
+        say(r, "integrity: ok\n");
+    return problems ? -1 : 0;
+}
+
+static void contents(sqlite3 *db, struct report *r)
+{
+    say(r, "runs: %lld (%lld running, %lld aborted)\n",
+        (long long)count(db, "SELECT count(*) FROM runs"),
+        (long long)count(db, "SELECT count(*) FROM runs WHERE status = 'running'"),
+        (long long)count(db, "SELECT count(*) FROM runs WHERE status = 'aborted'"));
+    say(r, "sessions: %lld\n", (long long)count(db, "SELECT count(*) FROM sessions"));
+    say(r, "samples: %lld\n", (long long)count(db, "SELECT count(*) FROM samples"));
+}
+
+int store_check(const char *path, char *report, size_t reportlen)
+{
+    struct report r = { report, reportlen, 0 };
+    char err[512];
+    sqlite3 *db = NULL;
+    int kind = 0, version = 0, rc = -1;
+    if (report && reportlen)
+        report[0] = '\0';
+    if (store_connect(path, SQLITE_OPEN_READONLY, &db, err, sizeof err) != 0 ||
+        store_identify(db, path, &kind, &version, err, sizeof err) != 0) {
+        say(&r, "%s\n", err);
+        goto done;
+    }
+    if (kind == 0) {
+        say(&r, "%s: not a sessmax database (an empty file)\n", path);
+        goto done;
+    }
+    say(&r, "%s: sessmax database, schema version %d%s\n", path, version,
+        version < STORE_SCHEMA_VERSION ? " (older; migrated when next opened)" : "");
+    if (integrity(db, path, &r) != 0)
+        goto done;
+    contents(db, &r);
+    rc = 0;
+done:
+    sqlite3_close(db);
+    return rc;
+}

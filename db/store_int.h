@@ -1,0 +1,69 @@
+/* store_int.h -- what the store's own files share: the handle, its cached statements and the
+ * error helper. Not for callers outside db/ (tests excepted). */
+#ifndef SESSMAX_STORE_INT_H
+#define SESSMAX_STORE_INT_H
+
+#include "db/store.h"
+
+#include <sqlite3.h>
+
+/* 'SSMX': PRAGMA application_id of every sessmax database. */
+#define STORE_APPLICATION_ID 0x53534D58
+
+/* Writer statements, prepared once on first use and reused (store_write.c owns the SQL). */
+enum store_stmt_id {
+    STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK,
+    STMT_NAME_FIND, STMT_NAME_ADD,
+    STMT_SAMPLE, STMT_TRAFFIC, STMT_HEALTH, STMT_EVENT,
+    STMT_RUN_BEGIN, STMT_RUN_END, STMT_RUN_SCORE, STMT_RUN_STALE,
+    STMT_AGENT_ADD, STMT_AGENT_STATUS,
+    STMT_SESSION_LAUNCH, STMT_SESSION_TOUCH, STMT_SESSION_ACTIVE, STMT_SESSION_FAILED,
+    STMT_SESSION_ENDED, STMT_SESSION_LOST,
+    STMT__COUNT
+};
+
+struct store_name {
+    char *name;
+    int64_t id;
+};
+
+struct store {
+    sqlite3 *db;
+    char *path;
+    enum store_mode mode;
+    char err[512];
+    sqlite3_stmt *stmt[STMT__COUNT];
+    /* batching (writer) */
+    unsigned max_rows;
+    uint64_t max_age_us;
+    unsigned pending;            /* rows written in the open transaction */
+    int in_tx;
+    uint64_t batch_started_us;   /* monotonic */
+    /* interned timer names known to be committed or in the open transaction */
+    struct store_name *names;
+    size_t name_count, name_cap;
+};
+
+/* Formats "path: message" into st->err and returns -1. */
+int store_fail(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same, appending SQLite's message for the handle: "path: what: sqlite says". */
+int store_fail_db(struct store *st, const char *what);
+
+/* Opens a connection with the store's pragmas (WAL, synchronous=NORMAL, busy_timeout). */
+int store_connect(const char *path, int flags, sqlite3 **out, char *err, size_t errlen);
+
+/* Reads user_version and whether the file is marked as sessmax. *kind: 0 = empty (no tables),
+ * 1 = sessmax, -1 = some other SQLite database. Returns 0 or -1 (err filled). */
+int store_identify(sqlite3 *db, const char *path, int *kind, int *version, char *err, size_t errlen);
+
+/* Creates the current schema on an empty file, or migrates an older one; refuses newer. */
+int store_migrate(sqlite3 *db, const char *path, char *err, size_t errlen);
+
+/* The first shipped schema (version 1), kept so the migration to the current one is tested:
+ * creates it on an empty file with one run, one agent, one session and `samples` samples. */
+int store_legacy_create_v1(const char *path, unsigned samples, char *err, size_t errlen);
+
+void store_names_clear(struct store *st);
+void store_finalize_all(struct store *st);
+
+#endif

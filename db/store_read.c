@@ -1,0 +1,360 @@
+/* store_read.c -- the reader API for score, report, compare and export: whole runs loaded into
+ * plain arrays, children of a run always in time order (t_us, then insertion). Works on a store
+ * opened either way; a writer's reads also see its open batch. */
+#include "db/store_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+        return store_fail_db(st, "cannot prepare a query");
+    return 0;
+}
+
+static void col_text(sqlite3_stmt *s, int col, char *dst, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+    snprintf(dst, len, "%s", t ? (const char *)t : "");
+}
+
+static char *col_strdup(sqlite3_stmt *s, int col)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+    return strdup(t ? (const char *)t : "");
+}
+
+/* Grows *arr (elements of `size`) so index n fits. */
+static int grow(struct store *st, void **arr, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 256;
+    void *p = realloc(*arr, ncap * size);
+    if (!p)
+        return store_fail(st, "out of memory");
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* --- runs -------------------------------------------------------------------------------- */
+
+#define RUN_COLUMNS "id, name, transport, platform, network, target, workload_name, workload_hash, status," \
+                    " coalesce(verdict, ''), coalesce(score_version, ''), started_us, ended_us, sessions_planned," \
+                    " baseline_ms, threshold_ms, coalesce(smax, -1), coalesce(smax_reached, 0) FROM runs"
+
+static void run_row(sqlite3_stmt *s, struct store_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->id = sqlite3_column_int64(s, 0);
+    col_text(s, 1, r->name, sizeof r->name);
+    col_text(s, 2, r->transport, sizeof r->transport);
+    col_text(s, 3, r->platform, sizeof r->platform);
+    col_text(s, 4, r->network, sizeof r->network);
+    col_text(s, 5, r->target, sizeof r->target);
+    col_text(s, 6, r->workload_name, sizeof r->workload_name);
+    col_text(s, 7, r->workload_hash, sizeof r->workload_hash);
+    col_text(s, 8, r->status, sizeof r->status);
+    col_text(s, 9, r->verdict, sizeof r->verdict);
+    col_text(s, 10, r->score_version, sizeof r->score_version);
+    r->started_us = (uint64_t)sqlite3_column_int64(s, 11);
+    r->ended_us = (uint64_t)sqlite3_column_int64(s, 12);
+    r->sessions_planned = (uint32_t)sqlite3_column_int64(s, 13);
+    r->baseline_ms = sqlite3_column_type(s, 14) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 14);
+    r->threshold_ms = sqlite3_column_type(s, 15) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 15);
+    r->smax = sqlite3_column_int(s, 16);
+    r->smax_reached = sqlite3_column_int(s, 17);
+}
+
+int store_list_runs(struct store *st, struct store_run **out, size_t *count)
+{
+    sqlite3_stmt *s = NULL;
+    struct store_run *rows = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    *out = NULL;
+    *count = 0;
+    if (prepare(st, "SELECT " RUN_COLUMNS " ORDER BY id", &s) != 0)
+        return -1;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (grow(st, (void **)&rows, &cap, n, sizeof *rows) != 0)
+            goto fail;
+        run_row(s, &rows[n++]);
+    }
+    if (rc != SQLITE_DONE) {
+        store_fail_db(st, "cannot list runs");
+        goto fail;
+    }
+    sqlite3_finalize(s);
+    *out = rows;
+    *count = n;
+    return 0;
+fail:
+    sqlite3_finalize(s);
+    free(rows);
+    return -1;
+}
+
+int store_get_run(struct store *st, int64_t run, struct store_run *out)
+{
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, "SELECT " RUN_COLUMNS " WHERE id = ?1", &s) != 0)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        run_row(s, out);
+    sqlite3_finalize(s);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? store_fail(st, "no run %lld", (long long)run) : store_fail_db(st, "cannot read run");
+}
+
+int64_t store_latest_run(struct store *st)
+{
+    sqlite3_stmt *s = NULL;
+    int64_t id = -1;
+    if (prepare(st, "SELECT max(id) FROM runs", &s) != 0)
+        return -1;
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+        id = sqlite3_column_int64(s, 0);
+    else
+        store_fail(st, "no run in this file");
+    sqlite3_finalize(s);
+    return id;
+}
+
+int store_run_texts(struct store *st, int64_t run, char **plan_text, char **score_params)
+{
+    sqlite3_stmt *s = NULL;
+    *plan_text = *score_params = NULL;
+    if (prepare(st, "SELECT plan_text, score_params FROM runs WHERE id = ?1", &s) != 0)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *plan_text = col_strdup(s, 0);
+        *score_params = col_strdup(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? store_fail(st, "no run %lld", (long long)run) : store_fail_db(st, "cannot read run");
+    if (!*plan_text || !*score_params) {
+        free(*plan_text);
+        free(*score_params);
+        *plan_text = *score_params = NULL;
+        return store_fail(st, "out of memory");
+    }
+    return 0;
+}
+
+/* --- samples ----------------------------------------------------------------------------- */
+
+/* Maps the file's timer-name ids to dense indexes into out->names, loading each name once. */
+struct name_map {
+    int *local;                /* indexed by the file's id; -1 = not seen yet */
+    size_t cap;
+    size_t names_cap;
+    sqlite3_stmt *find;
+};
+
+static int name_local(struct store *st, struct name_map *m, struct store_samples *out, int64_t id)
+{
+    if (id < 0 || id > 1000000)
+        return store_fail(st, "corrupt sample: timer name id %lld", (long long)id);
+    if ((size_t)id >= m->cap) {
+        size_t ncap = (size_t)id * 2 + 16;
+        int *p = realloc(m->local, ncap * sizeof *p);
+        if (!p)
+            return store_fail(st, "out of memory");
+        for (size_t i = m->cap; i < ncap; i++)
+            p[i] = -1;
+        m->local = p;
+        m->cap = ncap;
+    }
+    if (m->local[id] >= 0)
+        return m->local[id];
+    if (grow(st, (void **)&out->names, &m->names_cap, out->name_count, sizeof *out->names) != 0)
+        return -1;
+    sqlite3_bind_int64(m->find, 1, id);
+    char *name = sqlite3_step(m->find) == SQLITE_ROW ? col_strdup(m->find, 0) : NULL;
+    sqlite3_reset(m->find);
+    if (!name)
+        return store_fail(st, "corrupt sample: no timer name with id %lld", (long long)id);
+    out->names[out->name_count] = name;
+    return m->local[id] = (int)out->name_count++;
+}
+
+int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
+{
+    sqlite3_stmt *s = NULL;
+    struct name_map m = { 0 };
+    size_t cap = 0;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (prepare(st, "SELECT session, loop, active, ok, is_measure, t_us, value_us, name_id FROM samples"
+                    " WHERE run_id = ?1 ORDER BY t_us, rowid", &s) != 0 ||
+        prepare(st, "SELECT name FROM timer_names WHERE id = ?1", &m.find) != 0)
+        goto fail;
+    sqlite3_bind_int64(s, 1, run);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (grow(st, (void **)&out->rows, &cap, out->count, sizeof *out->rows) != 0)
+            goto fail;
+        struct store_sample_row *r = &out->rows[out->count];
+        r->session = (uint32_t)sqlite3_column_int64(s, 0);
+        r->loop = (uint32_t)sqlite3_column_int64(s, 1);
+        r->active = (uint32_t)sqlite3_column_int64(s, 2);
+        r->ok = (uint8_t)sqlite3_column_int(s, 3);
+        r->is_measure = (uint8_t)sqlite3_column_int(s, 4);
+        r->t_us = (uint64_t)sqlite3_column_int64(s, 5);
+        r->value_us = sqlite3_column_int64(s, 6);
+        if ((r->name_id = name_local(st, &m, out, sqlite3_column_int64(s, 7))) < 0)
+            goto fail;
+        out->count++;
+    }
+    if (rc != SQLITE_DONE) {
+        store_fail_db(st, "cannot read samples");
+        goto fail;
+    }
+    sqlite3_finalize(s);
+    sqlite3_finalize(m.find);
+    free(m.local);
+    return 0;
+fail:
+    sqlite3_finalize(s);
+    sqlite3_finalize(m.find);
+    free(m.local);
+    store_free_samples(out);
+    return -1;
+}
+
+void store_free_samples(struct store_samples *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->name_count; i++)
+        free(s->names[i]);
+    free(s->names);
+    free(s->rows);
+    memset(s, 0, sizeof *s);
+}
+
+/* --- sessions, traffic, health, agents --------------------------------------------------- */
+
+/* Runs `sql` (one ?1 = run id) and calls fill() for each row into a growing array. */
+static int load_rows(struct store *st, const char *sql, int64_t run, size_t size,
+                     void (*fill)(sqlite3_stmt *s, void *row), void **out, size_t *count)
+{
+    sqlite3_stmt *s = NULL;
+    char *rows = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    *out = NULL;
+    *count = 0;
+    if (prepare(st, sql, &s) != 0)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (grow(st, (void **)&rows, &cap, n, size) != 0)
+            goto fail;
+        memset(rows + n * size, 0, size);
+        fill(s, rows + n * size);
+        n++;
+    }
+    if (rc != SQLITE_DONE) {
+        store_fail_db(st, "cannot read");
+        goto fail;
+    }
+    sqlite3_finalize(s);
+    *out = rows;
+    *count = n;
+    return 0;
+fail:
+    sqlite3_finalize(s);
+    free(rows);
+    return -1;
+}
+
+static void fill_session(sqlite3_stmt *s, void *row)
+{
+    struct store_session_row *r = row;
+    r->index = (uint32_t)sqlite3_column_int64(s, 0);
+    r->agent = sqlite3_column_int64(s, 1);
+    col_text(s, 2, r->user, sizeof r->user);
+    col_text(s, 3, r->state, sizeof r->state);
+    col_text(s, 4, r->reason, sizeof r->reason);
+    col_text(s, 5, r->detail, sizeof r->detail);
+    r->launch_us = (uint64_t)sqlite3_column_int64(s, 6);
+    r->active_us = (uint64_t)sqlite3_column_int64(s, 7);
+    r->end_us = (uint64_t)sqlite3_column_int64(s, 8);
+    r->logon_us = sqlite3_column_int64(s, 9);
+}
+
+int store_load_sessions(struct store *st, int64_t run, struct store_session_row **out, size_t *count)
+{
+    return load_rows(st, "SELECT idx, agent_id, user, state, reason, detail, launch_us, active_us, end_us, logon_us"
+                         " FROM sessions WHERE run_id = ?1 ORDER BY idx",
+                     run, sizeof **out, fill_session, (void **)out, count);
+}
+
+static void fill_traffic(sqlite3_stmt *s, void *row)
+{
+    struct store_traffic_row *r = row;
+    r->session = r->t.session = (uint32_t)sqlite3_column_int64(s, 0);
+    r->t.t_us = (uint64_t)sqlite3_column_int64(s, 1);
+    r->t.bytes_in = (uint64_t)sqlite3_column_int64(s, 2);
+    r->t.bytes_out = (uint64_t)sqlite3_column_int64(s, 3);
+    r->t.wire_in = (uint64_t)sqlite3_column_int64(s, 4);
+    r->t.wire_out = (uint64_t)sqlite3_column_int64(s, 5);
+    r->t.rtt_us = (uint32_t)sqlite3_column_int64(s, 6);
+    r->t.frames = (uint32_t)sqlite3_column_int64(s, 7);
+}
+
+int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row **out, size_t *count)
+{
+    return load_rows(st, "SELECT session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames"
+                         " FROM traffic WHERE run_id = ?1 ORDER BY t_us, rowid",
+                     run, sizeof **out, fill_traffic, (void **)out, count);
+}
+
+static void fill_health(sqlite3_stmt *s, void *row)
+{
+    struct store_health_row *r = row;
+    r->agent = sqlite3_column_int64(s, 0);
+    r->h.t_us = (uint64_t)sqlite3_column_int64(s, 1);
+    r->h.sessions_active = (uint32_t)sqlite3_column_int64(s, 2);
+    r->h.sessions_connecting = (uint32_t)sqlite3_column_int64(s, 3);
+    r->h.lag_p50_us = (uint32_t)sqlite3_column_int64(s, 4);
+    r->h.lag_p99_us = (uint32_t)sqlite3_column_int64(s, 5);
+    r->h.lag_max_us = (uint32_t)sqlite3_column_int64(s, 6);
+    r->h.cpu_permille = (uint32_t)sqlite3_column_int64(s, 7);
+    r->h.rss_kb = (uint64_t)sqlite3_column_int64(s, 8);
+}
+
+int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count)
+{
+    return load_rows(st, "SELECT agent_id, t_us, sessions_active, sessions_connecting, lag_p50_us, lag_p99_us,"
+                         " lag_max_us, cpu_permille, rss_kb FROM health WHERE run_id = ?1 ORDER BY t_us, rowid",
+                     run, sizeof **out, fill_health, (void **)out, count);
+}
+
+static void fill_agent(sqlite3_stmt *s, void *row)
+{
+    struct store_agent_row *r = row;
+    r->id = sqlite3_column_int64(s, 0);
+    col_text(s, 1, r->name, sizeof r->name);
+    col_text(s, 2, r->host, sizeof r->host);
+    col_text(s, 3, r->status, sizeof r->status);
+    col_text(s, 4, r->detail, sizeof r->detail);
+    r->capacity = (uint32_t)sqlite3_column_int64(s, 5);
+}
+
+int store_load_agents(struct store *st, int64_t run, struct store_agent_row **out, size_t *count)
+{
+    return load_rows(st, "SELECT id, name, host, status, detail, capacity FROM agents WHERE run_id = ?1 ORDER BY id",
+                     run, sizeof **out, fill_agent, (void **)out, count);
+}
