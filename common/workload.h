@@ -1,0 +1,172 @@
+/* workload.h -- a workload (what one simulated user does) parsed into plain structs.
+ *
+ * The YAML language is described in docs/workload-language.md. Loading validates everything
+ * (keys, types, region names, key names, durations, measure members) and reports the first
+ * problem as "file:line:col: message". The result is immutable and may be shared by any number
+ * of sessions and threads. The agent's interpreter runs it, simhost --predict walks it
+ * (workload_walk) and the controller's `validate` checks plans with it. */
+#ifndef SESSMAX_WORKLOAD_H
+#define SESSMAX_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/results.h"
+
+#define WORKLOAD_VERSION 1
+#define WORKLOAD_CHORD_MAX 6        /* keys in one chord ("ctrl+shift+alt+t") */
+#define WORKLOAD_CONDS_MAX 4        /* conditions in one wait/until, held in order */
+
+struct workload_rect { int32_t x, y, w, h; };
+
+struct workload_region {
+    char name[RESULTS_NAME_LEN];
+    struct workload_rect r;
+    int line, col;
+};
+
+enum workload_cond_kind {
+    WORKLOAD_COND_CHANGE,   /* region's hash differs from its hash when the condition started */
+    WORKLOAD_COND_STABLE,   /* no paint touched the region for stable_us */
+    WORKLOAD_COND_MATCH,    /* workload_region_hash(region, tolerance) == hash */
+    WORKLOAD_COND_PIXEL,    /* pixel (x, y) within tolerance of rgb on every channel */
+};
+
+struct workload_cond {
+    enum workload_cond_kind kind;
+    struct workload_rect region;         /* pixel: a 1x1 rect at (x, y) */
+    char region_name[RESULTS_NAME_LEN];  /* "" for pixel */
+    uint64_t stable_us;                  /* stable */
+    uint64_t hash;                       /* match */
+    uint32_t rgb;                        /* pixel: 0xRRGGBB */
+    uint32_t tolerance;                  /* match: low bits ignored per channel (0..3);
+                                            pixel: max difference per 8-bit channel */
+    int line, col;
+};
+
+/* A `wait` step or a timer's `until`: conditions that must hold one after the other (each starts
+ * being watched when the previous one held), all within timeout_us. */
+struct workload_wait {
+    struct workload_cond conds[WORKLOAD_CONDS_MAX];
+    size_t n;
+    uint64_t timeout_us;
+    int on_timeout_fail;                 /* 1: end the session with FAIL_WAIT_TIMEOUT */
+    int line, col;
+};
+
+enum workload_step_kind {
+    WORKLOAD_STEP_KEY,      /* chord: press in order, release in reverse */
+    WORKLOAD_STEP_TYPE,     /* text (UTF-8, may contain {user}) at rate_us per character */
+    WORKLOAD_STEP_CLICK,    /* button at (x, y) */
+    WORKLOAD_STEP_MOVE,     /* pointer to (x, y) */
+    WORKLOAD_STEP_THINK,    /* idle for a uniform random time in [think_min_us, think_max_us] */
+    WORKLOAD_STEP_WAIT,     /* wait for `wait` */
+    WORKLOAD_STEP_TIMER,    /* run `steps`, then wait for `wait`; one sample named `name` */
+    WORKLOAD_STEP_REPEAT,   /* run `steps` `count` times */
+};
+
+enum workload_button { WORKLOAD_BUTTON_LEFT, WORKLOAD_BUTTON_RIGHT, WORKLOAD_BUTTON_MIDDLE };
+
+struct workload_step {
+    enum workload_step_kind kind;
+    int line, col;
+    uint32_t chord[WORKLOAD_CHORD_MAX];  /* key: rdp scancodes (common/keymap.h) */
+    size_t nchord;
+    char *text;                          /* type: as written (expand with workload_expand) */
+    uint64_t rate_us;                    /* type: gap between characters */
+    int32_t x, y;                        /* click, move */
+    enum workload_button button;         /* click */
+    int double_click;                    /* click */
+    uint64_t think_min_us, think_max_us; /* think (equal for a fixed time) */
+    struct workload_wait wait;           /* wait, timer (its `until`) */
+    char name[RESULTS_NAME_LEN];         /* timer */
+    uint32_t count;                      /* repeat */
+    struct workload_step *steps;         /* timer, repeat */
+    size_t nsteps;
+};
+
+struct workload_measure_item {
+    char timer[RESULTS_NAME_LEN];
+    double weight;
+};
+
+/* A weighted group: once per loop, when each member timer has a sample, one sample named `name`
+ * with value Σ weight × timer value (is_measure = 1; ok only if every member was ok). */
+struct workload_measure {
+    char name[RESULTS_NAME_LEN];
+    struct workload_measure_item *items;
+    size_t n;
+    int line, col;
+};
+
+struct workload {
+    int version;
+    char *file;                          /* name used in messages */
+    char *name, *description;
+    char hash[65];                       /* SHA-256 of the text, lowercase hex */
+    uint32_t width, height, bpp;         /* desktop; default 1024x768x16 */
+    struct workload_region *regions;     /* regions[0] is the built-in "screen" */
+    size_t nregions;
+    uint64_t type_rate_us;               /* defaults.type_rate (160ms) */
+    uint64_t timeout_us;                 /* defaults.timeout (10s) */
+    int on_timeout_fail;                 /* defaults.on_timeout (continue) */
+    struct workload_wait logon;          /* desktop ready */
+    struct workload_step *loop, *logoff;
+    size_t nloop, nlogoff;
+    struct workload_measure *measures;
+    size_t nmeasures;
+    char **timers;                       /* distinct timer names in loop and logoff order */
+    size_t ntimers;
+};
+
+#define WORKLOAD_ERR_LEN 512
+
+/* Loads and validates a workload file. Returns NULL with err = "file:line:col: message" (or
+ * "file: message" for I/O problems). Free with workload_free(). */
+struct workload *workload_load_file(const char *path, char *err, size_t errlen);
+/* The same from memory; `name` stands for the file in messages. */
+struct workload *workload_load_string(const char *name, const char *text, size_t len,
+                                      char *err, size_t errlen);
+void workload_free(struct workload *wl);
+
+/* Accessors (the struct is public, these read better in callers). */
+const char *workload_name(const struct workload *wl);
+const char *workload_hash(const struct workload *wl);
+uint32_t workload_width(const struct workload *wl);
+uint32_t workload_height(const struct workload *wl);
+uint32_t workload_bpp(const struct workload *wl);
+/* Region by name ("screen" included); NULL when unknown. */
+const struct workload_region *workload_region(const struct workload *wl, const char *name);
+/* Index of a timer name in wl->timers, or -1. */
+int workload_timer_index(const struct workload *wl, const char *name);
+
+enum workload_part { WORKLOAD_PART_LOOP, WORKLOAD_PART_LOGOFF };
+
+/* Called for each step in execution order. `timer` names the enclosing timer (NULL outside
+ * one). Return non-zero to stop the walk. */
+typedef int (*workload_visit_fn)(void *ctx, const struct workload_step *step, const char *timer);
+
+/* Walks one part flattened: a repeat is never visited itself, its steps are visited `count`
+ * times; a timer is visited (kind TIMER, timer = its name) and then its steps. So a walk sees
+ * every KEY/TYPE/CLICK/MOVE/THINK/WAIT in the order one pass of the loop runs them. Returns
+ * what the visitor returned to stop it, or 0. */
+int workload_walk(const struct workload *wl, enum workload_part part, workload_visit_fn fn, void *ctx);
+
+/* Expands "{user}" in typed text into out (always NUL-terminated). Returns the full length the
+ * expansion needs (like snprintf). */
+size_t workload_expand(const char *text, const char *user, char *out, size_t outlen);
+
+/* The region hash used by `match` conditions and printed by `sessmax-agent shot`:
+ * FNV-1a 64 over (w, h as 4-byte little-endian each, then for every pixel in row order the
+ * three bytes r5>>t, g6>>t, b5>>t), where r5/g6/b5 are the pixel reduced to RGB565 precision
+ * (so a 16 bpp and a 32 bpp session of the same screen hash alike) and t = tolerance (0..3) the
+ * low bits ignored per channel. `pixels` is the framebuffer (bytes_per_pixel 2: RGB565
+ * little-endian; 4: B, G, R, X). The rect must lie inside the framebuffer. */
+uint64_t workload_region_hash(const uint8_t *pixels, uint32_t stride, uint32_t bytes_per_pixel,
+                              struct workload_rect r, unsigned tolerance);
+
+/* Reads one pixel as 0xRRGGBB (16 bpp expanded to 8 bits per channel by bit replication). */
+uint32_t workload_pixel_rgb(const uint8_t *pixels, uint32_t stride, uint32_t bytes_per_pixel,
+                            int32_t x, int32_t y);
+
+#endif

@@ -1,0 +1,29 @@
+/* workload_parse.h -- private to common/workload*.c: the parse context shared by the top-level
+ * parser (workload.c) and the step/condition parser (workload_step.c). */
+#ifndef SESSMAX_WORKLOAD_PARSE_H
+#define SESSMAX_WORKLOAD_PARSE_H
+
+#include "common/workload.h"
+#include "common/ydoc.h"
+
+struct workload_parse {
+    const struct ydoc *doc;
+    struct workload *wl;
+    char *err;
+    size_t errlen;
+};
+
+/* Parses a list of steps into *out / *n (owned by the workload). */
+int workload_parse_steps(struct workload_parse *p, const struct ydoc_node *seq, const char *what,
+                         struct workload_step **out, size_t *n);
+/* Parses a condition map (change/stable/match/pixel + timeout/on_timeout). allow_on_timeout = 0
+ * refuses on_timeout (logon). default_timeout_us applies when `timeout` is absent. */
+int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, const char *what,
+                        int allow_on_timeout, uint64_t default_timeout_us, struct workload_wait *out);
+/* Frees what a step list owns (not the array itself when it is NULL). */
+void workload_free_steps(struct workload_step *steps, size_t n);
+/* Copies a name of at most RESULTS_NAME_LEN-1 chars of [A-Za-z0-9_.-]. */
+int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, const char *what,
+                        char out[RESULTS_NAME_LEN]);
+
+#endif

@@ -1,0 +1,271 @@
+/* test_workload.c -- the workload parser: what loads, what each mistake reports (exact
+ * file:line:col text), the flattening walk, {user} expansion and the region hash. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/keymap.h"
+#include "common/workload.h"
+
+#define HEAD "version: 1\nname: t\nregions: {win: [10, 20, 100, 50]}\n" \
+             "logon: {change: screen, timeout: 5s}\n"
+
+static struct workload *load(const char *text, char *err)
+{
+    err[0] = '\0';
+    return workload_load_string("w.yaml", text, strlen(text), err, WORKLOAD_ERR_LEN);
+}
+
+/* Asserts that `text` fails to load with exactly `want`. */
+static void expect_error(const char *text, const char *want)
+{
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = load(text, err);
+    CU_ASSERT_PTR_NULL(wl);
+    workload_free(wl);
+    if (strcmp(err, want) != 0)
+        fprintf(stderr, "\n  want: %s\n  got:  %s\n", want, err);
+    CU_ASSERT_STRING_EQUAL(err, want);
+}
+
+static void test_workload__minimal(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = load(HEAD "loop: [{think: 1s}]\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_STRING_EQUAL(workload_name(wl), "t");
+    CU_ASSERT_EQUAL(workload_width(wl), 1024);
+    CU_ASSERT_EQUAL(workload_height(wl), 768);
+    CU_ASSERT_EQUAL(workload_bpp(wl), 16);
+    CU_ASSERT_EQUAL(strlen(workload_hash(wl)), 64);
+    CU_ASSERT_EQUAL(wl->type_rate_us, 160000);
+    CU_ASSERT_EQUAL(wl->logon.timeout_us, 5000000);
+    CU_ASSERT_PTR_NOT_NULL(workload_region(wl, "screen"));
+    CU_ASSERT_EQUAL(workload_region(wl, "win")->r.w, 100);
+    CU_ASSERT_EQUAL(wl->nloop, 1);
+    CU_ASSERT_EQUAL(wl->loop[0].think_min_us, 1000000);
+    CU_ASSERT_EQUAL(wl->loop[0].think_max_us, 1000000);
+    workload_free(wl);
+}
+
+static void test_workload__steps(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = load(HEAD
+        "desktop: {width: 800, height: 600, bpp: 32}\n"
+        "defaults: {type_rate: 50ms, timeout: 3s, on_timeout: fail}\n"
+        "loop:\n"
+        "  - key: ctrl+alt+t\n"
+        "  - type: \"Hi {user}\\n\"\n"
+        "    rate: 10ms\n"
+        "  - click: win\n"
+        "  - click: {x: 5, y: 6, button: right, double: true}\n"
+        "  - move: {x: 7, y: 8}\n"
+        "  - think: 2s..5s\n"
+        "  - wait: {pixel: {x: 1, y: 2, rgb: \"#10ff20\", tolerance: 3}, on_timeout: continue}\n"
+        "  - timer: t1\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: win, stable: {region: win, for: 100ms}, timeout: 2s}\n"
+        "  - repeat: {count: 2, steps: [{timer: t2, until: {match: {region: win, hash: 00112233445566ff, tolerance: 1}}}]}\n"
+        "measures: {m: {t1: 0.5, t2: 2}}\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL(wl->bpp, 32);
+    const struct workload_step *s = wl->loop;
+    CU_ASSERT_EQUAL(s[0].kind, WORKLOAD_STEP_KEY);
+    CU_ASSERT_EQUAL(s[0].nchord, 3);
+    CU_ASSERT_EQUAL(s[0].chord[0], KEYMAP_SC_LCTRL);
+    CU_ASSERT_EQUAL(s[0].chord[1], KEYMAP_SC_LALT);
+    CU_ASSERT_EQUAL(s[0].chord[2], 0x14);
+    CU_ASSERT_EQUAL(s[0].line, 8);
+    CU_ASSERT_EQUAL(s[0].col, 5);
+    CU_ASSERT_STRING_EQUAL(s[1].text, "Hi {user}\n");
+    CU_ASSERT_EQUAL(s[1].rate_us, 10000);
+    CU_ASSERT_EQUAL(s[2].x, 60);
+    CU_ASSERT_EQUAL(s[2].y, 45);
+    CU_ASSERT_EQUAL(s[3].button, WORKLOAD_BUTTON_RIGHT);
+    CU_ASSERT_EQUAL(s[3].double_click, 1);
+    CU_ASSERT_EQUAL(s[4].kind, WORKLOAD_STEP_MOVE);
+    CU_ASSERT_EQUAL(s[5].think_min_us, 2000000);
+    CU_ASSERT_EQUAL(s[5].think_max_us, 5000000);
+    CU_ASSERT_EQUAL(s[6].wait.conds[0].kind, WORKLOAD_COND_PIXEL);
+    CU_ASSERT_EQUAL(s[6].wait.conds[0].rgb, 0x10ff20);
+    CU_ASSERT_EQUAL(s[6].wait.conds[0].tolerance, 3);
+    CU_ASSERT_EQUAL(s[6].wait.timeout_us, 3000000);
+    CU_ASSERT_EQUAL(s[6].wait.on_timeout_fail, 0);
+    CU_ASSERT_EQUAL(s[7].wait.n, 2);
+    CU_ASSERT_EQUAL(s[7].wait.conds[1].stable_us, 100000);
+    CU_ASSERT_EQUAL(s[7].wait.on_timeout_fail, 1);
+    CU_ASSERT_EQUAL(s[8].count, 2);
+    CU_ASSERT_EQUAL(s[8].steps[0].wait.conds[0].hash, 0x00112233445566ffull);
+    CU_ASSERT_EQUAL(wl->ntimers, 2);
+    CU_ASSERT_EQUAL(wl->nmeasures, 1);
+    CU_ASSERT_DOUBLE_EQUAL(wl->measures[0].items[1].weight, 2.0, 1e-9);
+    workload_free(wl);
+}
+
+static void test_workload__errors(void)
+{
+    expect_error("", "w.yaml: empty workload");
+    expect_error("name: t\n", "w.yaml:1:1: version is missing (write version: 1)");
+    expect_error("version: 2\n", "w.yaml:1:10: version 2 is not supported (this sessmax reads version 1)");
+    expect_error(HEAD "loop: [{think: 1s}]\nlop: 1\n",
+                 "w.yaml:6:1: unknown key 'lop' in a workload (did you mean 'loop'?)");
+    expect_error(HEAD "loop: []\n", "w.yaml:5:7: loop must not be empty");
+    expect_error(HEAD "measures: {}\n", "w.yaml:1:1: loop is missing");
+    expect_error(HEAD "loop:\n  - key: ctrl+alt+tee\n",
+                 "w.yaml:6:18: unknown key 'tee' in chord 'ctrl+alt+tee'");
+    expect_error(HEAD "loop:\n  - key: \"ctrl+bogus\"\n",
+                 "w.yaml:6:15: unknown key 'bogus' in chord 'ctrl+bogus'");
+    expect_error(HEAD "loop:\n  - think: 2\n",
+                 "w.yaml:6:12: expected a duration or a range like 2s..5s, found '2'");
+    expect_error(HEAD "loop:\n  - think: 5s..2s\n", "w.yaml:6:12: think range '5s..2s' ends before it starts");
+    expect_error(HEAD "loop:\n  - wait: {change: nowhere}\n",
+                 "w.yaml:6:20: unknown region 'nowhere' in change (define it under regions:)");
+    expect_error(HEAD "loop:\n  - wait: {change: win, timeout: soon}\n",
+                 "w.yaml:6:34: expected a duration with a unit (250ms, 2s, 5m), found 'soon'");
+    expect_error(HEAD "loop:\n  - wait: {timeout: 1s}\n",
+                 "w.yaml:6:11: wait needs a condition: change, stable, match or pixel");
+    expect_error(HEAD "loop:\n  - type: hi\n    rat: 1ms\n",
+                 "w.yaml:7:5: unknown key 'rat' in a type step (did you mean 'rate'?)");
+    expect_error(HEAD "loop:\n  - click: {x: 5}\n", "w.yaml:6:12: click needs x and y, or a region");
+    expect_error(HEAD "loop:\n  - click: {x: 5000, y: 1}\n", "w.yaml:6:16: 5000 is out of range [0, 1023]");
+    expect_error(HEAD "loop:\n  - frob: 1\n",
+                 "w.yaml:6:5: a step needs one of key, type, click, move, think, wait, timer, repeat");
+    expect_error(HEAD "loop:\n  - timer: t1\n    steps: [{key: enter}]\n",
+                 "w.yaml:6:5: timer 't1' needs until: {<condition>, timeout}");
+    expect_error(HEAD "loop:\n  - timer: t1\n    until: {change: win}\nmeasures: {m: {t1: 1, t9: 1}}\n",
+                 "w.yaml:8:22: unknown timer 't9' in measure 'm'");
+    expect_error(HEAD "loop:\n  - wait: {match: {region: win, hash: xyz}}\n",
+                 "w.yaml:6:37: hash must be 16 hex digits, found 'xyz'");
+    expect_error(HEAD "loop:\n  - wait: {pixel: {x: 1, y: 1, rgb: red}}\n",
+                 "w.yaml:6:37: rgb must be \"#RRGGBB\", found 'red'");
+    expect_error(HEAD "loop:\n  - wait: {change: win, on_timeout: maybe}\n",
+                 "w.yaml:6:37: on_timeout must be 'continue' or 'fail', not 'maybe'");
+    expect_error("version: 1\nname: t\nregions: {big: [1000, 0, 100, 10]}\nlogon: {change: big}\nloop: [{think: 1s}]\n",
+                 "w.yaml:3:17: region 'big' [1000, 0, 100, 10] does not fit the 1024x768 desktop");
+    expect_error("version: 1\nname: t\nlogon: {change: screen, on_timeout: fail}\nloop: [{think: 1s}]\n",
+                 "w.yaml:3:25: unknown key 'on_timeout' in logon");
+    expect_error(HEAD "loop:\n  - repeat: {count: 0, steps: [{think: 1s}]}\n",
+                 "w.yaml:6:22: 0 is out of range [1, 100000]");
+    expect_error(HEAD "loop:\n  - key: ctrl\n  - key: [a]\n",
+                 "w.yaml:7:10: expected a text value, found a list");
+}
+
+static void test_workload__file_errors(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    CU_ASSERT_PTR_NULL(workload_load_file("/nonexistent/w.yaml", err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "/nonexistent/w.yaml: cannot open: No such file or directory");
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.yaml", unit_tmpdir());
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("version: 1\nname: [unclosed\n", f);
+    fclose(f);
+    CU_ASSERT_PTR_NULL(workload_load_file(path, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.yaml:"));
+}
+
+struct walk_log { char text[512]; };
+
+static int visit(void *ctx, const struct workload_step *s, const char *timer)
+{
+    struct walk_log *log = ctx;
+    static const char *const kinds[] = { "key", "type", "click", "move", "think", "wait", "timer", "repeat" };
+    size_t n = strlen(log->text);
+    snprintf(log->text + n, sizeof log->text - n, "%s%s%s ", kinds[s->kind], timer ? "@" : "", timer ? timer : "");
+    return 0;
+}
+
+static void test_workload__walk(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = load(HEAD
+        "loop:\n"
+        "  - key: a\n"
+        "  - repeat: {count: 2, steps: [{type: x}, {timer: t, steps: [{key: b}], until: {change: win}}]}\n"
+        "  - think: 1s\n"
+        "logoff: [{type: \"logoff\\n\"}]\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    struct walk_log log = { "" };
+    CU_ASSERT_EQUAL(workload_walk(wl, WORKLOAD_PART_LOOP, visit, &log), 0);
+    CU_ASSERT_STRING_EQUAL(log.text, "key type timer@t key@t type timer@t key@t think ");
+    log.text[0] = '\0';
+    workload_walk(wl, WORKLOAD_PART_LOGOFF, visit, &log);
+    CU_ASSERT_STRING_EQUAL(log.text, "type ");
+    workload_free(wl);
+}
+
+static void test_workload__expand(void)
+{
+    char out[32];
+    CU_ASSERT_EQUAL(workload_expand("hi {user}!", "bob", out, sizeof out), 7);
+    CU_ASSERT_STRING_EQUAL(out, "hi bob!");
+    CU_ASSERT_EQUAL(workload_expand("{user}{user}", "simuser001", out, 8), 20);
+    CU_ASSERT_STRING_EQUAL(out, "simuser");
+    CU_ASSERT_EQUAL(workload_expand("{use", NULL, out, sizeof out), 4);
+    CU_ASSERT_STRING_EQUAL(out, "{use");
+}
+
+static void test_workload__hash_16_32(void)
+{
+    /* The same picture at 16 and 32 bpp hashes alike; one changed pixel changes the hash;
+     * a small colour change is absorbed by tolerance. */
+    uint8_t fb16[8 * 4 * 2], fb32[8 * 4 * 4];
+    for (int i = 0; i < 32; i++) {
+        unsigned r = (unsigned)(i * 8) & 0xF8, g = (unsigned)(255 - i * 4) & 0xFC, b = 0x40;
+        unsigned v = ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3);
+        fb16[2 * i] = (uint8_t)(v & 0xFF);
+        fb16[2 * i + 1] = (uint8_t)(v >> 8);
+        fb32[4 * i] = (uint8_t)b;
+        fb32[4 * i + 1] = (uint8_t)g;
+        fb32[4 * i + 2] = (uint8_t)r;
+        fb32[4 * i + 3] = 0;
+    }
+    struct workload_rect r = { 1, 1, 6, 3 };
+    uint64_t h16 = workload_region_hash(fb16, 16, 2, r, 0), h32 = workload_region_hash(fb32, 32, 4, r, 0);
+    CU_ASSERT_EQUAL(h16, h32);
+    CU_ASSERT_EQUAL(workload_pixel_rgb(fb32, 32, 4, 3, 1), workload_pixel_rgb(fb16, 16, 2, 3, 1) & 0xF8FCF8);
+    uint64_t tol = workload_region_hash(fb32, 32, 4, r, 2);
+    fb32[4 * 10 + 2] ^= 0x08;     /* red low bit of RGB565 precision */
+    CU_ASSERT_NOT_EQUAL(workload_region_hash(fb32, 32, 4, r, 0), h32);
+    CU_ASSERT_EQUAL(workload_region_hash(fb32, 32, 4, r, 2), tol);
+    fb32[4 * 10 + 2] ^= 0x08;
+    fb32[4 * 0 + 2] ^= 0x80;      /* outside the rect */
+    CU_ASSERT_EQUAL(workload_region_hash(fb32, 32, 4, r, 0), h32);
+}
+
+static void test_workload__shipped(void)
+{
+    const char *files[] = { "workloads/simhost-task-worker.yaml", "workloads/single-user.yaml" };
+    for (size_t i = 0; i < 2; i++) {
+        char err[WORKLOAD_ERR_LEN] = "";
+        struct workload *wl = workload_load_file(unit_source_path(files[i]), err, sizeof err);
+        if (!wl)
+            fprintf(stderr, "\n  %s\n", err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+        CU_ASSERT_EQUAL(wl->nmeasures, 1);
+        CU_ASSERT_EQUAL(wl->measures[0].n, 5);
+        CU_ASSERT(workload_timer_index(wl, "echo") >= 0);
+        CU_ASSERT(wl->nlogoff > 0);
+        workload_free(wl);
+    }
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_workload__minimal),
+        UNIT_TEST(test_workload__steps),
+        UNIT_TEST(test_workload__errors),
+        UNIT_TEST(test_workload__file_errors),
+        UNIT_TEST(test_workload__walk),
+        UNIT_TEST(test_workload__expand),
+        UNIT_TEST(test_workload__hash_16_32),
+        UNIT_TEST(test_workload__shipped),
+        UNIT_END,
+    };
+    return unit_run("workload", tests, NULL, NULL);
+}
