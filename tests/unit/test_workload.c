@@ -115,9 +115,9 @@ static void test_workload__errors(void)
     expect_error(HEAD "loop: []\n", "w.yaml:5:7: loop must not be empty");
     expect_error(HEAD "measures: {}\n", "w.yaml:1:1: loop is missing");
     expect_error(HEAD "loop:\n  - key: ctrl+alt+tee\n",
-                 "w.yaml:6:18: unknown key 'tee' in chord 'ctrl+alt+tee'");
+                 "w.yaml:6:19: unknown key 'tee' in chord 'ctrl+alt+tee'");
     expect_error(HEAD "loop:\n  - key: \"ctrl+bogus\"\n",
-                 "w.yaml:6:15: unknown key 'bogus' in chord 'ctrl+bogus'");
+                 "w.yaml:6:16: unknown key 'bogus' in chord 'ctrl+bogus'");
     expect_error(HEAD "loop:\n  - think: 2\n",
                  "w.yaml:6:12: expected a duration or a range like 2s..5s, found '2'");
     expect_error(HEAD "loop:\n  - think: 5s..2s\n", "w.yaml:6:12: think range '5s..2s' ends before it starts");
@@ -136,19 +136,19 @@ static void test_workload__errors(void)
     expect_error(HEAD "loop:\n  - timer: t1\n    steps: [{key: enter}]\n",
                  "w.yaml:6:5: timer 't1' needs until: {<condition>, timeout}");
     expect_error(HEAD "loop:\n  - timer: t1\n    until: {change: win}\nmeasures: {m: {t1: 1, t9: 1}}\n",
-                 "w.yaml:8:22: unknown timer 't9' in measure 'm'");
+                 "w.yaml:8:23: unknown timer 't9' in measure 'm'");
     expect_error(HEAD "loop:\n  - wait: {match: {region: win, hash: xyz}}\n",
-                 "w.yaml:6:37: hash must be 16 hex digits, found 'xyz'");
+                 "w.yaml:6:39: hash must be 16 hex digits, found 'xyz'");
     expect_error(HEAD "loop:\n  - wait: {pixel: {x: 1, y: 1, rgb: red}}\n",
                  "w.yaml:6:37: rgb must be \"#RRGGBB\", found 'red'");
     expect_error(HEAD "loop:\n  - wait: {change: win, on_timeout: maybe}\n",
                  "w.yaml:6:37: on_timeout must be 'continue' or 'fail', not 'maybe'");
     expect_error("version: 1\nname: t\nregions: {big: [1000, 0, 100, 10]}\nlogon: {change: big}\nloop: [{think: 1s}]\n",
-                 "w.yaml:3:17: region 'big' [1000, 0, 100, 10] does not fit the 1024x768 desktop");
+                 "w.yaml:3:16: region 'big' [1000, 0, 100, 10] does not fit the 1024x768 desktop");
     expect_error("version: 1\nname: t\nlogon: {change: screen, on_timeout: fail}\nloop: [{think: 1s}]\n",
                  "w.yaml:3:25: unknown key 'on_timeout' in logon");
     expect_error(HEAD "loop:\n  - repeat: {count: 0, steps: [{think: 1s}]}\n",
-                 "w.yaml:6:22: 0 is out of range [1, 100000]");
+                 "w.yaml:6:21: 0 is out of range [1, 100000]");
     expect_error(HEAD "loop:\n  - key: ctrl\n  - key: [a]\n",
                  "w.yaml:7:10: expected a text value, found a list");
 }
