@@ -7,6 +7,8 @@
 #include "db/store_int.h"
 
 #include <math.h>
+#include <sqlite3.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +49,7 @@ static int64_t begin_run(struct store *st, const char *name)
 }
 
 /* Number of samples of `run` seen by a separate read-only connection. */
-__attribute__((unused)) static long samples_seen(const char *path, int64_t run)
+static long samples_seen(const char *path, int64_t run)
 {
     struct store *rd = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     if (!rd)
@@ -189,11 +191,383 @@ static void test_store__round_trip(void)
     store_close(st);
 }
 
+
+static void test_store__batch_by_count_and_close(void)
+{
+    const char *path = db_path("batch_count.db");
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    store_set_batch(st, 100, 3600ull * 1000000);
+    int64_t run = begin_run(st, "count");
+    CU_ASSERT_FATAL(run > 0);
+    CU_ASSERT_EQUAL(samples_seen(path, run), 0);   /* the run row is committed at once */
+    for (unsigned i = 0; i < 250; i++) {
+        struct rec_sample s = sample(i % 7, 10000 + i, i % 2 ? "open" : "type", i);
+        CU_ASSERT_EQUAL_FATAL(store_add_sample(st, run, &s, 1), 0);
+    }
+    CU_ASSERT_EQUAL(samples_seen(path, run), 200); /* two full batches; 50 rows still open */
+    CU_ASSERT_EQUAL(store_tick(st), 0);            /* not old enough: nothing changes */
+    CU_ASSERT_EQUAL(samples_seen(path, run), 200);
+    store_close(st);
+    CU_ASSERT_EQUAL(samples_seen(path, run), 250); /* close commits the open batch */
+}
+
+static void test_store__batch_by_age(void)
+{
+    const char *path = db_path("batch_age.db");
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    store_set_batch(st, 1000000, 3600ull * 1000000);
+    int64_t run = begin_run(st, "age");
+    for (unsigned i = 0; i < 10; i++) {
+        struct rec_sample s = sample(0, 10000 + i, "open", i);
+        CU_ASSERT_EQUAL_FATAL(store_add_sample(st, run, &s, 1), 0);
+    }
+    CU_ASSERT_EQUAL(store_tick(st), 0);
+    CU_ASSERT_EQUAL(samples_seen(path, run), 0);   /* an hour has not passed */
+    store_set_batch(st, 1000000, 1000);            /* 1 ms */
+    usleep(5000);
+    CU_ASSERT_EQUAL(store_tick(st), 0);
+    CU_ASSERT_EQUAL(samples_seen(path, run), 10);  /* the tick committed the aged batch */
+    /* an insert into an aged batch commits it too */
+    struct rec_sample s = sample(0, 20000, "open", 1);
+    CU_ASSERT_EQUAL(store_add_sample(st, run, &s, 1), 0);
+    usleep(5000);
+    s.t_us++;
+    CU_ASSERT_EQUAL(store_add_sample(st, run, &s, 1), 0);
+    CU_ASSERT_EQUAL(samples_seen(path, run), 12);
+    store_close(st);
+}
+
+static void test_store__migrate_v1(void)
+{
+    const char *path = db_path("v1.db");
+    char report[2048];
+    CU_ASSERT_EQUAL_FATAL(store_legacy_create_v1(path, 100, errbuf, sizeof errbuf), 0);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 1 (older"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "samples: 100"));
+
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    /* the data of version 1 is all there, with the new column defaulted */
+    struct store_run r;
+    CU_ASSERT_EQUAL(store_get_run(st, 1, &r), 0);
+    CU_ASSERT_STRING_EQUAL(r.name, "legacy");
+    CU_ASSERT_STRING_EQUAL(r.status, "completed");
+    CU_ASSERT_TRUE(isnan(r.baseline_ms));
+    CU_ASSERT_EQUAL(r.smax, -1);
+    struct store_samples s;
+    CU_ASSERT_EQUAL_FATAL(store_load_samples(st, 1, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.count, 100);
+    CU_ASSERT_EQUAL(s.name_count, 2);
+    CU_ASSERT_STRING_EQUAL(s.names[s.rows[0].name_id], "open");
+    CU_ASSERT_STRING_EQUAL(s.names[s.rows[99].name_id], "type");
+    CU_ASSERT_EQUAL(s.rows[99].t_us, 2000000 + 99 * 1000);
+    CU_ASSERT_EQUAL(s.rows[99].value_us, 1099);
+    CU_ASSERT_EQUAL(s.rows[50].loop, 0);
+    store_free_samples(&s);
+    struct store_session_row *ss = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_sessions(st, 1, &ss, &n), 0);
+    CU_ASSERT_EQUAL(n, 1);
+    if (n == 1)
+        CU_ASSERT_EQUAL(ss[0].logon_us, 1500000);
+    free(ss);
+    /* what version 2 added works on the migrated file; the old names are reused */
+    struct rec_health h = { .t_us = 3000000, .cpu_permille = 250 };
+    CU_ASSERT_EQUAL(store_add_health(st, 1, 1, &h), 0);
+    struct rec_sample x = sample(0, 9000000, "open", 5);
+    x.loop = 7;
+    CU_ASSERT_EQUAL(store_add_sample(st, 1, &x, 1), 0);
+    store_close(st);
+
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 2\n"));
+    st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
+    CU_ASSERT_EQUAL(s.count, 101);
+    CU_ASSERT_EQUAL(s.name_count, 2);
+    if (s.count == 101)
+        CU_ASSERT_EQUAL(s.rows[100].loop, 7);
+    store_free_samples(&s);
+    struct store_health_row *hh = NULL;
+    CU_ASSERT_EQUAL(store_load_health(st, 1, &hh, &n), 0);
+    CU_ASSERT_EQUAL(n, 1);
+    free(hh);
+    store_close(st);
+}
+
+/* A reader opening a version-1 file migrates it (once) and reads it as current. */
+static void test_store__reader_migrates_v1(void)
+{
+    const char *path = db_path("v1_reader.db");
+    CU_ASSERT_EQUAL_FATAL(store_legacy_create_v1(path, 10, errbuf, sizeof errbuf), 0);
+    struct store *st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct store_samples s;
+    CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
+    CU_ASSERT_EQUAL(s.count, 10);
+    store_free_samples(&s);
+    struct store_health_row *hh = NULL;
+    size_t n = 99;
+    CU_ASSERT_EQUAL(store_load_health(st, 1, &hh, &n), 0);
+    CU_ASSERT_EQUAL(n, 0);
+    free(hh);
+    store_close(st);
+}
+
+/* Test-only raw SQLite access, to fabricate files sessmax itself would never write. */
+static int raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open(path, &db) == SQLITE_OK ? sqlite3_exec(db, sql, NULL, NULL, NULL) : -1;
+    sqlite3_close(db);
+    return rc;
+}
+
+static void test_store__refuses_foreign_file(void)
+{
+    const char *path = db_path("foreign.db");
+    char want[4300], report[2048];
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, data BLOB)"), SQLITE_OK);
+    snprintf(want, sizeof want, "%s: not a sessmax database (an SQLite file of another application)", path);
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NULL(st);
+    CU_ASSERT_STRING_EQUAL(errbuf, want);
+    store_close(st);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), -1);
+    strcat(want, "\n");
+    CU_ASSERT_STRING_EQUAL(report, want);
+    /* the foreign file was left alone: still one table, still not WAL */
+    CU_ASSERT_EQUAL(raw_exec(path, "SELECT * FROM photos"), SQLITE_OK);
+    CU_ASSERT_NOT_EQUAL(raw_exec(path, "SELECT * FROM meta"), SQLITE_OK);
+
+    /* not SQLite at all */
+    path = db_path("text.db");
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    for (int i = 0; i < 200; i++)
+        fputs("this is a text file, not a database\n", f);
+    fclose(f);
+    CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, errbuf, sizeof errbuf));
+    snprintf(want, sizeof want, "%s: not a sessmax database (not an SQLite file at all)", path);
+    CU_ASSERT_STRING_EQUAL(errbuf, want);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, want));
+
+    /* missing */
+    path = db_path("missing.db");
+    CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, errbuf, sizeof errbuf));
+    snprintf(want, sizeof want, "%s: No such file or directory", path);
+    CU_ASSERT_STRING_EQUAL(errbuf, want);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);    /* a reader never creates the file */
+}
+
+static void test_store__refuses_newer_schema(void)
+{
+    const char *path = db_path("newer.db");
+    char want[4300], report[2048];
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT(begin_run(st, "future") > 0);
+    store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "PRAGMA user_version = 3"), SQLITE_OK);
+    snprintf(want, sizeof want,
+             "%s: schema version 3 is newer than this sessmax supports (2); use a newer sessmax", path);
+    CU_ASSERT_PTR_NULL(store_open(path, STORE_WRITE, errbuf, sizeof errbuf));
+    CU_ASSERT_STRING_EQUAL(errbuf, want);
+    CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, errbuf, sizeof errbuf));
+    CU_ASSERT_STRING_EQUAL(errbuf, want);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), -1);
+    strcat(want, "\n");
+    CU_ASSERT_STRING_EQUAL(report, want);
+}
+
+static void test_store__detects_corruption(void)
+{
+    const char *path = db_path("corrupt.db");
+    char report[4096];
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    int64_t run = begin_run(st, "corrupt");
+    for (unsigned i = 0; i < 5000; i++) {
+        struct rec_sample s = sample(i % 10, 10000 + i, "open", i);
+        CU_ASSERT_EQUAL_FATAL(store_add_sample(st, run, &s, 1), 0);
+    }
+    store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "PRAGMA wal_checkpoint(TRUNCATE)"), SQLITE_OK);
+    /* scribble over the middle of the file (pages of the samples table and its index) */
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    char junk[4096];
+    memset(junk, 0x5A, sizeof junk);
+    for (long off = 4096 * 3; off + 4096 < size; off += 4096 * 4) {
+        fseek(f, off + 100, SEEK_SET);
+        fwrite(junk, 1, 512, f);
+    }
+    fclose(f);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, path));
+    CU_ASSERT_PTR_NULL(strstr(report, "integrity: ok"));
+}
+
+static void test_store__mark_stale_runs(void)
+{
+    const char *path = db_path("stale.db");
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    int64_t done = begin_run(st, "done"), left = begin_run(st, "left");
+    CU_ASSERT_EQUAL(store_run_end(st, done, "completed", 5000, ""), 0);
+    struct rec_sample s = sample(0, 7777, "open", 1);
+    CU_ASSERT_EQUAL(store_add_sample(st, left, &s, 1), 0);
+    CU_ASSERT_EQUAL(store_mark_stale_runs(st), 1);
+    CU_ASSERT_EQUAL(store_mark_stale_runs(st), 0);
+    struct store_run *runs = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL_FATAL(store_list_runs(st, &runs, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(runs[0].status, "completed");
+    CU_ASSERT_STRING_EQUAL(runs[1].status, "aborted");
+    CU_ASSERT_EQUAL(runs[1].ended_us, 7777);       /* the last sample it holds */
+    free(runs);
+    store_close(st);
+}
+
+/* --- a writer killed with SIGKILL ------------------------------------------------------- */
+
+#define KILL_BATCH 400u
+#define KILL_MID_BATCH 0xFFFFFFFFu
+
+/* The child: writes samples in batches of KILL_BATCH forever, reporting on `fd` the number of
+ * batches committed after each commit. With `stop_mid_batch` it stops halfway into batch
+ * number `stop_mid_batch + 1`, reports KILL_MID_BATCH and waits to be killed. Never returns. */
+static void kill_child(const char *path, int fd, uint32_t stop_mid_batch)
+{
+    char err[512];
+    struct store *st = store_open(path, STORE_WRITE, err, sizeof err);
+    if (!st)
+        _exit(3);
+    store_set_batch(st, KILL_BATCH, 3600ull * 1000000);
+    int64_t run = begin_run(st, "killed");
+    if (run <= 0)
+        _exit(4);
+    for (uint64_t i = 0;; i++) {
+        struct rec_sample s = sample((uint32_t)(i % 50), 1000000 + i, i % 3 ? "open" : "type", (int64_t)i);
+        if (store_add_sample(st, run, &s, 50) != 0)
+            _exit(5);
+        uint32_t batches = (uint32_t)((i + 1) / KILL_BATCH);
+        if ((i + 1) % KILL_BATCH == 0 && write(fd, &batches, sizeof batches) != sizeof batches)
+            _exit(6);
+        if (stop_mid_batch && batches == stop_mid_batch && (i + 1) % KILL_BATCH == KILL_BATCH / 2) {
+            uint32_t mark = KILL_MID_BATCH;
+            if (write(fd, &mark, sizeof mark) != sizeof mark)
+                _exit(6);
+            for (;;)
+                pause();
+        }
+    }
+}
+
+/* Runs a child, kills it after it reported `batches` commits (or its mid-batch mark), and
+ * returns the highest commit count it reported. */
+static long kill_writer(const char *path, uint32_t batches, uint32_t stop_mid_batch)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        kill_child(path, fds[1], stop_mid_batch);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return -1;
+    }
+    uint32_t v, last = 0;
+    int killed = 0;
+    while (read(fds[0], &v, sizeof v) == sizeof v) {
+        if (v != KILL_MID_BATCH)
+            last = v;
+        if (!killed && (v == KILL_MID_BATCH || (!stop_mid_batch && v >= batches))) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CU_ASSERT_TRUE(killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    return last;
+}
+
+static void check_killed_file(const char *path, long reported, int exact)
+{
+    char report[2048];
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "1 running"));
+    struct store *st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct store_samples s;
+    CU_ASSERT_EQUAL_FATAL(store_load_samples(st, 1, &s), 0);
+    long batches = (long)(s.count / KILL_BATCH);
+    CU_ASSERT_EQUAL(s.count % KILL_BATCH, 0);      /* whole batches only */
+    if (exact) {
+        CU_ASSERT_EQUAL(batches, reported);
+    } else {  /* a commit may land between its report and the kill, never one less */
+        CU_ASSERT_TRUE(batches == reported || batches == reported + 1);
+    }
+    for (size_t i = 0; i < s.count; i++)
+        if (s.rows[i].value_us != (int64_t)i) {
+            CU_FAIL("samples lost or reordered");
+            break;
+        }
+    store_free_samples(&s);
+    store_close(st);
+    /* the next controller marks the run aborted */
+    st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(store_mark_stale_runs(st), 1);
+    store_close(st);
+}
+
+static void test_store__sigkill_mid_batch(void)
+{
+    const char *path = db_path("killed_mid.db");
+    long reported = kill_writer(path, 0, 6);
+    CU_ASSERT_EQUAL(reported, 6);
+    check_killed_file(path, reported, 1);
+}
+
+static void test_store__sigkill_while_writing(void)
+{
+    const char *path = db_path("killed_busy.db");
+    long reported = kill_writer(path, 10, 0);
+    CU_ASSERT(reported >= 10);
+    check_killed_file(path, reported, 0);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_store__create_and_check),
         UNIT_TEST(test_store__round_trip),
+        UNIT_TEST(test_store__batch_by_count_and_close),
+        UNIT_TEST(test_store__batch_by_age),
+        UNIT_TEST(test_store__migrate_v1),
+        UNIT_TEST(test_store__reader_migrates_v1),
+        UNIT_TEST(test_store__refuses_foreign_file),
+        UNIT_TEST(test_store__refuses_newer_schema),
+        UNIT_TEST(test_store__detects_corruption),
+        UNIT_TEST(test_store__mark_stale_runs),
+        UNIT_TEST(test_store__sigkill_mid_batch),
+        UNIT_TEST(test_store__sigkill_while_writing),
         UNIT_END,
     };
     return unit_run("store", tests, NULL, NULL);
