@@ -40,7 +40,8 @@ static int check(const char *path)
         fputs(report, stdout);
         return 0;
     }
-    fprintf(stderr, "sessmax db: %s", report);
+    for (char *line = strtok(report, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(stderr, "sessmax db: %s\n", line);
     return EX_DATAERR;
 }
 

@@ -35,34 +35,50 @@ static int64_t count(sqlite3 *db, const char *sql)
     return n;
 }
 
-/* integrity_check answers "ok" or up to N lines of problems; report the first few. */
+/* Counts the problems in one row of integrity_check output (a row may hold several lines) and
+ * keeps the first one seen in `first` (left alone once set). */
+static int problems_in(const char *text, char *first, size_t firstlen)
+{
+    int n = 0;
+    while (text && *text) {
+        size_t len = strcspn(text, "\n");
+        int header = strncmp(text, "*** in database", 15) == 0;
+        if (len && !header && !(len == 2 && strncmp(text, "ok", 2) == 0) && n++ == 0 && !first[0])
+            snprintf(first, firstlen, "%.*s", (int)len, text);
+        text += len + (text[len] == '\n');
+    }
+    return n;
+}
+
+/* integrity_check answers "ok" or lines of problems (at most 100); the report gets one line. */
 static int integrity(sqlite3 *db, const char *path, struct report *r)
 {
     sqlite3_stmt *s = NULL;
+    char first[256] = "";
     int rc, problems = 0;
-    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(20)", -1, &s, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(100)", -1, &s, NULL) != SQLITE_OK) {
         say(r, "%s: corrupt database: %s\n", path, sqlite3_errmsg(db));
         return -1;
     }
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *line = (const char *)sqlite3_column_text(s, 0);
-        if (line && strcmp(line, "ok") == 0)
-            continue;
-        if (problems++ < 5)
-            say(r, "%s: integrity: %s\n", path, line ? line : "?");
-    }
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        problems += problems_in((const char *)sqlite3_column_text(s, 0), first, sizeof first);
     if (rc != SQLITE_DONE) {
         say(r, "%s: corrupt database: %s\n", path, sqlite3_errmsg(db));
-        problems++;
+        sqlite3_finalize(s);
+        return -1;
     }
     sqlite3_finalize(s);
-    if (problems == 0 && count(db, "SELECT count(*) FROM pragma_foreign_key_check") > 0) {
-        say(r, "%s: integrity: rows refer to runs that do not exist\n", path);
-        problems++;
+    if (problems) {
+        say(r, "%s: corrupt database: integrity_check found %d%s problem%s, first: %s\n", path, problems,
+            problems >= 100 ? " or more" : "", problems == 1 ? "" : "s", first);
+        return -1;
     }
-    if (problems == 0)
-        say(r, "integrity: ok\n");
-    return problems ? -1 : 0;
+    if (count(db, "SELECT count(*) FROM pragma_foreign_key_check") > 0) {
+        say(r, "%s: corrupt database: rows refer to runs that do not exist\n", path);
+        return -1;
+    }
+    say(r, "integrity: ok\n");
+    return 0;
 }
 
 static void contents(sqlite3 *db, struct report *r)
