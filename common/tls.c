@@ -1,0 +1,108 @@
+/* tls.c -- self-signed controller certificates and fingerprint pinning for the agent link. */
+#include "common/tls.h"
+
+#include <ctype.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <stdio.h>
+#include <string.h>
+
+static void format_fp(const unsigned char *md, unsigned n, char fp[TLS_FP_LEN])
+{
+    int off = snprintf(fp, TLS_FP_LEN, "sha256:");
+    for (unsigned i = 0; i < n && off + 3 < TLS_FP_LEN; i++)
+        off += snprintf(fp + off, (size_t)(TLS_FP_LEN - off), i ? ":%02X" : "%02X", md[i]);
+}
+
+static X509 *self_signed(EVP_PKEY *key)
+{
+    X509 *x = X509_new();
+    if (!x)
+        return NULL;
+    X509_set_version(x, 2);
+    ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+    X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+    X509_gmtime_adj(X509_getm_notAfter(x), 7L * 24 * 3600);
+    X509_set_pubkey(x, key);
+    X509_NAME *name = X509_get_subject_name(x);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"sessmax-controller", -1, -1, 0);
+    X509_set_issuer_name(x, name);
+    if (!X509_sign(x, key, EVP_sha256())) {
+        X509_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+SSL_CTX *tls_server_ctx(char fp[TLS_FP_LEN], char *err, size_t errlen)
+{
+    SSL_CTX *ctx = NULL;
+    X509 *x = NULL;
+    EVP_PKEY *key = EVP_EC_gen("P-256");
+    if (!key || !(x = self_signed(key)))
+        goto fail;
+    ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx || !SSL_CTX_use_certificate(ctx, x) || !SSL_CTX_use_PrivateKey(ctx, key))
+        goto fail;
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    X509_digest(x, EVP_sha256(), md, &n);
+    format_fp(md, n, fp);
+    X509_free(x);
+    EVP_PKEY_free(key);
+    return ctx;
+fail:
+    snprintf(err, errlen, "agent link TLS: cannot create a certificate: %s",
+             ERR_reason_error_string(ERR_get_error()) ? ERR_reason_error_string(ERR_get_error()) : "unknown");
+    SSL_CTX_free(ctx);
+    X509_free(x);
+    EVP_PKEY_free(key);
+    return NULL;
+}
+
+SSL_CTX *tls_client_ctx(char *err, size_t errlen)
+{
+    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    if (!ctx) {
+        snprintf(err, errlen, "agent link TLS: cannot create a client context");
+        return NULL;
+    }
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+    return ctx;
+}
+
+int tls_peer_fingerprint(SSL *ssl, char fp[TLS_FP_LEN])
+{
+    X509 *x = ssl ? SSL_get1_peer_certificate(ssl) : NULL;
+    if (!x)
+        return -1;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    X509_digest(x, EVP_sha256(), md, &n);
+    X509_free(x);
+    format_fp(md, n, fp);
+    return 0;
+}
+
+static size_t hex_only(const char *s, char *out, size_t outlen)
+{
+    size_t n = 0;
+    if (!strncasecmp(s, "sha256:", 7))
+        s += 7;
+    for (; *s && n + 1 < outlen; s++)
+        if (isxdigit((unsigned char)*s))
+            out[n++] = (char)toupper((unsigned char)*s);
+    out[n] = 0;
+    return n;
+}
+
+int tls_fingerprint_equal(const char *a, const char *b)
+{
+    char x[80], y[80];
+    return hex_only(a, x, sizeof x) == 64 && hex_only(b, y, sizeof y) == 64 && !strcmp(x, y);
+}

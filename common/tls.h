@@ -1,0 +1,28 @@
+/* tls.h -- TLS for the agent link: a throw-away self-signed certificate for the controller and
+ * certificate pinning by SHA-256 fingerprint on the agent.
+ *
+ * The controller makes a fresh P-256 key and certificate per run (nothing written to disk) and
+ * prints its fingerprint; agents pin it (`--tls-pin sha256:...`) or skip the check
+ * (`--tls-insecure`). Either way the wire's challenge-response is bound to the TLS session, so a
+ * relay in the middle cannot authenticate. */
+#ifndef SESSMAX_TLS_H
+#define SESSMAX_TLS_H
+
+#include <stddef.h>
+
+typedef struct ssl_ctx_st SSL_CTX;
+typedef struct ssl_st SSL;
+
+#define TLS_FP_LEN 104   /* "sha256:" + 32 x "AA:" */
+
+/* Server context with a new self-signed certificate; its fingerprint goes into fp. NULL (err
+ * filled) on failure. Free with SSL_CTX_free. */
+SSL_CTX *tls_server_ctx(char fp[TLS_FP_LEN], char *err, size_t errlen);
+/* Client context (peer verification is done by tls_check_pin, not by a CA). */
+SSL_CTX *tls_client_ctx(char *err, size_t errlen);
+/* The peer certificate's fingerprint ("sha256:AA:BB:..."); -1 when there is none. */
+int tls_peer_fingerprint(SSL *ssl, char fp[TLS_FP_LEN]);
+/* 1 when the two fingerprints name the same certificate (case and colons ignored). */
+int tls_fingerprint_equal(const char *a, const char *b);
+
+#endif

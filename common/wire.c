@@ -1,0 +1,434 @@
+/* wire.c -- framing, handshake and heartbeats of one controller<->agent connection (see wire.h).
+ *
+ * States: HELLO_WAIT (controller) / HELLO_SENT (agent) -> AUTH_WAIT / CHALLENGED -> READY ->
+ * CLOSED. Before READY only the handshake messages of the current state are accepted and
+ * frames are limited to 4 KiB, so an unauthenticated peer can neither send commands nor make
+ * us buffer much. */
+#include "common/wire.h"
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/tls.h"
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PREAUTH_MAX_FRAME 4096
+#define LABEL_CTL "sessmax-ctl-v1"
+#define LABEL_AGENT "sessmax-agent-v1"
+
+enum wstate { W_HELLO_WAIT, W_HELLO_SENT, W_AUTH_WAIT, W_CHALLENGED, W_READY, W_CLOSING, W_CLOSED };
+
+struct wire {
+    struct event_base *base;
+    struct bufferevent *bev;
+    struct event *tick;
+    struct wire_params p;
+    struct wire_callbacks cb;
+    char *token, *peer, *name, *pin;
+    enum wstate state;
+    uint8_t my_nonce[PROTO_NONCE_LEN], peer_nonce[PROTO_NONCE_LEN];
+    struct proto_hello hello;          /* controller: the agent's hello (name owned) */
+    struct proto_welcome welcome;
+    uint64_t last_rx_us, last_tx_us, born_us;
+    int depth;                         /* callbacks of this wire on the stack */
+    int free_pending;
+    int connected;
+    char close_reason[256];
+};
+
+static void close_now(struct wire *w, const char *reason);
+
+/* TLS channel binding: both ends derive the same 32 bytes from the TLS session, so a proof made
+ * for one TLS session is useless in another. Zeros on plain TCP. */
+static void channel_binding(struct wire *w, uint8_t out[PROTO_NONCE_LEN])
+{
+    memset(out, 0, PROTO_NONCE_LEN);
+    SSL *ssl = bufferevent_openssl_get_ssl(w->bev);
+    if (ssl)
+        SSL_export_keying_material(ssl, out, PROTO_NONCE_LEN, "EXPORTER-sessmax-auth", 21, NULL, 0, 0);
+}
+
+static void mac(struct wire *w, const char *label, const uint8_t *a, const uint8_t *b, uint8_t out[PROTO_MAC_LEN])
+{
+    uint8_t bind[PROTO_NONCE_LEN], mixed[PROTO_NONCE_LEN];
+    channel_binding(w, bind);
+    for (int i = 0; i < PROTO_NONCE_LEN; i++)
+        mixed[i] = b[i] ^ bind[i];
+    proto_auth_mac(w->token, label, a, mixed, out);
+}
+
+int wire_send(struct wire *w, const struct proto_msg *m)
+{
+    if (!w || w->state >= W_CLOSING)
+        return -1;
+    struct proto_buf b = { 0 };
+    int rc = proto_encode(&b, m);
+    if (rc == 0)
+        rc = bufferevent_write(w->bev, b.data, b.len);
+    if (b.data)
+        OPENSSL_cleanse(b.data, b.len);   /* START frames carry a password */
+    proto_buf_free(&b);
+    if (rc == 0)
+        w->last_tx_us = clock_now_us();
+    return rc;
+}
+
+int wire_send_raw(struct wire *w, const uint8_t *data, size_t len)
+{
+    if (!w || w->state >= W_CLOSING)
+        return -1;
+    w->last_tx_us = clock_now_us();
+    return bufferevent_write(w->bev, data, len);
+}
+
+static void send_hello(struct wire *w)
+{
+    struct proto_msg m = { .type = PROTO_HELLO };
+    m.u.hello.version = PROTO_VERSION;
+    m.u.hello.name = w->name;
+    m.u.hello.capacity = w->p.capacity;
+    m.u.hello.pid = (uint32_t)getpid();
+    memcpy(m.u.hello.nonce, w->my_nonce, PROTO_NONCE_LEN);
+    wire_send(w, &m);
+    w->state = W_HELLO_SENT;
+}
+
+static void on_hello(struct wire *w, struct proto_msg *m)
+{
+    if (m->u.hello.version != PROTO_VERSION) {
+        char t[160];
+        snprintf(t, sizeof t, "protocol version %u not supported (this controller speaks %u)",
+                 m->u.hello.version, PROTO_VERSION);
+        wire_close(w, t);
+        return;
+    }
+    w->hello = m->u.hello;
+    m->u.hello.name = NULL;            /* moved */
+    memcpy(w->peer_nonce, w->hello.nonce, PROTO_NONCE_LEN);
+    struct proto_msg c = { .type = PROTO_CHALLENGE };
+    c.u.challenge.version = PROTO_VERSION;
+    memcpy(c.u.challenge.nonce, w->my_nonce, PROTO_NONCE_LEN);
+    mac(w, LABEL_CTL, w->peer_nonce, w->my_nonce, c.u.challenge.proof);
+    wire_send(w, &c);
+    w->state = W_AUTH_WAIT;
+}
+
+static void on_auth(struct wire *w, struct proto_msg *m)
+{
+    uint8_t want[PROTO_MAC_LEN];
+    mac(w, LABEL_AGENT, w->my_nonce, w->peer_nonce, want);
+    if (!proto_mac_equal(want, m->u.auth_proof)) {
+        wire_close(w, "authentication failed: the agent's token does not match (check SESSMAX_TOKEN)");
+        return;
+    }
+    struct proto_msg wm = { .type = PROTO_WELCOME };
+    wm.u.welcome.agent_id = w->p.agent_id;
+    wm.u.welcome.heartbeat_ms = w->p.heartbeat_ms;
+    wm.u.welcome.timeout_ms = w->p.timeout_ms;
+    wire_send(w, &wm);
+    w->state = W_READY;
+    if (w->cb.on_ready)
+        w->cb.on_ready(w, w->cb.arg);
+}
+
+static void on_challenge(struct wire *w, struct proto_msg *m)
+{
+    uint8_t want[PROTO_MAC_LEN];
+    memcpy(w->peer_nonce, m->u.challenge.nonce, PROTO_NONCE_LEN);
+    mac(w, LABEL_CTL, w->my_nonce, w->peer_nonce, want);
+    if (!proto_mac_equal(want, m->u.challenge.proof)) {
+        wire_close(w, "authentication failed: the controller's token does not match (check SESSMAX_TOKEN)");
+        return;
+    }
+    struct proto_msg a = { .type = PROTO_AUTH };
+    mac(w, LABEL_AGENT, w->peer_nonce, w->my_nonce, a.u.auth_proof);
+    wire_send(w, &a);
+    w->state = W_CHALLENGED;
+}
+
+static void handshake(struct wire *w, struct proto_msg *m)
+{
+    static const enum proto_type expect[] = {
+        [W_HELLO_WAIT] = PROTO_HELLO, [W_HELLO_SENT] = PROTO_CHALLENGE,
+        [W_AUTH_WAIT] = PROTO_AUTH, [W_CHALLENGED] = PROTO_WELCOME,
+    };
+    if (m->type == PROTO_ERROR) {
+        char t[300];
+        snprintf(t, sizeof t, "refused by peer: %s", m->u.error);
+        close_now(w, t);
+        return;
+    }
+    if (m->type != expect[w->state]) {
+        char t[160];
+        snprintf(t, sizeof t, "protocol error: expected %s during the handshake, got %s",
+                 proto_type_name(expect[w->state]), proto_type_name(m->type));
+        wire_close(w, t);
+        return;
+    }
+    switch (w->state) {
+    case W_HELLO_WAIT: on_hello(w, m); break;
+    case W_AUTH_WAIT: on_auth(w, m); break;
+    case W_HELLO_SENT: on_challenge(w, m); break;
+    case W_CHALLENGED:
+        w->welcome = m->u.welcome;
+        w->state = W_READY;
+        if (w->cb.on_ready)
+            w->cb.on_ready(w, w->cb.arg);
+        break;
+    default: break;
+    }
+}
+
+static void dispatch(struct wire *w, struct proto_msg *m)
+{
+    if (w->state < W_READY) {
+        handshake(w, m);
+        return;
+    }
+    if (m->type == PROTO_HEARTBEAT)
+        return;
+    if (m->type == PROTO_ERROR) {
+        char t[300];
+        snprintf(t, sizeof t, "peer reported: %s", m->u.error);
+        close_now(w, t);
+        return;
+    }
+    if (w->cb.on_msg)
+        w->cb.on_msg(w, m, w->cb.arg);
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+    struct wire *w = arg;
+    struct evbuffer *in = bufferevent_get_input(bev);
+    w->depth++;
+    w->last_rx_us = clock_now_us();
+    while (w->state < W_CLOSING && !w->free_pending) {
+        uint8_t hdr[4];
+        uint32_t n;
+        char err[200];
+        if (evbuffer_copyout(in, hdr, 4) < 4)
+            break;
+        uint32_t max = w->state == W_READY ? w->p.max_frame : PREAUTH_MAX_FRAME;
+        if (proto_frame_header(hdr, max, &n, err, sizeof err) < 0) {
+            wire_close(w, err);
+            break;
+        }
+        if (evbuffer_get_length(in) < 4 + (size_t)n)
+            break;
+        const uint8_t *payload = evbuffer_pullup(in, 4 + (ssize_t)n);
+        struct proto_msg m;
+        int rc = payload ? proto_decode(payload + 4, n, &m, err, sizeof err) : -1;
+        evbuffer_drain(in, 4 + (size_t)n);
+        if (rc < 0) {
+            wire_close(w, payload ? err : "out of memory");
+            break;
+        }
+        dispatch(w, &m);
+        proto_msg_clear(&m);
+    }
+    if (--w->depth == 0 && w->free_pending)
+        wire_free(w);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+    struct wire *w = arg;
+    (void)bev;
+    if (w->state == W_CLOSING)
+        close_now(w, w->close_reason);
+}
+
+/* Agent side with --tls-pin: the controller's certificate must be the pinned one. */
+static int pin_mismatch(struct wire *w)
+{
+    char fp[TLS_FP_LEN] = "(none)";
+    SSL *ssl = bufferevent_openssl_get_ssl(w->bev);
+    if (!w->pin || !ssl)
+        return 0;
+    if (tls_peer_fingerprint(ssl, fp) == 0 && tls_fingerprint_equal(fp, w->pin))
+        return 0;
+    snprintf(w->close_reason, sizeof w->close_reason,
+             "TLS: %s presented certificate %s, not the pinned %s", w->peer, fp, w->pin);
+    return 1;
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+    struct wire *w = arg;
+    (void)bev;
+    w->depth++;
+    if (what & BEV_EVENT_CONNECTED) {
+        w->connected = 1;
+        if (pin_mismatch(w))
+            close_now(w, w->close_reason);
+        else if (w->p.role == WIRE_AGENT && w->state == W_HELLO_WAIT)
+            send_hello(w);
+    } else if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+        char t[256];
+        unsigned long ssl_err = bufferevent_get_openssl_error(w->bev);
+        if (what & BEV_EVENT_EOF)
+            snprintf(t, sizeof t, "connection closed by %s", w->peer);
+        else if (ssl_err)
+            snprintf(t, sizeof t, "TLS error with %s: %s", w->peer, ERR_reason_error_string(ssl_err) ?
+                     ERR_reason_error_string(ssl_err) : "unknown");
+        else
+            snprintf(t, sizeof t, "connection to %s failed: %s", w->peer,
+                     evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+        close_now(w, w->state == W_CLOSING ? w->close_reason : t);
+    }
+    if (--w->depth == 0 && w->free_pending)
+        wire_free(w);
+}
+
+static void tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+    struct wire *w = arg;
+    (void)fd;
+    (void)what;
+    uint64_t now = clock_now_us();
+    char t[200];
+    w->depth++;
+    if (w->state < W_READY && now - w->born_us > (uint64_t)w->p.handshake_ms * 1000) {
+        snprintf(t, sizeof t, "%s did not complete the handshake within %u ms", w->peer, w->p.handshake_ms);
+        close_now(w, t);
+    } else if (w->state == W_READY && now - w->last_rx_us > (uint64_t)w->p.timeout_ms * 1000) {
+        snprintf(t, sizeof t, "%s silent for %.1f s (heartbeat timeout)", w->peer, (now - w->last_rx_us) / 1e6);
+        close_now(w, t);
+    } else if (w->state == W_CLOSING && now - w->last_tx_us > 2000000) {
+        close_now(w, w->close_reason);   /* the peer does not read: give up flushing */
+    } else if (w->state == W_READY && now - w->last_tx_us >= (uint64_t)w->p.heartbeat_ms * 1000) {
+        struct proto_msg m = { .type = PROTO_HEARTBEAT };
+        m.u.heartbeat_t_us = clock_wall_us();
+        wire_send(w, &m);
+    }
+    if (--w->depth == 0 && w->free_pending)
+        wire_free(w);
+}
+
+struct wire *wire_new(struct event_base *base, struct bufferevent *bev, const struct wire_params *p,
+                      const struct wire_callbacks *cb)
+{
+    struct wire *w = calloc(1, sizeof *w);
+    if (!w)
+        goto fail;
+    w->base = base;
+    w->bev = bev;
+    w->p = *p;
+    w->cb = *cb;
+    if (!w->p.heartbeat_ms)
+        w->p.heartbeat_ms = 1000;
+    if (!w->p.timeout_ms)
+        w->p.timeout_ms = 15000;
+    if (!w->p.handshake_ms)
+        w->p.handshake_ms = 10000;
+    if (!w->p.max_frame)
+        w->p.max_frame = PROTO_MAX_FRAME;
+    w->token = strdup(p->token ? p->token : "");
+    w->peer = strdup(p->peer ? p->peer : "peer");
+    w->name = strdup(p->name ? p->name : "agent");
+    w->pin = p->tls_pin ? strdup(p->tls_pin) : NULL;
+    w->born_us = w->last_rx_us = w->last_tx_us = clock_now_us();
+    w->state = W_HELLO_WAIT;
+    if (!w->token || !w->peer || !w->name || proto_random(w->my_nonce, PROTO_NONCE_LEN) < 0)
+        goto fail;
+    w->tick = event_new(base, -1, EV_PERSIST, tick_cb, w);
+    struct timeval tv = { 0, 200000 };
+    if (!w->tick || event_add(w->tick, &tv) < 0)
+        goto fail;
+    bufferevent_setcb(bev, read_cb, write_cb, event_cb, w);
+    bufferevent_enable(bev, EV_READ | EV_WRITE);
+    return w;
+fail:
+    if (w) {
+        w->bev = bev;
+        wire_free(w);
+    } else {
+        bufferevent_free(bev);
+    }
+    return NULL;
+}
+
+static void close_now(struct wire *w, const char *reason)
+{
+    if (w->state == W_CLOSED)
+        return;
+    w->state = W_CLOSED;
+    bufferevent_disable(w->bev, EV_READ | EV_WRITE);
+    if (w->tick)
+        event_del(w->tick);
+    w->depth++;
+    if (w->cb.on_close)
+        w->cb.on_close(w, reason, w->cb.arg);
+    w->depth--;
+    if (w->depth == 0 && w->free_pending)
+        wire_free(w);
+}
+
+void wire_close(struct wire *w, const char *text)
+{
+    if (!w || w->state >= W_CLOSING)
+        return;
+    struct proto_msg m = { .type = PROTO_ERROR };
+    m.u.error = (char *)text;
+    wire_send(w, &m);
+    snprintf(w->close_reason, sizeof w->close_reason, "%s", text);
+    w->state = W_CLOSING;
+    if (evbuffer_get_length(bufferevent_get_output(w->bev)) == 0)
+        close_now(w, w->close_reason);
+}
+
+void wire_free(struct wire *w)
+{
+    if (!w)
+        return;
+    if (w->depth > 0) {
+        w->free_pending = 1;
+        w->cb.on_close = NULL;
+        w->cb.on_msg = NULL;
+        w->cb.on_ready = NULL;
+        return;
+    }
+    if (w->tick)
+        event_free(w->tick);
+    if (w->bev)
+        bufferevent_free(w->bev);
+    if (w->token) {
+        OPENSSL_cleanse(w->token, strlen(w->token));
+        free(w->token);
+    }
+    free(w->peer);
+    free(w->name);
+    free(w->pin);
+    free(w->hello.name);
+    free(w);
+}
+
+int wire_is_ready(const struct wire *w) { return w && w->state == W_READY; }
+
+size_t wire_pending_out(const struct wire *w)
+{
+    return w ? evbuffer_get_length(bufferevent_get_output(w->bev)) : 0;
+}
+
+const struct proto_hello *wire_hello(const struct wire *w) { return &w->hello; }
+const char *wire_peer(const struct wire *w) { return w->peer; }
+const struct proto_welcome *wire_welcome(const struct wire *w) { return &w->welcome; }
+
+void wire_start(struct wire *w)
+{
+    if (w->p.role == WIRE_AGENT && w->state == W_HELLO_WAIT) {
+        w->connected = 1;
+        send_hello(w);
+    }
+}

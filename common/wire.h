@@ -1,0 +1,83 @@
+/* wire.h -- one authenticated, heartbeated controller<->agent connection on a libevent loop.
+ *
+ * A wire wraps a bufferevent (plain TCP, or TLS from tls.h) and does the parts both sides share:
+ * frame splitting with a size limit (small until authenticated), the versioned hello and the
+ * HMAC challenge-response (the token never crosses the wire; with TLS the proofs also cover the
+ * TLS session's exported keying material, so a relay in the middle cannot reuse them),
+ * heartbeats both ways with a silence timeout, and a single close notification.
+ *
+ *   agent                          controller
+ *   HELLO(version, name, cap, Na) -->
+ *                                <-- CHALLENGE(Nc, HMAC(token, "ctl"|Na|Nc|B))
+ *   AUTH(HMAC(token,"agent"|Nc|Na|B)) -->
+ *                                <-- WELCOME(agent id, heartbeat, timeout)    => both ready
+ *
+ * Threading: everything on the loop thread of the event_base. */
+#ifndef SESSMAX_WIRE_H
+#define SESSMAX_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/proto.h"
+
+struct bufferevent;
+struct event_base;
+struct wire;
+
+enum wire_role { WIRE_CONTROLLER, WIRE_AGENT };
+
+struct wire_params {
+    enum wire_role role;
+    const char *token;             /* shared secret (copied, wiped on free) */
+    const char *peer;              /* label for messages: "127.0.0.1:4242" */
+    uint32_t heartbeat_ms;         /* send a heartbeat this often; default 1000 */
+    uint32_t timeout_ms;           /* peer silent this long = gone; default 15000 */
+    uint32_t handshake_ms;         /* authentication must finish within; default 10000 */
+    uint32_t max_frame;            /* after authentication; default PROTO_MAX_FRAME */
+    /* agent side */
+    const char *name;
+    uint32_t capacity;
+    const char *tls_pin;           /* TLS: the controller's certificate fingerprint; NULL: no check */
+    /* controller side */
+    uint32_t agent_id;
+};
+
+struct wire_callbacks {
+    void *arg;
+    /* Authenticated (controller: the agent proved the token; agent: WELCOME arrived). */
+    void (*on_ready)(struct wire *w, void *arg);
+    /* Every message after the handshake except heartbeats. The message is cleared afterwards. */
+    void (*on_msg)(struct wire *w, struct proto_msg *m, void *arg);
+    /* Called once when the connection ends for any reason (reason is one line). The owner may
+     * call wire_free() from inside it. */
+    void (*on_close)(struct wire *w, const char *reason, void *arg);
+};
+
+/* Takes ownership of bev (freed with the wire). The agent side sends HELLO as soon as the
+ * bufferevent is connected (call wire_new before or after connecting). NULL on failure. */
+struct wire *wire_new(struct event_base *base, struct bufferevent *bev, const struct wire_params *p,
+                      const struct wire_callbacks *cb);
+/* Agent side on a socket that is already connected (a socketpair): sends HELLO now. With a
+ * connecting bufferevent the CONNECTED event does this. */
+void wire_start(struct wire *w);
+/* Accepts NULL. Safe inside any callback of this wire. */
+void wire_free(struct wire *w);
+
+/* Queues one message. 0, or -1 if it cannot be encoded or the wire is closed. */
+int wire_send(struct wire *w, const struct proto_msg *m);
+/* Queues already-encoded complete frames (e.g. a proto_buf of RECORDS). */
+int wire_send_raw(struct wire *w, const uint8_t *data, size_t len);
+/* Sends ERROR(text) (if possible) and closes after the output drains; on_close gets `text`. */
+void wire_close(struct wire *w, const char *text);
+
+int wire_is_ready(const struct wire *w);
+/* Bytes queued for sending and not yet written to the socket. */
+size_t wire_pending_out(const struct wire *w);
+/* The peer's hello (controller side, after ready): name, capacity, pid. */
+const struct proto_hello *wire_hello(const struct wire *w);
+const char *wire_peer(const struct wire *w);
+/* The WELCOME the agent received (agent side, after ready). */
+const struct proto_welcome *wire_welcome(const struct wire *w);
+
+#endif
