@@ -31,7 +31,9 @@ struct store;
 
 enum store_mode { STORE_READ = 0, STORE_WRITE = 1 };
 
-/* Opens (and with STORE_WRITE creates or migrates) a results database. */
+/* Opens (and with STORE_WRITE creates or migrates) a results database. STORE_READ never creates
+ * a file; on an older schema it migrates the file once through a short-lived writable
+ * connection. Refuses a file that is not a sessmax database or has a newer schema. */
 struct store *store_open(const char *path, enum store_mode mode, char *err, size_t errlen);
 /* Flushes the open batch (writer) and closes. Accepts NULL. */
 void store_close(struct store *st);
@@ -45,7 +47,10 @@ int store_check(const char *path, char *report, size_t reportlen);
 /* --- writer ------------------------------------------------------------------------------- */
 
 /* Batching: flush when `max_rows` are pending or `max_age_us` passed since the batch opened.
- * Defaults: 5000 rows, 200 ms. The age is checked on every insert and by store_tick(). */
+ * Defaults: 5000 rows, 200 ms. The age is checked on every insert and by store_tick().
+ * max_rows 1 (or max_age_us 0) commits every row. An open batch holds SQLite's write lock (WAL
+ * readers are never blocked), so a writer that stops inserting must keep calling store_tick().
+ * A failed commit loses that batch only, and says how many rows in the error. */
 void store_set_batch(struct store *st, unsigned max_rows, uint64_t max_age_us);
 int store_flush(struct store *st);
 /* Call periodically (e.g. from a timer) so a quiet batch is still committed on time. */
@@ -68,7 +73,8 @@ struct store_run_info {
 int64_t store_run_begin(struct store *st, const struct store_run_info *info);
 /* status: "completed", "aborted", "failed". Flushes first. */
 int store_run_end(struct store *st, int64_t run, const char *status, uint64_t ended_us, const char *message);
-/* Marks every run still "running" as "aborted" (a controller killed mid-run); returns how many. */
+/* Marks every run still "running" as "aborted" (a controller killed mid-run), ending it at its
+ * last sample; returns how many. Call it when a controller starts: one writer per file. */
 int store_mark_stale_runs(struct store *st);
 
 /* Score fields written by `sessmax score` / the end of `sessmax run`. */

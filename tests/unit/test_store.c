@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -444,9 +445,14 @@ static void test_store__mark_stale_runs(void)
 #define KILL_BATCH 400u
 #define KILL_MID_BATCH 0xFFFFFFFFu
 
+/* Rows of the batch left open in the deterministic variant: enough to overflow SQLite's page
+ * cache (2 MB by default), so uncommitted pages really are in the WAL when the kill lands. */
+#define KILL_SPILL_ROWS 100000u
+
 /* The child: writes samples in batches of KILL_BATCH forever, reporting on `fd` the number of
- * batches committed after each commit. With `stop_mid_batch` it stops halfway into batch
- * number `stop_mid_batch + 1`, reports KILL_MID_BATCH and waits to be killed. Never returns. */
+ * batches committed after each commit. With `stop_mid_batch` it stops after that many batches,
+ * opens one more that never fills (KILL_SPILL_ROWS rows), reports KILL_MID_BATCH and waits to
+ * be killed. Never returns. */
 static void kill_child(const char *path, int fd, uint32_t stop_mid_batch)
 {
     char err[512];
@@ -464,7 +470,13 @@ static void kill_child(const char *path, int fd, uint32_t stop_mid_batch)
         uint32_t batches = (uint32_t)((i + 1) / KILL_BATCH);
         if ((i + 1) % KILL_BATCH == 0 && write(fd, &batches, sizeof batches) != sizeof batches)
             _exit(6);
-        if (stop_mid_batch && batches == stop_mid_batch && (i + 1) % KILL_BATCH == KILL_BATCH / 2) {
+        if (stop_mid_batch && batches == stop_mid_batch && (i + 1) % KILL_BATCH == 0) {
+            store_set_batch(st, KILL_SPILL_ROWS * 2, 3600ull * 1000000);
+            for (uint64_t j = i + 1; j <= i + KILL_SPILL_ROWS; j++) {
+                s = sample((uint32_t)(j % 50), 1000000 + j, "open", (int64_t)j);
+                if (store_add_sample(st, run, &s, 50) != 0)
+                    _exit(5);
+            }
             uint32_t mark = KILL_MID_BATCH;
             if (write(fd, &mark, sizeof mark) != sizeof mark)
                 _exit(6);
@@ -472,6 +484,14 @@ static void kill_child(const char *path, int fd, uint32_t stop_mid_batch)
                 pause();
         }
     }
+}
+
+static long wal_size(const char *path)
+{
+    char wal[4200];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    return stat(wal, &sb) == 0 ? (long)sb.st_size : -1;
 }
 
 /* Runs a child, kills it after it reported `batches` commits (or its mid-batch mark), and
@@ -496,6 +516,10 @@ static long kill_writer(const char *path, uint32_t batches, uint32_t stop_mid_ba
     while (read(fds[0], &v, sizeof v) == sizeof v) {
         if (v != KILL_MID_BATCH)
             last = v;
+        /* The committed batches need well under 0.5 MB of WAL: anything past 1 MB is pages
+         * of the open batch that spilled from the cache, as intended. */
+        if (v == KILL_MID_BATCH)
+            CU_ASSERT(wal_size(path) > 1024L * 1024);
         if (!killed && (v == KILL_MID_BATCH || (!stop_mid_batch && v >= batches))) {
             kill(pid, SIGKILL);
             killed = 1;
