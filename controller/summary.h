@@ -46,7 +46,8 @@ struct summary {
     struct score_result score;
     uint32_t launched, active, stuck, failed_sessions, ended;
     double stuck_pct;
-    size_t agents, agents_lost;
+    size_t agents, agents_lost;    /* agents with status "lost" or "failed" */
+    uint32_t agents_lost_sessions; /* sessions failed with reason "lost" (their agent vanished) */
     double lag_p99_ms, lag_max_ms, cpu_max_pct;   /* worst over all health records; NaN none */
     double kbps_per_session;       /* payload bytes in+out * 8 / 1000 / session-seconds active */
     double logon_p50_ms, logon_p95_ms, logon_p99_ms, logon_avg_ms;

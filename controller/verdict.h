@@ -28,6 +28,7 @@ struct verdict {
     enum verdict_kind kind;
     struct verdict_item items[VERDICT_MAX_ITEMS];
     size_t item_count;
+    size_t validity_count;           /* items[0..validity_count) are validity rules */
 };
 
 const char *verdict_name(enum verdict_kind k);   /* "pass" | "fail" | "inconclusive" */
@@ -39,6 +40,9 @@ int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, si
 
 /* Reasons that made the verdict (failed/inconclusive items), one per line, into buf. */
 void verdict_reasons(const struct verdict *v, char *buf, size_t len);
+
+/* verdict.json text (malloc'd; NULL on allocation failure). */
+char *verdict_to_json(const struct summary *s, const struct verdict *v);
 
 /* verdict.json: {"run":..,"verdict":"..","score_version":..,"smax":..,"items":[...]}.
  * Returns 0 or -1 with err naming the file. */
