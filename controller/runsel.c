@@ -2,6 +2,7 @@
 #include "controller/runsel.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/ydoc.h"
+#include "controller/cmd.h"
 #include "db/store.h"
 
 struct store *runsel_open(const char *verb, const char *path, int *code)
@@ -88,4 +90,15 @@ int runsel_plan_config(const char *verb, const char *plan, struct score_config *
     }
     ydoc_free(doc);
     return rc;
+}
+
+int runsel_usage(const struct cmd *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "sessmax %s: ", c->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see: sessmax help %s)\n", c->name);
+    return EX_USAGE;
 }

@@ -1,0 +1,222 @@
+/* test_verdict.c -- validity rules and thresholds on runs the test writes through db/store.h,
+ * and the exit codes of `sessmax score`. */
+#include "unit.h"
+
+#include "controller/cmd.h"
+#include "controller/json_lite.h"
+#include "controller/summary.h"
+#include "controller/verdict.h"
+#include "fixture_store.h"
+
+#include <math.h>
+#include <unistd.h>
+
+static char db_path[512];
+static int64_t run_pass, run_fail, run_stuck, run_lost, run_lag, run_open;
+
+static int setup(void)
+{
+    char err[256];
+    snprintf(db_path, sizeof db_path, "%s/verdict.db", unit_tmpdir());
+    unlink(db_path);
+    struct store *st = store_open(db_path, STORE_WRITE, err, sizeof err);
+    if (!st)
+        return fprintf(stderr, "%s\n", err), -1;
+    struct fixture_run f = { "pass", "tcp", "sim", "lan", 60, 30, 0, 0, 3000,
+                             { "smax >= 20", "p95(app_start) < 60000", "stuck_pct < 1", NULL }, 0 };
+    run_pass = fixture_write_run(st, &f, NULL);
+    f.name = "fail";
+    f.thresholds[0] = "smax >= 100";
+    run_fail = fixture_write_run(st, &f, NULL);
+    f.name = "stuck";
+    f.stuck = 3;
+    f.thresholds[0] = NULL;
+    run_stuck = fixture_write_run(st, &f, NULL);
+    f.name = "lost";
+    f.stuck = 0;
+    f.agent_lost = 1;
+    run_lost = fixture_write_run(st, &f, NULL);
+    f.name = "lag";
+    f.agent_lost = 0;
+    f.lag_p99_us = 80000;
+    run_lag = fixture_write_run(st, &f, NULL);
+    f.name = "open";                   /* knee above the ramp: smax not reached */
+    f.lag_p99_us = 3000;
+    f.knee = 1000;
+    f.thresholds[0] = "smax >= 100";
+    f.thresholds[1] = NULL;
+    run_open = fixture_write_run(st, &f, NULL);
+    store_close(st);
+    return run_open > 0 ? 0 : -1;
+}
+
+static enum verdict_kind verdict_of(int64_t run, struct summary *s, struct verdict *v)
+{
+    char err[512];
+    struct store *st = store_open(db_path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run, NULL, s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(verdict_evaluate(s, v, err, sizeof err), 0);
+    store_close(st);
+    return v->kind;
+}
+
+static int has_reason(const struct verdict *v, const char *text)
+{
+    char buf[4096];
+    verdict_reasons(v, buf, sizeof buf);
+    return strstr(buf, text) != NULL;
+}
+
+static void test_verdict__pass(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_pass, &s, &v), VERDICT_PASS);
+    CU_ASSERT_TRUE(s.score.reached);
+    CU_ASSERT_TRUE(s.score.smax >= 30 && s.score.smax <= 45);
+    CU_ASSERT_EQUAL(s.launched, 60);
+    CU_ASSERT_EQUAL(s.active, 60);
+    CU_ASSERT_EQUAL(s.stuck, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.kbps_per_session, 120.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(s.logon_p50_ms, 2000 + 29 * 20, 1e-6);
+    CU_ASSERT_EQUAL(s.timer_count, 3);
+    CU_ASSERT_EQUAL(v.item_count, v.validity_count + 3);
+    summary_free(&s);
+}
+
+static void test_verdict__threshold_fails(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_fail, &s, &v), VERDICT_FAIL);
+    CU_ASSERT_TRUE(has_reason(&v, "smax"));
+    CU_ASSERT_EQUAL(verdict_exit_code(v.kind), 1);
+    summary_free(&s);
+}
+
+static void test_verdict__stuck_is_inconclusive(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_stuck, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_EQUAL(s.stuck, 3);
+    CU_ASSERT_DOUBLE_EQUAL(s.stuck_pct, 5.0, 1e-9);
+    CU_ASSERT_TRUE(has_reason(&v, "stuck sessions 5.00 %"));
+    summary_free(&s);
+}
+
+static void test_verdict__lost_agent_is_inconclusive(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_lost, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "1 of 2 agents lost"));
+    summary_free(&s);
+}
+
+static void test_verdict__agent_lag_is_inconclusive(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_lag, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "agent loop lag p99 80.0 ms"));
+    summary_free(&s);
+}
+
+static void test_verdict__not_reached_cannot_decide(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_open, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_FALSE(s.score.reached);
+    CU_ASSERT_TRUE(has_reason(&v, "smax not reached (> 60)"));
+    /* smax >= 50 holds for every smax > 60 */
+    CU_ASSERT_EQUAL(threshold_parse("smax >= 50", &s.config.thresholds[0], (char[64]){0}, 64), 0);
+    struct verdict v2;
+    char err[256];
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v2, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v2.kind, VERDICT_PASS);
+    CU_ASSERT_EQUAL(threshold_parse("smax < 40", &s.config.thresholds[0], (char[64]){0}, 64), 0);
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v2, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v2.kind, VERDICT_FAIL);
+    summary_free(&s);
+}
+
+static void test_verdict__unknown_timer_is_data_error(void)
+{
+    struct summary s;
+    struct verdict v;
+    verdict_of(run_pass, &s, &v);
+    char err[512];
+    CU_ASSERT_EQUAL(threshold_parse("p95(nope) < 10", &s.config.thresholds[0], err, sizeof err), 0);
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no timer 'nope'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "app_start"));
+    summary_free(&s);
+}
+
+static int run_verb(const char *a1, const char *a2, const char *a3, const char *a4, const char *a5)
+{
+    char *argv[8] = { "score", (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, NULL };
+    int argc = 1;
+    while (argv[argc])
+        argc++;
+    fflush(stdout);
+    return cmd_score.run(argc, argv);
+}
+
+static void test_verdict__score_exit_codes_and_json(void)
+{
+    char id[32], vpath[600];
+    snprintf(vpath, sizeof vpath, "%s/verdict.json", unit_tmpdir());
+    snprintf(id, sizeof id, "%lld", (long long)run_pass);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--run", id, "--verdict", vpath), 0);
+    snprintf(id, sizeof id, "%lld", (long long)run_fail);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--run", id, NULL, NULL), 1);
+    snprintf(id, sizeof id, "%lld", (long long)run_stuck);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--run", id, NULL, NULL), 2);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--run", "x7", NULL, NULL), 64);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--run", "9999", NULL, NULL), 65);
+    CU_ASSERT_EQUAL(run_verb("/nonexistent/x.db", NULL, NULL, NULL, NULL), 66);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--bogus", NULL, NULL, NULL), 64);
+    /* the stored score is visible to readers */
+    char err[256];
+    struct store *st = store_open(db_path, STORE_READ, err, sizeof err);
+    struct store_run r;
+    CU_ASSERT_EQUAL(store_get_run(st, run_pass, &r), 0);
+    CU_ASSERT_STRING_EQUAL(r.verdict, "pass");
+    CU_ASSERT_STRING_EQUAL(r.score_version, SCORE_VERSION);
+    CU_ASSERT_TRUE(r.smax_reached);
+    store_close(st);
+    /* verdict.json parses and says pass */
+    FILE *f = fopen(vpath, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    struct json_lite_value j;
+    CU_ASSERT_EQUAL_FATAL(json_lite_parse(buf, &j, err, sizeof err), 0);
+    const struct json_lite_value *verdict = json_lite_get(&j, "verdict");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(verdict);
+    CU_ASSERT_STRING_EQUAL(verdict->str, "pass");
+    CU_ASSERT_EQUAL(json_lite_get(&j, "smax")->kind, JSON_LITE_NUMBER);
+    json_lite_free(&j);
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_verdict__pass),
+        UNIT_TEST(test_verdict__threshold_fails),
+        UNIT_TEST(test_verdict__stuck_is_inconclusive),
+        UNIT_TEST(test_verdict__lost_agent_is_inconclusive),
+        UNIT_TEST(test_verdict__agent_lag_is_inconclusive),
+        UNIT_TEST(test_verdict__not_reached_cannot_decide),
+        UNIT_TEST(test_verdict__unknown_timer_is_data_error),
+        UNIT_TEST(test_verdict__score_exit_codes_and_json),
+        UNIT_END,
+    };
+    return unit_run("verdict", tests, setup, NULL);
+}
