@@ -1,18 +1,204 @@
-/* engine.c -- the session engine (stub: API only; sessions fail with FAIL_INTERNAL until the
- * implementation lands). */
+/* engine.c -- the session engine: owns the connector, the sessions, the loop-lag probe and the
+ * health timer; applies process-wide FreeRDP settings once (SIGPIPE, WLog level). */
 #include "agent/engine.h"
 
+#include <errno.h>
+#include <event2/event.h>
+#include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <winpr/wlog.h>
+
+#include "agent/connector.h"
+#include "agent/looplag.h"
+#include "agent/session.h"
 #include "common/clock.h"
 #include "common/log.h"
 
+#define ENGINE_WINPR_REG "/etc/winpr/HKLM.reg"
+#define LOOPLAG_PERIOD_MS 20
+
 struct engine {
+    struct event_base *base;
+    struct engine_config cfg;          /* strings below are owned copies */
+    char *host, *domain, *fingerprint, *config_dir, *shot_dir;
+    int own_config_dir;
     struct result_sink sink;
-    struct engine_counts counts;
+    struct session_host host_info;
+    struct connector *conn;
+    struct looplag *lag;
+    struct event *health_ev, *deadline_ev;
+    struct session **sessions;
+    size_t nsessions, cap;
+    int stopping;
+    void (*idle_cb)(void *);
+    void *idle_arg;
+    uint64_t last_cpu_us, last_health_us;
 };
+
+/* ---------------------------------------------------------------- process-wide setup */
+
+static void process_setup_once(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    signal(SIGPIPE, SIG_IGN);
+    wLog *root = WLog_GetRoot();
+    if (!getenv("WLOG_LEVEL"))
+        WLog_SetLogLevel(root, WLOG_WARN);
+    /* keep FreeRDP's lines off stdout, which carries JSON records in standalone mode */
+    WLog_SetLogAppenderType(root, WLOG_APPENDER_CONSOLE);
+    wLogAppender *app = WLog_GetLogAppender(root);
+    if (app)
+        WLog_ConfigureAppender(app, "outputstream", (void *)"stderr");
+    if (access(ENGINE_WINPR_REG, R_OK) != 0)
+        log_warn("%s missing: FreeRDP starts codec thread pools per session (run "
+                 "scripts/winpr-no-threads as root)", ENGINE_WINPR_REG);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static int make_config_dir(struct engine *e, const char *given)
+{
+    char path[4096];
+    if (given) {
+        if (mkdir(given, 0700) != 0 && errno != EEXIST)
+            goto fail_given;
+        e->config_dir = strdup(given);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(path, sizeof path, "%s/sessmax-agent.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(path)) {
+            log_error("%s: cannot create FreeRDP config directory: %s", path, strerror(errno));
+            return -1;
+        }
+        e->config_dir = strdup(path);
+        e->own_config_dir = 1;
+    }
+    if (!e->config_dir)
+        return -1;
+    /* created up front so hundreds of connect threads do not race to mkdir them */
+    const char *sub[] = { "certs", "server" };
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", e->config_dir, sub[i]);
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            log_error("%s: cannot create: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+fail_given:
+    log_error("%s: cannot create FreeRDP config directory: %s", given, strerror(errno));
+    return -1;
+}
+
+static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- health */
+
+static void process_usage(uint64_t *cpu_us, uint64_t *rss_kb)
+{
+    struct rusage ru;
+    *cpu_us = 0;
+    *rss_kb = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        *cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000 + (uint64_t)ru.ru_utime.tv_usec +
+                  (uint64_t)ru.ru_stime.tv_sec * 1000000 + (uint64_t)ru.ru_stime.tv_usec;
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size, resident;
+    if (f && fscanf(f, "%lu %lu", &size, &resident) == 2)
+        *rss_kb = (uint64_t)resident * (uint64_t)(sysconf(_SC_PAGESIZE) / 1024);
+    if (f)
+        fclose(f);
+}
+
+static void health_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct engine *e = arg;
+    struct engine_counts c;
+    struct rec_health h = { .t_us = clock_wall_us() };
+    uint64_t cpu_us, now = clock_now_us();
+
+    engine_get_counts(e, &c);
+    h.sessions_active = c.logon + c.running + c.logoff;
+    h.sessions_connecting = c.connecting;
+    looplag_take(e->lag, &h.lag_p50_us, &h.lag_p99_us, &h.lag_max_us);
+    process_usage(&cpu_us, &h.rss_kb);
+    if (now > e->last_health_us)
+        h.cpu_permille = (uint32_t)((cpu_us - e->last_cpu_us) * 1000 / (now - e->last_health_us));
+    e->last_cpu_us = cpu_us;
+    e->last_health_us = now;
+    if (e->sink.health)
+        e->sink.health(e->sink.ctx, &h);
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static void check_idle(struct engine *e)
+{
+    if (e->nsessions && engine_idle(e)) {
+        if (e->deadline_ev)
+            event_del(e->deadline_ev);
+        if (e->idle_cb)
+            e->idle_cb(e->idle_arg);
+    }
+}
+
+static void on_terminal(void *arg, struct session *s)
+{
+    (void)s;
+    check_idle(arg);
+}
+
+static struct session *find(const struct engine *e, uint32_t index)
+{
+    for (size_t i = 0; i < e->nsessions; i++)
+        if (session_get_index(e->sessions[i]) == index)
+            return e->sessions[i];
+    return NULL;
+}
+
+static int live_state(enum session_state st)
+{
+    return st != SESSION_ST_DONE && st != SESSION_ST_FAILED;
+}
+
+static void deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct engine *e = arg;
+    unsigned n = 0;
+    for (size_t i = 0; i < e->nsessions; i++)
+        if (live_state(session_get_state(e->sessions[i]))) {
+            session_kill(e->sessions[i], FAIL_ABORTED, "logoff deadline passed");
+            n++;
+        }
+    if (n)
+        log_warn("logoff deadline passed: %u sessions disconnected", n);
+}
+
+/* ---------------------------------------------------------------- public */
 
 void engine_config_defaults(struct engine_config *cfg)
 {
@@ -32,67 +218,172 @@ void engine_config_defaults(struct engine_config *cfg)
 struct engine *engine_new(struct event_base *base, const struct engine_config *cfg,
                           const struct result_sink *sink)
 {
-    (void)base;
-    (void)cfg;
+    if (!cfg->host || !*cfg->host) {
+        log_error("engine: no target host");
+        return NULL;
+    }
     struct engine *e = calloc(1, sizeof *e);
-    if (e)
-        e->sink = *sink;
+    if (!e)
+        return NULL;
+    process_setup_once();
+    e->base = base;
+    e->cfg = *cfg;
+    e->sink = *sink;
+    e->host = strdup(cfg->host);
+    e->domain = dup_or_null(cfg->domain);
+    e->fingerprint = dup_or_null(cfg->fingerprint);
+    e->shot_dir = dup_or_null(cfg->shot_dir);
+    if (!e->host || (cfg->domain && !e->domain) || (cfg->fingerprint && !e->fingerprint) ||
+        (cfg->shot_dir && !e->shot_dir) || make_config_dir(e, cfg->config_dir) != 0)
+        goto fail;
+    e->cfg.host = e->host;
+    e->cfg.domain = e->domain;
+    e->cfg.fingerprint = e->fingerprint;
+    e->cfg.shot_dir = e->shot_dir;
+    e->cfg.config_dir = e->config_dir;
+    if (e->cfg.bpp != 32)
+        e->cfg.bpp = 16;
+    if (!e->cfg.max_attempts)
+        e->cfg.max_attempts = 1;
+    e->conn = connector_new(base, cfg->connect_threads);
+    e->lag = looplag_new(base, LOOPLAG_PERIOD_MS);
+    e->deadline_ev = evtimer_new(base, deadline_cb, e);
+    if (!e->conn || !e->lag || !e->deadline_ev)
+        goto fail;
+    e->host_info = (struct session_host){ .base = base, .cfg = &e->cfg, .sink = &e->sink,
+                                          .conn = e->conn, .on_terminal = on_terminal, .arg = e };
+    if (e->cfg.health_interval_ms) {
+        e->health_ev = event_new(base, -1, EV_PERSIST, health_cb, e);
+        uint32_t ms = e->cfg.health_interval_ms;
+        struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+        if (!e->health_ev || event_add(e->health_ev, &tv) != 0)
+            goto fail;
+    }
+    process_usage(&e->last_cpu_us, &(uint64_t){ 0 });
+    e->last_health_us = clock_now_us();
     return e;
+fail:
+    log_error("engine: cannot start");
+    engine_free(e);
+    return NULL;
 }
 
 int engine_start_session(struct engine *e, const struct engine_session_spec *spec)
 {
-    struct rec_session r = { .session = spec->session_index, .t_us = clock_wall_us(),
-                             .kind = SESSION_FAILED, .reason = FAIL_INTERNAL };
-    snprintf(r.user, sizeof r.user, "%s", spec->user);
-    snprintf(r.detail, sizeof r.detail, "engine not implemented yet");
-    e->counts.failed++;
-    e->counts.failed_by_reason[FAIL_INTERNAL]++;
-    if (e->sink.session)
-        e->sink.session(e->sink.ctx, &r);
+    if (e->stopping) {
+        log_warn("session %u not started: the engine is logging off", spec->session_index);
+        return -1;
+    }
+    if (find(e, spec->session_index)) {
+        log_error("session %u already exists", spec->session_index);
+        return -1;
+    }
+    if (e->nsessions == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 64;
+        struct session **n = realloc(e->sessions, cap * sizeof *n);
+        if (!n)
+            return -1;
+        e->sessions = n;
+        e->cap = cap;
+    }
+    struct session *s = session_new(&e->host_info, spec);
+    if (!s) {
+        log_error("session %u: out of memory", spec->session_index);
+        return -1;
+    }
+    e->sessions[e->nsessions++] = s;
+    session_start(s);
     return 0;
 }
 
 int engine_logoff_session(struct engine *e, uint32_t session_index)
 {
-    (void)e;
-    (void)session_index;
-    return -1;
+    struct session *s = find(e, session_index);
+    if (!s)
+        return -1;
+    session_logoff(s);
+    return 0;
 }
 
 void engine_logoff_all(struct engine *e, uint32_t deadline_ms)
 {
-    (void)e;
-    (void)deadline_ms;
+    e->stopping = 1;
+    struct timeval tv = { deadline_ms / 1000, (deadline_ms % 1000) * 1000 };
+    event_add(e->deadline_ev, &tv);
+    for (size_t i = 0; i < e->nsessions; i++)
+        session_logoff(e->sessions[i]);
+    check_idle(e);
 }
 
 void engine_get_counts(const struct engine *e, struct engine_counts *out)
 {
-    *out = e->counts;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < e->nsessions; i++) {
+        switch (session_get_state(e->sessions[i])) {
+        case SESSION_ST_NEW:
+        case SESSION_ST_CONNECTING: out->connecting++; break;
+        case SESSION_ST_LOGON: out->logon++; break;
+        case SESSION_ST_RUNNING: out->running++; break;
+        case SESSION_ST_LOGOFF: out->logoff++; break;
+        case SESSION_ST_DONE: out->done++; break;
+        case SESSION_ST_FAILED:
+            out->failed++;
+            out->failed_by_reason[session_get_reason(e->sessions[i])]++;
+            break;
+        }
+    }
 }
 
 int engine_idle(const struct engine *e)
 {
-    (void)e;
+    for (size_t i = 0; i < e->nsessions; i++)
+        if (live_state(session_get_state(e->sessions[i])))
+            return 0;
     return 1;
 }
 
 void engine_set_idle_cb(struct engine *e, void (*cb)(void *arg), void *arg)
 {
-    (void)e;
-    (void)cb;
-    (void)arg;
+    e->idle_cb = cb;
+    e->idle_arg = arg;
 }
 
 int engine_save_png(struct engine *e, uint32_t session_index, const char *path)
 {
-    (void)e;
-    (void)session_index;
-    (void)path;
-    return -1;
+    struct session *s = find(e, session_index);
+    if (!s) {
+        log_warn("no session %u to save", session_index);
+        return -1;
+    }
+    return session_save_png(s, path);
+}
+
+uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
+                          uint32_t *max_us)
+{
+    looplag_total(e->lag, p50_us, p99_us, max_us);
+    return 0;
 }
 
 void engine_free(struct engine *e)
 {
+    if (!e)
+        return;
+    connector_free(e->conn);               /* joins: no attempt runs after this */
+    for (size_t i = 0; i < e->nsessions; i++)
+        session_free(e->sessions[i]);
+    free(e->sessions);
+    if (e->health_ev)
+        event_free(e->health_ev);
+    if (e->deadline_ev)
+        event_free(e->deadline_ev);
+    looplag_free(e->lag);
+    if (e->own_config_dir && e->config_dir)
+        nftw(e->config_dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    free(e->config_dir);
+    free(e->host);
+    free(e->domain);
+    free(e->fingerprint);
+    free(e->shot_dir);
     free(e);
 }

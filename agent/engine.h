@@ -108,6 +108,10 @@ void engine_set_idle_cb(struct engine *e, void (*cb)(void *arg), void *arg);
 /* Saves the current screen of a running session as PNG; 0 on success, -1 otherwise (logged). */
 int engine_save_png(struct engine *e, uint32_t session_index, const char *path);
 
+/* Loop-lag percentiles over the engine's whole life (for summaries). */
+uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
+                          uint32_t *max_us);
+
 /* Disconnects whatever is left (without records), joins the connect threads, frees everything.
  * Blocks for at most one connect watchdog period. Accepts NULL. */
 void engine_free(struct engine *e);

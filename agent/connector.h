@@ -1,0 +1,65 @@
+/* connector.h -- the connect thread pool and its watchdog.
+ *
+ * freerdp_connect() blocks (TLS, NLA, the connection sequence in 100 ms steps) and can hang
+ * forever on a server that accepts TCP and then says nothing (notes §1.2). So connects run on K
+ * worker threads; each attempt registers its FreeRDP instance with the watchdog, which on expiry
+ * calls freerdp_abort_connect() and shutdown()s the socket (event handle index 1), again every
+ * second until the attempt returns (the socket may not exist yet, or nego may reconnect).
+ * Finished jobs go back to the loop thread through an eventfd; job->done runs there.
+ *
+ * Threading: connector_new/submit/cancel/abort/free are for the loop thread. job->work runs on a
+ * worker; it must call connector_attach()/connector_detach() around freerdp_connect(). */
+#ifndef SESSMAX_CONNECTOR_H
+#define SESSMAX_CONNECTOR_H
+
+#include <stdint.h>
+
+#include <freerdp/freerdp.h>
+
+struct event_base;
+struct connector;
+
+struct connector_job {
+    void (*work)(struct connector_job *j);   /* worker thread */
+    void (*done)(struct connector_job *j);   /* loop thread, after work returned */
+    uint32_t timeout_ms;                     /* watchdog period for this attempt */
+    /* Set by the connector; read them in done(). */
+    int watchdog_fired;                      /* the watchdog aborted this attempt */
+    uint64_t started_us;                     /* monotonic time work() began */
+    /* private */
+    struct connector_job *next;
+    freerdp *instance;
+    uint64_t deadline_us, next_kick_us;
+    int abort_requested;
+    int state;
+};
+
+/* Starts `threads` workers and the watchdog thread; NULL on failure (logged). */
+struct connector *connector_new(struct event_base *base, unsigned threads);
+
+/* Queues a job (not yet queued). */
+void connector_submit(struct connector *c, struct connector_job *j);
+
+/* Removes a job that has not started; returns 1 if removed (done() will not run), 0 if it is
+ * running or finished (done() runs or ran). */
+int connector_cancel(struct connector *c, struct connector_job *j);
+
+/* Makes the watchdog abort a running attempt now (it then finishes with watchdog_fired = 0 unless
+ * its deadline had passed). No effect on a job that is not running. */
+void connector_abort(struct connector *c, struct connector_job *j);
+
+/* Worker side: the attempt's instance may now be aborted by the watchdog / until detach. */
+void connector_attach(struct connector *c, struct connector_job *j, freerdp *instance);
+/* Returns 1 if the watchdog fired for this attempt. After return the watchdog never touches the
+ * instance again. */
+int connector_detach(struct connector *c, struct connector_job *j);
+
+/* Jobs queued or running. */
+unsigned connector_pending(const struct connector *c);
+
+/* Aborts running attempts, drops queued jobs (their done() does not run), joins the threads.
+ * Jobs that finished but whose done() had not run yet are dropped too: their owners must clean
+ * up what work() produced. Accepts NULL. */
+void connector_free(struct connector *c);
+
+#endif

@@ -1,0 +1,33 @@
+/* failure.h -- the one place that turns FreeRDP's last error, the server's Set Error Info code,
+ * a Save Session Info logon error, socket errno and the connect watchdog into sessmax's
+ * enum failure_reason (common/results.h). No other file knows FreeRDP's error lists. */
+#ifndef SESSMAX_FAILURE_H
+#define SESSMAX_FAILURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/results.h"
+
+/* What a session knows when it fails or ends. Zero-initialise, then fill what is known. */
+struct failure_facts {
+    uint32_t last_error;     /* freerdp_get_last_error(); 0 = none */
+    uint32_t error_info;     /* freerdp_error_info(): server Set Error Info PDU; 0 = none */
+    int have_logon_error;    /* a Save Session Info logon error arrived */
+    uint32_t logon_error_type, logon_error_data;   /* LOGON_MSG_* / LOGON_FAILED_* */
+    int sys_errno;           /* errno from the session's socket, 0 = none */
+    int cert_rejected;       /* our certificate check refused the server's certificate */
+    int watchdog;            /* the connect watchdog fired for this attempt */
+    int connected;           /* freerdp_connect() had succeeded (failure while logging on/running) */
+    int logoff_requested;    /* the engine had asked this session to log off */
+};
+
+/* Classifies; FAIL_NONE means a clean end (e.g. the server logged us off after we asked).
+ * Writes a one-line, secret-free detail naming the underlying code into detail (may be NULL). */
+enum failure_reason failure_classify(const struct failure_facts *f, char *detail, size_t len);
+
+/* 1 if the engine's retry policy may try again after this reason (connect and connect timeout
+ * only; never auth, TLS, refused). */
+int failure_retryable(enum failure_reason r);
+
+#endif

@@ -1,0 +1,215 @@
+/* jsonl_sink.c -- JSON lines on a FILE and the standalone run's summary. */
+#include "agent/jsonl_sink.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct timer_stats {
+    char name[RESULTS_NAME_LEN];
+    int64_t *ok_us;
+    size_t n, cap;
+    unsigned failed;
+    int is_measure;
+};
+
+struct jsonl_sink {
+    FILE *out;
+    struct result_sink sink;
+    struct timer_stats *timers;
+    size_t ntimers, cap;
+    unsigned launched, active, ended, failed;
+    unsigned failed_by[FAIL__COUNT];
+    int64_t *logon_us;
+    size_t nlogon, caplogon;
+    uint32_t max_active;
+};
+
+void jsonl_write_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static int push(int64_t **v, size_t *n, size_t *cap, int64_t x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        int64_t *nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+static struct timer_stats *timer_of(struct jsonl_sink *j, const char *name, int is_measure)
+{
+    for (size_t i = 0; i < j->ntimers; i++)
+        if (strcmp(j->timers[i].name, name) == 0)
+            return &j->timers[i];
+    if (j->ntimers == j->cap) {
+        size_t c = j->cap ? j->cap * 2 : 16;
+        struct timer_stats *n = realloc(j->timers, c * sizeof *n);
+        if (!n)
+            return NULL;
+        j->timers = n;
+        j->cap = c;
+    }
+    struct timer_stats *t = &j->timers[j->ntimers++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->is_measure = is_measure;
+    return t;
+}
+
+static void on_sample(void *ctx, const struct rec_sample *s)
+{
+    struct jsonl_sink *j = ctx;
+    fprintf(j->out, "{\"type\":\"sample\",\"t_us\":%" PRIu64 ",\"session\":%" PRIu32
+            ",\"loop\":%" PRIu32 ",\"name\":", s->t_us, s->session, s->loop);
+    jsonl_write_string(j->out, s->name);
+    fprintf(j->out, ",\"value_us\":%" PRId64 ",\"ok\":%s,\"measure\":%s}\n", s->value_us,
+            s->ok ? "true" : "false", s->is_measure ? "true" : "false");
+    struct timer_stats *t = timer_of(j, s->name, s->is_measure);
+    if (!t)
+        return;
+    if (s->ok)
+        push(&t->ok_us, &t->n, &t->cap, s->value_us);
+    else
+        t->failed++;
+}
+
+static void on_session(void *ctx, const struct rec_session *e)
+{
+    struct jsonl_sink *j = ctx;
+    fprintf(j->out, "{\"type\":\"session\",\"t_us\":%" PRIu64 ",\"session\":%" PRIu32
+            ",\"event\":\"%s\",\"user\":", e->t_us, e->session, session_event_name(e->kind));
+    jsonl_write_string(j->out, e->user);
+    fprintf(j->out, ",\"value_us\":%" PRId64, e->value_us);
+    if (e->kind == SESSION_FAILED)
+        fprintf(j->out, ",\"reason\":\"%s\"", failure_reason_name(e->reason));
+    if (e->detail[0]) {
+        fputs(",\"detail\":", j->out);
+        jsonl_write_string(j->out, e->detail);
+    }
+    fputs("}\n", j->out);
+    switch (e->kind) {
+    case SESSION_LAUNCHED: j->launched++; break;
+    case SESSION_ACTIVE:
+        j->active++;
+        push(&j->logon_us, &j->nlogon, &j->caplogon, e->value_us);
+        break;
+    case SESSION_ENDED: j->ended++; break;
+    case SESSION_FAILED:
+        j->failed++;
+        if (e->reason < FAIL__COUNT)
+            j->failed_by[e->reason]++;
+        break;
+    default: break;
+    }
+}
+
+static void on_traffic(void *ctx, const struct rec_traffic *t)
+{
+    struct jsonl_sink *j = ctx;
+    fprintf(j->out, "{\"type\":\"traffic\",\"t_us\":%" PRIu64 ",\"session\":%" PRIu32
+            ",\"bytes_in\":%" PRIu64 ",\"bytes_out\":%" PRIu64 ",\"wire_in\":%" PRIu64
+            ",\"wire_out\":%" PRIu64 ",\"rtt_us\":%" PRIu32 ",\"frames\":%" PRIu32 "}\n",
+            t->t_us, t->session, t->bytes_in, t->bytes_out, t->wire_in, t->wire_out, t->rtt_us,
+            t->frames);
+}
+
+static void on_health(void *ctx, const struct rec_health *h)
+{
+    struct jsonl_sink *j = ctx;
+    fprintf(j->out, "{\"type\":\"health\",\"t_us\":%" PRIu64 ",\"sessions_active\":%" PRIu32
+            ",\"sessions_connecting\":%" PRIu32 ",\"lag_p50_us\":%" PRIu32 ",\"lag_p99_us\":%" PRIu32
+            ",\"lag_max_us\":%" PRIu32 ",\"cpu_permille\":%" PRIu32 ",\"rss_kb\":%" PRIu64 "}\n",
+            h->t_us, h->sessions_active, h->sessions_connecting, h->lag_p50_us, h->lag_p99_us,
+            h->lag_max_us, h->cpu_permille, h->rss_kb);
+    if (h->sessions_active > j->max_active)
+        j->max_active = h->sessions_active;
+    fflush(j->out);
+}
+
+struct jsonl_sink *jsonl_sink_new(FILE *out)
+{
+    struct jsonl_sink *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->out = out;
+    j->sink = (struct result_sink){ .ctx = j, .sample = on_sample, .session = on_session,
+                                    .traffic = on_traffic, .health = on_health };
+    return j;
+}
+
+const struct result_sink *jsonl_sink_result_sink(struct jsonl_sink *j)
+{
+    return &j->sink;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int64_t pct(int64_t *v, size_t n, unsigned p)
+{
+    if (!n)
+        return 0;
+    size_t r = (n * p + 99) / 100;
+    return v[r ? r - 1 : 0];
+}
+
+unsigned jsonl_sink_summary(struct jsonl_sink *j, FILE *f, uint32_t lag_p50_us,
+                            uint32_t lag_p99_us, uint32_t lag_max_us)
+{
+    unsigned bad = j->failed;
+    fflush(j->out);
+    fprintf(f, "sessions: %u launched, %u logged on, %u ended cleanly, %u failed", j->launched,
+            j->active, j->ended, j->failed);
+    for (int r = 1; r < FAIL__COUNT; r++)
+        if (j->failed_by[r])
+            fprintf(f, " [%s %u]", failure_reason_name((enum failure_reason)r), j->failed_by[r]);
+    fputc('\n', f);
+    if (j->nlogon) {
+        qsort(j->logon_us, j->nlogon, sizeof *j->logon_us, cmp_i64);
+        fprintf(f, "logon: n=%zu p50=%.1f ms p95=%.1f ms\n", j->nlogon,
+                pct(j->logon_us, j->nlogon, 50) / 1000.0, pct(j->logon_us, j->nlogon, 95) / 1000.0);
+    }
+    fprintf(f, "%-24s %8s %6s %10s %10s\n", "timer", "samples", "failed", "p50 ms", "p95 ms");
+    for (size_t i = 0; i < j->ntimers; i++) {
+        struct timer_stats *t = &j->timers[i];
+        qsort(t->ok_us, t->n, sizeof *t->ok_us, cmp_i64);
+        fprintf(f, "%-24s %8zu %6u %10.1f %10.1f%s\n", t->name, t->n, t->failed,
+                pct(t->ok_us, t->n, 50) / 1000.0, pct(t->ok_us, t->n, 95) / 1000.0,
+                t->is_measure ? "  (measure)" : "");
+        bad += t->failed;
+    }
+    fprintf(f, "agent loop lag: p50=%.2f ms p99=%.2f ms max=%.2f ms; peak active sessions %u\n",
+            lag_p50_us / 1000.0, lag_p99_us / 1000.0, lag_max_us / 1000.0, j->max_active);
+    return bad;
+}
+
+void jsonl_sink_free(struct jsonl_sink *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->ntimers; i++)
+        free(j->timers[i].ok_us);
+    free(j->timers);
+    free(j->logon_us);
+    free(j);
+}

@@ -1,2 +1,0 @@
-/* placeholder */
-typedef int agent_placeholder;

@@ -1,0 +1,81 @@
+/* rdp_settings.c -- pushes a trimmed client configuration into FreeRDP, in one function.
+ *
+ * Economies (see the FreeRDP 2.11 notes §8): no bitmap cache, no GFX/H.264, no sound, no
+ * clipboard, no network auto-detect or heartbeat (they would pull in rdpdr + rdpsnd), no dynamic
+ * channels, 16 bpp by default. Certificates: pinned fingerprint or IgnoreCertificate, never a
+ * known_hosts entry (AutoAccept off, our VerifyCertificateEx never returns 1). */
+#include "agent/rdp_settings.h"
+
+#include <freerdp/codec/color.h>
+#include <freerdp/locale/keyboard.h>
+
+#include "common/log.h"
+
+#define SET_BOOL(id, v) ok &= freerdp_settings_set_bool(s, FreeRDP_##id, (v))
+#define SET_U32(id, v) ok &= freerdp_settings_set_uint32(s, FreeRDP_##id, (v))
+#define SET_STR(id, v) ok &= freerdp_settings_set_string(s, FreeRDP_##id, (v))
+
+int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const char *user,
+                      const char *password)
+{
+    BOOL ok = TRUE;
+
+    SET_STR(ServerHostname, cfg->host);
+    SET_U32(ServerPort, cfg->port);
+    SET_STR(Username, user);
+    SET_STR(Password, password);
+    if (cfg->domain)
+        SET_STR(Domain, cfg->domain);
+    SET_STR(ConfigPath, cfg->config_dir);
+
+    /* certificate policy */
+    SET_BOOL(AutoAcceptCertificate, FALSE);
+    SET_BOOL(AutoDenyCertificate, TRUE);
+    SET_BOOL(ExternalCertificateManagement, FALSE);
+    if (cfg->no_verify)
+        SET_BOOL(IgnoreCertificate, TRUE);
+    else if (cfg->fingerprint)
+        SET_STR(CertificateAcceptedFingerprints, cfg->fingerprint);
+
+    /* desktop */
+    SET_U32(DesktopWidth, cfg->width);
+    SET_U32(DesktopHeight, cfg->height);
+    SET_U32(ColorDepth, cfg->bpp == 32 ? 32 : 16);
+    SET_U32(KeyboardLayout, 0x409);
+    SET_BOOL(SoftwareGdi, TRUE);
+
+    /* economies */
+    SET_BOOL(BitmapCacheEnabled, FALSE);
+    SET_BOOL(SupportGraphicsPipeline, FALSE);
+    SET_BOOL(GfxH264, FALSE);
+    SET_BOOL(GfxAVC444, FALSE);
+    SET_BOOL(AudioPlayback, FALSE);
+    SET_BOOL(AudioCapture, FALSE);
+    SET_BOOL(RedirectClipboard, FALSE);
+    SET_BOOL(DeviceRedirection, FALSE);
+    SET_BOOL(NetworkAutoDetect, FALSE);
+    SET_BOOL(SupportHeartbeatPdu, FALSE);
+    SET_BOOL(SupportMultitransport, FALSE);
+    SET_BOOL(SupportDynamicChannels, FALSE);
+    SET_BOOL(AsyncUpdate, FALSE);
+    SET_BOOL(AsyncChannels, FALSE);
+    SET_BOOL(AsyncInput, FALSE);
+    SET_BOOL(AllowFontSmoothing, FALSE);
+
+    /* no reconnect of our own behind the engine's retry policy */
+    SET_BOOL(AutoReconnectionEnabled, FALSE);
+    /* TCP connect bounded by the watchdog; allow slow logons in the connection sequence */
+    SET_U32(TcpConnectTimeout, cfg->connect_timeout_ms ? cfg->connect_timeout_ms : 15000);
+    SET_U32(TcpAckTimeout, cfg->connect_timeout_ms > 9000 ? cfg->connect_timeout_ms : 9000);
+
+    if (!ok) {
+        log_error("FreeRDP refused a setting for %s:%u", cfg->host, (unsigned)cfg->port);
+        return -1;
+    }
+    return 0;
+}
+
+uint32_t rdp_settings_pixel_format(const struct engine_config *cfg)
+{
+    return cfg->bpp == 32 ? PIXEL_FORMAT_BGRX32 : PIXEL_FORMAT_RGB16;
+}

@@ -1,0 +1,151 @@
+/* test_failure.c -- the error mapping table of agent/failure.c: each FreeRDP / server / errno /
+ * watchdog situation lands on the documented failure_reason, with precedence between them. */
+#include <errno.h>
+#include <string.h>
+
+#include <freerdp/error.h>
+#include <freerdp/settings.h>
+
+#include "agent/failure.h"
+#include "unit.h"
+
+static enum failure_reason cls(struct failure_facts f)
+{
+    char detail[RESULTS_DETAIL_LEN];
+    enum failure_reason r = failure_classify(&f, detail, sizeof detail);
+    CU_ASSERT(strlen(detail) > 0);
+    return r;
+}
+
+/** Table of single-cause failures before the session was connected. */
+static void test_failure__connect_table(void)
+{
+    struct { uint32_t last_error; enum failure_reason want; } t[] = {
+        { FREERDP_ERROR_AUTHENTICATION_FAILED, FAIL_AUTH },
+        { FREERDP_ERROR_CONNECT_LOGON_FAILURE, FAIL_AUTH },
+        { FREERDP_ERROR_CONNECT_WRONG_PASSWORD, FAIL_AUTH },
+        { FREERDP_ERROR_CONNECT_ACCESS_DENIED, FAIL_AUTH },
+        { FREERDP_ERROR_CONNECT_NO_OR_MISSING_CREDENTIALS, FAIL_AUTH },
+        { FREERDP_ERROR_INSUFFICIENT_PRIVILEGES, FAIL_AUTH },
+        { FREERDP_ERROR_TLS_CONNECT_FAILED, FAIL_TLS },
+        { FREERDP_ERROR_CONNECT_FAILED, FAIL_CONNECT },
+        { FREERDP_ERROR_DNS_NAME_NOT_FOUND, FAIL_CONNECT },
+        { FREERDP_ERROR_CONNECT_TRANSPORT_FAILED, FAIL_CONNECT },
+        { FREERDP_ERROR_SECURITY_NEGO_CONNECT_FAILED, FAIL_CONNECT },
+        { FREERDP_ERROR_CONNECT_CANCELLED, FAIL_CONNECT },
+        { FREERDP_ERROR_POST_CONNECT_FAILED, FAIL_INTERNAL },
+        { FREERDP_ERROR_SERVER_DENIED_CONNECTION, FAIL_REFUSED },
+        { FREERDP_ERROR_SERVER_INSUFFICIENT_PRIVILEGES, FAIL_AUTH },
+        { 0, FAIL_CONNECT },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        struct failure_facts f = { .last_error = t[i].last_error };
+        CU_ASSERT_EQUAL(cls(f), t[i].want);
+    }
+}
+
+/** Set Error Info from the server decides over the transport error it caused. */
+static void test_failure__error_info(void)
+{
+    struct failure_facts f = { .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED,
+                               .error_info = ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES };
+    CU_ASSERT_EQUAL(cls(f), FAIL_AUTH);
+    f.error_info = ERRINFO_SERVER_DENIED_CONNECTION;
+    CU_ASSERT_EQUAL(cls(f), FAIL_REFUSED);
+    f.error_info = ERRINFO_DISCONNECTED_BY_OTHER_CONNECTION;
+    CU_ASSERT_EQUAL(cls(f), FAIL_REPLACED);
+    f.error_info = 0x10C9;   /* a protocol error code */
+    CU_ASSERT_EQUAL(cls(f), FAIL_PROTOCOL);
+}
+
+/** A Save Session Info logon error (bad password) is an auth failure whatever else happened. */
+static void test_failure__logon_error(void)
+{
+    struct failure_facts f = { .have_logon_error = 1,
+                               .logon_error_type = LOGON_MSG_SESSION_CONTINUE,
+                               .logon_error_data = LOGON_FAILED_BAD_PASSWORD,
+                               .error_info = ERRINFO_RPC_INITIATED_DISCONNECT, .connected = 1 };
+    CU_ASSERT_EQUAL(cls(f), FAIL_AUTH);
+    f.logon_error_data = LOGON_WARNING;
+    CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
+}
+
+/** The watchdog beats the cancel error it provoked; a pin refusal beats everything. */
+static void test_failure__watchdog_and_pin(void)
+{
+    struct failure_facts f = { .watchdog = 1, .last_error = FREERDP_ERROR_CONNECT_CANCELLED };
+    CU_ASSERT_EQUAL(cls(f), FAIL_CONNECT_TIMEOUT);
+    f.cert_rejected = 1;
+    CU_ASSERT_EQUAL(cls(f), FAIL_TLS);
+    struct failure_facts g = { .cert_rejected = 1,
+                               .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED };
+    CU_ASSERT_EQUAL(cls(g), FAIL_TLS);
+}
+
+/** errno is the last resort. */
+static void test_failure__errno(void)
+{
+    struct failure_facts f = { .sys_errno = ECONNREFUSED };
+    CU_ASSERT_EQUAL(cls(f), FAIL_CONNECT);
+    f.sys_errno = ETIMEDOUT;
+    CU_ASSERT_EQUAL(cls(f), FAIL_CONNECT_TIMEOUT);
+    f.sys_errno = EHOSTUNREACH;
+    CU_ASSERT_EQUAL(cls(f), FAIL_CONNECT);
+    f.connected = 1;
+    f.sys_errno = ECONNRESET;
+    CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
+}
+
+/** A running session that drops is a disconnect, unless we asked for the logoff. */
+static void test_failure__disconnect_vs_logoff(void)
+{
+    struct failure_facts f = { .connected = 1, .error_info = ERRINFO_LOGOFF_BY_USER,
+                               .last_error = FREERDP_ERROR_LOGOFF_BY_USER };
+    CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
+    f.logoff_requested = 1;
+    CU_ASSERT_EQUAL(cls(f), FAIL_NONE);
+    struct failure_facts g = { .connected = 1 };
+    CU_ASSERT_EQUAL(cls(g), FAIL_DISCONNECT);
+    g.logoff_requested = 1;
+    CU_ASSERT_EQUAL(cls(g), FAIL_NONE);
+    struct failure_facts h = { .connected = 1, .error_info = ERRINFO_SERVER_DENIED_CONNECTION,
+                               .logoff_requested = 1 };
+    CU_ASSERT_EQUAL(cls(h), FAIL_REFUSED);
+}
+
+/** Only connect problems are retried; never auth, TLS or refused. */
+static void test_failure__retry_policy(void)
+{
+    CU_ASSERT_TRUE(failure_retryable(FAIL_CONNECT));
+    CU_ASSERT_TRUE(failure_retryable(FAIL_CONNECT_TIMEOUT));
+    CU_ASSERT_FALSE(failure_retryable(FAIL_AUTH));
+    CU_ASSERT_FALSE(failure_retryable(FAIL_TLS));
+    CU_ASSERT_FALSE(failure_retryable(FAIL_REFUSED));
+    CU_ASSERT_FALSE(failure_retryable(FAIL_DISCONNECT));
+    CU_ASSERT_FALSE(failure_retryable(FAIL_NONE));
+}
+
+/** The detail names the code and never overflows its buffer. */
+static void test_failure__detail(void)
+{
+    struct failure_facts f = { .last_error = FREERDP_ERROR_TLS_CONNECT_FAILED };
+    char d[RESULTS_DETAIL_LEN];
+    failure_classify(&f, d, sizeof d);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "0x0002"));
+    char tiny[8];
+    memset(tiny, 'x', sizeof tiny);
+    failure_classify(&f, tiny, sizeof tiny);
+    CU_ASSERT_EQUAL(tiny[7], '\0');
+    CU_ASSERT_EQUAL(failure_classify(&f, NULL, 0), FAIL_TLS);
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_failure__connect_table), UNIT_TEST(test_failure__error_info),
+        UNIT_TEST(test_failure__logon_error), UNIT_TEST(test_failure__watchdog_and_pin),
+        UNIT_TEST(test_failure__errno), UNIT_TEST(test_failure__disconnect_vs_logoff),
+        UNIT_TEST(test_failure__retry_policy), UNIT_TEST(test_failure__detail), UNIT_END,
+    };
+    return unit_run("failure", tests, NULL, NULL);
+}
