@@ -1,2 +1,0 @@
-/* placeholder */
-typedef int simhost_placeholder;

@@ -1,0 +1,54 @@
+/* sim_cost.h -- the cost model: CPU seconds per action measured on this machine, and the capacity
+ * prediction for a workload loop.
+ *
+ * Every action's work is linear in --work-scale, so a short calibration at a fraction of the scale
+ * (thread CPU time, CLOCK_THREAD_CPUTIME_ID) extrapolates to the full action. Each action also
+ * paints its window (render + wire conversion) and the bytes go out through TLS; both are
+ * measured too. A loop's CPU is the sum of its actions and keystroke echoes; its length is think
+ * time plus typing time; capacity = cpus x loop_seconds / cpu_seconds_per_loop. */
+#ifndef SIM_COST_H
+#define SIM_COST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "simhost/sim_cmd.h"
+#include "simhost/sim_font.h"
+
+struct sim_costs {
+    double scale;                          /* --work-scale the figures are for */
+    double work_s[SIM_CMD_KIND_COUNT];     /* work of each action (edit, zip9, zip1, cpu, open) */
+    double paint_s[SIM_CMD_KIND_COUNT];    /* painting its window, incl. TLS of the bytes */
+    double key_s;                          /* one echoed keystroke: render + convert + TLS */
+    double tls_byte_s;                     /* AES-128-GCM per byte (the TLS record cost) */
+    double calib_s;                        /* CPU the calibration itself took */
+};
+
+/* What one workload loop does, for the prediction. */
+struct sim_loop {
+    unsigned actions[SIM_CMD_KIND_COUNT];  /* run-box commands (and ctrl+o dialogs) per loop */
+    uint64_t keystrokes;                   /* characters and keys typed per loop */
+    double think_s;                        /* think time per loop (mean of ranges) */
+    double typing_s;                       /* typing time per loop */
+};
+
+/* Thread CPU time in seconds (CLOCK_THREAD_CPUTIME_ID). */
+double sim_cost_thread_cpu_s(void);
+
+/* Measures every action at `scale` in dir (a scratch directory it prepares). Returns 0, or -1
+ * with err filled. */
+int sim_cost_calibrate(struct sim_costs *c, const char *dir, double scale, const struct sim_font *f,
+                       char *err, size_t errlen);
+/* CPU of one action including its paint. */
+double sim_cost_action_s(const struct sim_costs *c, enum sim_cmd_kind k);
+/* Prints the table ("sessmax-simhost: cost edit 0.081 s ..."). */
+void sim_cost_print(const struct sim_costs *c, FILE *out);
+
+/* CPU seconds of one loop, its length in seconds, and the users `cpus` CPUs carry (0 when the
+ * loop has no CPU cost or no length). */
+double sim_cost_loop_cpu_s(const struct sim_costs *c, const struct sim_loop *l);
+double sim_cost_loop_len_s(const struct sim_loop *l);
+double sim_cost_capacity(const struct sim_costs *c, const struct sim_loop *l, double cpus);
+
+#endif

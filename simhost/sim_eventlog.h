@@ -1,0 +1,30 @@
+/* sim_eventlog.h -- the optional server-side event log (--event-log FILE): one line per action,
+ *   session=<id> user=<name> action=<edit|zip9|...> seq=<n> work_start_us=<t> work_end_us=<t> frame_sent_us=<t> ok=<0|1>
+ * times are CLOCK_MONOTONIC microseconds (common/clock.h), comparable with the agent's on the same
+ * host. Thread-safe: one locked, flushed write per line. */
+#ifndef SIM_EVENTLOG_H
+#define SIM_EVENTLOG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sim_eventlog;
+
+struct sim_event {
+    unsigned session;
+    const char *user;
+    const char *action;
+    unsigned seq;
+    uint64_t work_start_us, work_end_us, frame_sent_us;
+    int ok;
+};
+
+/* Opens (appends to) path; NULL with errno set on failure. */
+struct sim_eventlog *sim_eventlog_open(const char *path);
+void sim_eventlog_close(struct sim_eventlog *l);
+/* No-op when l is NULL. */
+void sim_eventlog_write(struct sim_eventlog *l, const struct sim_event *e);
+/* Formats e as one line (with '\n') into buf; returns its length. */
+int sim_eventlog_format(const struct sim_event *e, char *buf, size_t len);
+
+#endif

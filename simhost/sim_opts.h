@@ -1,0 +1,33 @@
+/* sim_opts.h -- sessmax-simhost's command line. */
+#ifndef SIM_OPTS_H
+#define SIM_OPTS_H
+
+#include <stddef.h>
+
+struct sim_opts {
+    char host[256];              /* --listen HOST:PORT (default 127.0.0.1:3389) */
+    int port;
+    int users;                   /* --users N: simuser001..N */
+    int max_sessions;            /* --max-sessions M (0: no limit) */
+    double work_scale;           /* --work-scale X (default 1) */
+    char state_dir[2048];        /* --state-dir DIR */
+    const char *cert, *key;      /* --cert F --key F */
+    int nla;                     /* --nla */
+    const char *sam_file;        /* --sam-file F */
+    const char *users_file;      /* --users-file F */
+    const char *event_log;       /* --event-log FILE */
+    int bpp;                     /* --bpp 16|32: the highest depth offered (default 32) */
+    int width, height;           /* --size WxH (default 1024x768) */
+    int handshake_timeout_s;     /* --handshake-timeout S: logon must finish within (default 20) */
+    int max_conns;               /* --max-conns N: peer threads at once (default 1024) */
+    int freerdp_log;             /* --freerdp-log: let FreeRDP's own WLog errors through */
+    const char *predict;         /* --predict WORKLOAD.yaml */
+    double cpus;                 /* --cpus C (with --predict) */
+    int calibrate_only;          /* --calibrate: print the cost table and exit */
+};
+
+/* Returns 0 to run, 1 when help was printed, -1 with err on a usage error. */
+int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t errlen);
+void sim_opts_usage(void);
+
+#endif

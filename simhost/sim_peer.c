@@ -1,0 +1,505 @@
+/* sim_peer.c -- per-peer thread: FreeRDP peer callbacks and the session loop.
+ *
+ *   accepted -> (TLS/NLA accept inside CheckFileDescriptor) -> PostConnect: check account,
+ *   password, --max-sessions -> Activate: paint everything -> loop { input queued by callbacks;
+ *   run it in order: keys change the desktop, commands do their work and paint; flush dirty
+ *   rectangles } -> logoff / refusal / client gone / server stop -> teardown.
+ * Input callbacks only queue events; the loop runs them after CheckFileDescriptor returns, so work
+ * and painting never happen inside FreeRDP's parser. */
+#include "simhost/sim_peer.h"
+
+#include "common/clock.h"
+#include "common/keymap.h"
+#include "common/log.h"
+#include "simhost/sim_apps.h"
+#include "simhost/sim_desktop.h"
+#include "simhost/sim_frame.h"
+#include "simhost/sim_server.h"
+
+#include <freerdp/codec/color.h>
+#include <freerdp/error.h>
+#include <freerdp/freerdp.h>
+#include <freerdp/session.h>
+#include <freerdp/settings.h>
+#include <freerdp/update.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SIM_QUEUE 512
+#define SIM_STACK (1u << 20)
+
+struct sim_input {
+    uint16_t flags, code;
+    int unicode;
+};
+
+struct sim_session {
+    struct sim_server *srv;
+    freerdp_peer *peer;
+    unsigned id;
+    struct sim_peer_entry ent;
+    struct sim_desktop desk;
+    struct sim_frame_buf fb;
+    char user[64];
+    char dir[4096];
+    int bpp;
+    int logged_on, activated, suppressed, logoff;
+    uint32_t refuse;             /* ERRINFO_* to send before closing, 0 = none */
+    int bad_password;
+    uint32_t frame_id;
+    int markers;                 /* client supports surface frame markers */
+    struct sim_input q[SIM_QUEUE];
+    int qn;
+};
+
+struct sim_peer_ctx {
+    rdpContext base;
+    struct sim_session *s;
+};
+
+static struct sim_session *session_of(rdpContext *ctx) { return ((struct sim_peer_ctx *)ctx)->s; }
+
+/* ---- sending ---- */
+
+static int send_strip(void *arg, const struct sim_strip *st)
+{
+    struct sim_session *s = arg;
+    SURFACE_BITS_COMMAND cmd;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.cmdType = CMDTYPE_SET_SURFACE_BITS;
+    cmd.destLeft = (UINT32)st->x;
+    cmd.destTop = (UINT32)st->y;
+    cmd.destRight = (UINT32)(st->x + st->w);
+    cmd.destBottom = (UINT32)(st->y + st->h);
+    cmd.bmp.bpp = (BYTE)st->bpp;
+    cmd.bmp.codecID = RDP_CODEC_ID_NONE;
+    cmd.bmp.width = (UINT16)st->w;
+    cmd.bmp.height = (UINT16)st->h;
+    cmd.bmp.bitmapDataLength = (UINT32)st->len;
+    cmd.bmp.bitmapData = (BYTE *)(uintptr_t)st->data;
+    cmd.skipCompression = TRUE;
+    return s->peer->update->SurfaceBits(s->peer->context, &cmd) ? 0 : -1;
+}
+
+static int frame_marker(struct sim_session *s, UINT32 action)
+{
+    SURFACE_FRAME_MARKER fm = { .frameAction = action, .frameId = s->frame_id };
+    if (!s->markers)
+        return 0;
+    return s->peer->update->SurfaceFrameMarker(s->peer->context, &fm) ? 0 : -1;
+}
+
+/* Sends every dirty rectangle as one frame. Returns 0, or -1 when the client is gone. */
+static int flush(struct sim_session *s)
+{
+    struct sim_desktop *d = &s->desk;
+    if (!s->activated || s->suppressed || d->dirty.n == 0)
+        return 0;
+    s->frame_id++;
+    if (frame_marker(s, SURFACECMD_FRAMEACTION_BEGIN) != 0)
+        return -1;
+    for (int i = 0; i < d->dirty.n; i++)
+        if (sim_frame_emit(d, &s->srv->font, d->dirty.r[i], s->bpp, &s->fb, send_strip, s) < 0)
+            return -1;
+    sim_dirty_clear(&d->dirty);
+    return frame_marker(s, SURFACECMD_FRAMEACTION_END);
+}
+
+/* ---- actions ---- */
+
+static void show_result(struct sim_session *s, enum sim_cmd_kind kind, const struct sim_app_out *o)
+{
+    const char *lines[SIM_LINES];
+    for (int i = 0; i < o->n; i++)
+        lines[i] = o->line[i];
+    if (kind == SIM_CMD_OPEN && o->title_rgb == SIM_RGB_DIALOG_TITLE)
+        sim_desktop_show_dialog(&s->desk, lines, o->n);
+    else
+        sim_desktop_show_app(&s->desk, o->title, o->title_rgb, o->editor, lines, o->n);
+}
+
+/* Runs one command: work on this thread, then paint; logs the event. Returns -1 when the client
+ * is gone. */
+static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
+{
+    struct sim_app_out out;
+    struct sim_event ev = { .session = s->id, .user = s->user, .action = sim_cmd_name(cmd->kind) };
+    if (cmd->kind == SIM_CMD_NONE)
+        return flush(s);
+    if (cmd->kind == SIM_CMD_LOGOFF) {
+        s->logoff = 1;
+        return 0;
+    }
+    ev.seq = ++s->desk.seq;
+    ev.work_start_us = clock_now_us();
+    ev.ok = sim_app_run(cmd, s->dir, s->srv->opts->work_scale, ev.seq, &out) == 0;
+    ev.work_end_us = clock_now_us();
+    show_result(s, cmd->kind, &out);
+    int rc = flush(s);
+    ev.frame_sent_us = clock_now_us();
+    sim_eventlog_write(s->srv->elog, &ev);
+    return rc;
+}
+
+static int run_input(struct sim_session *s, const struct sim_input *in)
+{
+    struct sim_cmd cmd;
+    enum sim_key_result r;
+    if (in->unicode) {
+        if (in->flags & KBD_FLAGS_RELEASE || in->code > 126)
+            return 0;
+        r = sim_desktop_char(&s->desk, (char)in->code, &cmd);
+    } else {
+        uint32_t sc = in->code | ((in->flags & KBD_FLAGS_EXTENDED) ? KEYMAP_EXT : 0);
+        r = sim_desktop_key(&s->desk, sc, !(in->flags & KBD_FLAGS_RELEASE), &cmd);
+    }
+    if (r == SIM_KEY_COMMAND)
+        return run_command(s, &cmd);
+    if (r == SIM_KEY_OPEN_DIALOG) {
+        memset(&cmd, 0, sizeof cmd);
+        cmd.kind = SIM_CMD_OPEN;
+        return run_command(s, &cmd);
+    }
+    return 0;
+}
+
+static int drain_queue(struct sim_session *s)
+{
+    int rc = 0;
+    for (int i = 0; i < s->qn && rc == 0 && !s->logoff; i++)
+        rc = run_input(s, &s->q[i]);
+    s->qn = 0;
+    if (rc == 0 && !s->logoff)
+        rc = flush(s);
+    return rc;
+}
+
+/* ---- FreeRDP callbacks (run inside CheckFileDescriptor on this thread) ---- */
+
+static BOOL queue_input(rdpInput *input, UINT16 flags, UINT16 code, int unicode)
+{
+    struct sim_session *s = session_of(input->context);
+    if (s->qn == SIM_QUEUE) {
+        log_ratelimited(LOG_WARN, "sim_queue", "session %u: input queue full, key dropped", s->id);
+        return TRUE;
+    }
+    s->q[s->qn++] = (struct sim_input){ flags, code, unicode };
+    return TRUE;
+}
+
+static BOOL on_key(rdpInput *input, UINT16 flags, UINT16 code) { return queue_input(input, flags, code, 0); }
+static BOOL on_unicode(rdpInput *input, UINT16 flags, UINT16 code) { return queue_input(input, flags, code, 1); }
+static BOOL on_mouse(rdpInput *input, UINT16 flags, UINT16 x, UINT16 y)
+{
+    (void)input, (void)flags, (void)x, (void)y;   /* the contract needs no mouse */
+    return TRUE;
+}
+static BOOL on_sync(rdpInput *input, UINT32 flags)
+{
+    (void)flags;
+    session_of(input->context)->desk.mods = 0;
+    return TRUE;
+}
+
+static BOOL on_suppress(rdpContext *ctx, BYTE allow, const RECTANGLE_16 *area)
+{
+    struct sim_session *s = session_of(ctx);
+    (void)area;
+    s->suppressed = !allow;
+    if (allow)   /* the client shows the screen again: everything may be stale */
+        sim_desktop_invalidate(&s->desk, (struct sim_rect){ 0, 0, s->desk.w, s->desk.h });
+    return TRUE;
+}
+
+static BOOL on_refresh(rdpContext *ctx, BYTE count, const RECTANGLE_16 *areas)
+{
+    struct sim_session *s = session_of(ctx);
+    for (BYTE i = 0; areas && i < count; i++)
+        sim_desktop_invalidate(&s->desk, (struct sim_rect){ areas[i].left, areas[i].top,
+                                                            areas[i].right - areas[i].left + 1,
+                                                            areas[i].bottom - areas[i].top + 1 });
+    return TRUE;
+}
+
+/* Before the server's Demand Active: our desktop size and the depth we draw at. */
+static BOOL on_capabilities(freerdp_peer *peer)
+{
+    struct sim_session *s = session_of(peer->context);
+    rdpSettings *st = peer->settings;
+    const struct sim_opts *o = s->srv->opts;
+    UINT32 depth = freerdp_settings_get_uint32(st, FreeRDP_ColorDepth);
+    if (depth > (UINT32)o->bpp)
+        depth = (UINT32)o->bpp;
+    if (depth != 16 && depth != 32)
+        depth = depth < 16 ? 16 : 32;
+    freerdp_settings_set_uint32(st, FreeRDP_ColorDepth, depth);
+    freerdp_settings_set_uint32(st, FreeRDP_DesktopWidth, (UINT32)o->width);
+    freerdp_settings_set_uint32(st, FreeRDP_DesktopHeight, (UINT32)o->height);
+    return TRUE;
+}
+
+static void refuse(struct sim_session *s, uint32_t errinfo, const char *why)
+{
+    s->refuse = errinfo;
+    log_info("session %u: logon of '%s' refused: %s", s->id, s->user, why);
+}
+
+/* After the connection sequence: the Client Info PDU (TLS) or CredSSP (NLA) gave us the user. */
+static BOOL on_post_connect(freerdp_peer *peer)
+{
+    struct sim_session *s = session_of(peer->context);
+    struct sim_server *srv = s->srv;
+    rdpSettings *st = peer->settings;
+    const char *user = freerdp_settings_get_string(st, FreeRDP_Username);
+    const char *pass = freerdp_settings_get_string(st, FreeRDP_Password);
+    int nla = freerdp_settings_get_bool(st, FreeRDP_NlaSecurity);
+    char err[512];
+    snprintf(s->user, sizeof s->user, "%s", user ? user : "");
+    if (!sim_users_exists(&srv->users, s->user) || (!nla && !sim_users_check(&srv->users, s->user, pass))) {
+        s->bad_password = 1;
+        refuse(s, ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES, "bad user name or password");
+        return TRUE;
+    }
+    if (sim_server_logon(srv, &s->ent) != 0) {
+        refuse(s, ERRINFO_SERVER_DENIED_CONNECTION, "--max-sessions reached");
+        return TRUE;
+    }
+    s->logged_on = 1;
+    for (char *p = s->user; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    snprintf(s->dir, sizeof s->dir, "%s/%s", srv->home_dir, s->user);
+    if (sim_apps_prepare_dir(s->dir, err, sizeof err) != 0)
+        log_warn("session %u: %s", s->id, err);
+    UINT32 depth = freerdp_settings_get_uint32(st, FreeRDP_ColorDepth);
+    s->bpp = depth <= 16 ? 16 : 32;
+    s->markers = freerdp_settings_get_bool(st, FreeRDP_SurfaceFrameMarkerEnabled);
+    UINT32 frag = freerdp_settings_get_uint32(st, FreeRDP_MultifragMaxRequestSize);
+    size_t strip = frag > 8192 ? frag - 1024 : 8192;
+    if (strip > SIM_FRAME_STRIP_BYTES)
+        strip = SIM_FRAME_STRIP_BYTES;
+    if (sim_frame_buf_init(&s->fb, strip) != 0)
+        return FALSE;
+    sim_desktop_init(&s->desk, s->user, (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopWidth),
+                     (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopHeight));
+    log_info("session %u: %s logged on (%d bpp, %s)", s->id, s->user, s->bpp, nla ? "NLA" : "TLS");
+    return TRUE;
+}
+
+static BOOL on_activate(freerdp_peer *peer)
+{
+    struct sim_session *s = session_of(peer->context);
+    if (s->refuse)
+        return TRUE;
+    s->activated = 1;
+    s->suppressed = 0;
+    sim_desktop_invalidate(&s->desk, (struct sim_rect){ 0, 0, s->desk.w, s->desk.h });
+    return TRUE;
+}
+
+static BOOL ctx_new(freerdp_peer *peer, rdpContext *ctx)
+{
+    struct sim_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return FALSE;
+    s->peer = peer;
+    s->srv = peer->ContextExtra;
+    ((struct sim_peer_ctx *)ctx)->s = s;
+    return TRUE;
+}
+
+static void ctx_free(freerdp_peer *peer, rdpContext *ctx)
+{
+    struct sim_session *s = session_of(ctx);
+    (void)peer;
+    if (!s)
+        return;
+    sim_frame_buf_free(&s->fb);
+    free(s);
+    ((struct sim_peer_ctx *)ctx)->s = NULL;
+}
+
+/* ---- the thread ---- */
+
+static int configure(freerdp_peer *peer, struct sim_server *srv)
+{
+    rdpSettings *st = peer->settings;
+    const struct sim_opts *o = srv->opts;
+    if (!freerdp_settings_set_string(st, FreeRDP_CertificateContent, srv->tls.cert_pem) ||
+        !freerdp_settings_set_string(st, FreeRDP_PrivateKeyContent, srv->tls.key_pem))
+        return -1;
+    freerdp_settings_set_bool(st, FreeRDP_RdpSecurity, FALSE);
+    freerdp_settings_set_bool(st, FreeRDP_TlsSecurity, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_NlaSecurity, o->nla ? TRUE : FALSE);
+    if (o->nla && o->sam_file && !freerdp_settings_set_string(st, FreeRDP_NtlmSamFile, o->sam_file))
+        return -1;
+    freerdp_settings_set_uint32(st, FreeRDP_ColorDepth, (UINT32)o->bpp);
+    freerdp_settings_set_bool(st, FreeRDP_SuppressOutput, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_RefreshRect, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_SurfaceCommandsEnabled, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_SurfaceFrameMarkerEnabled, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_FrameMarkerCommandEnabled, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_UnicodeInput, TRUE);
+    freerdp_settings_set_bool(st, FreeRDP_RemoteFxCodec, FALSE);   /* no rfx context, no pools */
+    freerdp_settings_set_bool(st, FreeRDP_NSCodec, FALSE);
+    freerdp_settings_set_uint32(st, FreeRDP_DesktopWidth, (UINT32)o->width);
+    freerdp_settings_set_uint32(st, FreeRDP_DesktopHeight, (UINT32)o->height);
+    peer->Capabilities = on_capabilities;
+    peer->PostConnect = on_post_connect;
+    peer->Activate = on_activate;
+    peer->input->KeyboardEvent = on_key;
+    peer->input->UnicodeKeyboardEvent = on_unicode;
+    peer->input->MouseEvent = on_mouse;
+    peer->input->ExtendedMouseEvent = on_mouse;
+    peer->input->SynchronizeEvent = on_sync;
+    peer->update->SuppressOutput = on_suppress;
+    peer->update->RefreshRect = on_refresh;
+    return 0;
+}
+
+/* Tells the client why it is going away: bad password (logon error + 0x9), full (0x7), logoff
+ * (0xC); then the server side of the disconnect sequence. */
+static void say_goodbye(struct sim_session *s, uint32_t errinfo)
+{
+    rdpContext *ctx = s->peer->context;
+    if (s->bad_password) {
+        logon_info_ex info;
+        memset(&info, 0, sizeof info);
+        info.haveErrorInfo = TRUE;
+        info.ErrorNotificationType = LOGON_FAILED_BAD_PASSWORD;
+        info.ErrorNotificationData = 0;   /* session 0; FreeRDP clients print this field as the reason */
+        s->peer->update->SaveSessionInfo(ctx, INFO_TYPE_LOGON_EXTENDED_INF, &info);
+    }
+    freerdp_set_error_info(ctx->rdp, errinfo);
+    if (!freerdp_settings_get_bool(s->peer->settings, FreeRDP_SupportErrorInfoPdu))
+        freerdp_send_error_info(ctx->rdp);   /* else Close() sends it */
+    s->peer->Close(s->peer);   /* Deactivate All, Set Error Info, MCS Disconnect Provider Ultimatum */
+}
+
+/* Lets the goodbye reach the client: flush, half-close, then discard what the client still sends
+ * until it closes (or 2 s). Closing with unread input would send a RST that can destroy the
+ * Set Error Info PDU in flight. */
+static void linger_close(struct sim_session *s)
+{
+    int fd = s->peer->sockfd;
+    char sink[4096];
+    for (int i = 0; i < 20 && s->peer->DrainOutputBuffer(s->peer) > 0; i++)
+        usleep(10 * 1000);
+    shutdown(fd, SHUT_WR);
+    uint64_t end = clock_now_us() + 2000000u;
+    while (clock_now_us() < end) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        if (poll(&p, 1, 100) < 0)
+            break;
+        if (p.revents && read(fd, sink, sizeof sink) <= 0)
+            break;
+    }
+}
+
+static void session_loop(struct sim_session *s)
+{
+    freerdp_peer *peer = s->peer;
+    struct sim_server *srv = s->srv;
+    HANDLE handles[32];
+    while (!srv->stop) {
+        DWORD n = peer->GetEventHandles(peer, handles, 32);
+        if (n == 0)
+            break;
+        DWORD w = WaitForMultipleObjects(n, handles, FALSE, 200);
+        if (w == WAIT_FAILED)
+            break;
+        if (!peer->CheckFileDescriptor(peer))
+            break;
+        if (s->refuse) {
+            say_goodbye(s, s->refuse);
+            linger_close(s);
+            break;
+        }
+        if (s->ent.killed)
+            break;
+        if (drain_queue(s) != 0)
+            break;
+        if (s->logoff) {
+            log_info("session %u: %s logged off", s->id, s->user);
+            say_goodbye(s, ERRINFO_LOGOFF_BY_USER);
+            linger_close(s);
+            break;
+        }
+    }
+}
+
+static void *peer_thread(void *arg)
+{
+    freerdp_peer *peer = arg;
+    struct sim_server *srv = peer->ContextExtra;
+    struct sim_session *s = NULL;
+    int registered = 0, initialized = 0;
+    peer->ContextSize = sizeof(struct sim_peer_ctx);
+    peer->ContextNew = ctx_new;
+    peer->ContextFree = ctx_free;
+    if (!freerdp_peer_context_new(peer))
+        goto done;
+    s = session_of(peer->context);
+    pthread_mutex_lock(&srv->mu);
+    s->id = ++srv->next_id;
+    pthread_mutex_unlock(&srv->mu);
+    if (configure(peer, srv) != 0 || !peer->Initialize(peer))
+        goto done;
+    initialized = 1;
+    sim_server_register(srv, &s->ent, peer->sockfd);
+    registered = 1;
+    session_loop(s);
+done:
+    if (registered)
+        sim_server_unregister(srv, &s->ent);   /* before the socket closes: the watchdog lets go */
+    if (!initialized)
+        close(peer->sockfd);   /* the transport never adopted it */
+    if (peer->context) {
+        if (initialized)
+            peer->Disconnect(peer);
+        freerdp_peer_context_free(peer);
+    }
+    freerdp_peer_free(peer);
+    pthread_mutex_lock(&srv->mu);
+    srv->threads--;
+    pthread_cond_broadcast(&srv->idle);
+    pthread_mutex_unlock(&srv->mu);
+    return NULL;
+}
+
+BOOL sim_peer_accepted(freerdp_listener *listener, freerdp_peer *peer)
+{
+    struct sim_server *srv = listener->info;
+    pthread_attr_t attr;
+    pthread_t th;
+    pthread_mutex_lock(&srv->mu);
+    srv->accepted++;
+    if (srv->threads >= srv->opts->max_conns || srv->stop) {
+        srv->refused_busy++;
+        pthread_mutex_unlock(&srv->mu);
+        log_ratelimited(LOG_WARN, "sim_busy", "%d connections live (--max-conns): closing a new one",
+                        srv->opts->max_conns);
+        return FALSE;
+    }
+    srv->threads++;
+    pthread_mutex_unlock(&srv->mu);
+    peer->ContextExtra = srv;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, SIM_STACK);
+    int rc = pthread_create(&th, &attr, peer_thread, peer);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        pthread_mutex_lock(&srv->mu);
+        srv->threads--;
+        pthread_cond_broadcast(&srv->idle);
+        pthread_mutex_unlock(&srv->mu);
+        log_ratelimited(LOG_WARN, "sim_thread", "cannot start a peer thread: %s", strerror(rc));
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -1,0 +1,149 @@
+/* sim_users.c -- accounts and password checks. */
+#include "simhost/sim_users.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static int parse_simuser(const char *name, int count)
+{
+    char *end, expect[32];
+    if (strncasecmp(name, "simuser", 7) != 0 || name[7] < '0' || name[7] > '9')
+        return 0;
+    long n = strtol(name + 7, &end, 10);
+    if (*end != '\0' || n < 1 || n > count)
+        return 0;
+    snprintf(expect, sizeof expect, "simuser%03ld", n);
+    return strcasecmp(expect, name) == 0;
+}
+
+static int load_file(struct sim_users *u, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    FILE *f = fopen(path, "re");
+    char line[256];
+    int lineno = 0;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(err, errlen, "%s: cannot open users file: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (st.st_mode & 077) {
+        snprintf(err, errlen, "%s: users file is readable by group/others (mode %03o); chmod 600 it",
+                 path, (unsigned)(st.st_mode & 0777));
+        goto fail;
+    }
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        char *colon = strchr(line, ':');
+        if (!colon) {
+            if (u->password[0] || u->nentries) {
+                snprintf(err, errlen, "%s:%d: expected name:password", path, lineno);
+                goto fail;
+            }
+            snprintf(u->password, sizeof u->password, "%s", line);
+            continue;
+        }
+        *colon = '\0';
+        if (!line[0] || strlen(line) >= 64 || strlen(colon + 1) >= 128 || u->password[0]) {
+            snprintf(err, errlen, "%s:%d: bad name:password line", path, lineno);
+            goto fail;
+        }
+        struct sim_user_entry *e = realloc(u->entries, sizeof *e * (size_t)(u->nentries + 1));
+        if (!e)
+            goto fail;
+        u->entries = e;
+        snprintf(e[u->nentries].name, sizeof e->name, "%s", line);
+        snprintf(e[u->nentries].password, sizeof e->password, "%s", colon + 1);
+        u->nentries++;
+    }
+    memset(line, 0, sizeof line);
+    fclose(f);
+    if (!u->password[0] && !u->nentries) {
+        snprintf(err, errlen, "%s: users file holds no password", path);
+        return -1;
+    }
+    return 0;
+fail:
+    memset(line, 0, sizeof line);
+    if (f)
+        fclose(f);
+    return -1;
+}
+
+int sim_users_load(struct sim_users *u, int count, const char *users_file, char *err, size_t errlen)
+{
+    memset(u, 0, sizeof *u);
+    u->count = count;
+    if (users_file)
+        return load_file(u, users_file, err, errlen);
+    const char *pw = getenv(SIM_USERS_ENV);
+    if (!pw || !pw[0]) {
+        snprintf(err, errlen, "no password: set %s or use --users-file F (mode 0600)", SIM_USERS_ENV);
+        return -1;
+    }
+    if (strlen(pw) >= sizeof u->password) {
+        snprintf(err, errlen, "%s is too long (max %zu characters)", SIM_USERS_ENV, sizeof u->password - 1);
+        return -1;
+    }
+    snprintf(u->password, sizeof u->password, "%s", pw);
+    return 0;
+}
+
+void sim_users_free(struct sim_users *u)
+{
+    if (u->entries)
+        memset(u->entries, 0, sizeof *u->entries * (size_t)u->nentries);
+    free(u->entries);
+    memset(u, 0, sizeof *u);
+}
+
+static const struct sim_user_entry *find(const struct sim_users *u, const char *name)
+{
+    for (int i = 0; i < u->nentries; i++)
+        if (strcasecmp(u->entries[i].name, name) == 0)
+            return &u->entries[i];
+    return NULL;
+}
+
+int sim_users_exists(const struct sim_users *u, const char *name)
+{
+    if (!name)
+        return 0;
+    return u->nentries ? find(u, name) != NULL : parse_simuser(name, u->count);
+}
+
+static int equal_ct(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned diff = (unsigned)(la ^ lb);
+    for (size_t i = 0; i < la; i++)
+        diff |= (unsigned char)a[i] ^ (unsigned char)b[i < lb ? i : 0];
+    return diff == 0;
+}
+
+int sim_users_check(const struct sim_users *u, const char *name, const char *password)
+{
+    if (!name || !password || !sim_users_exists(u, name))
+        return 0;
+    const char *want = u->nentries ? find(u, name)->password : u->password;
+    return equal_ct(want, password);
+}
+
+int sim_users_total(const struct sim_users *u) { return u->nentries ? u->nentries : u->count; }
+
+int sim_users_name(const struct sim_users *u, int n, char *out, size_t outlen)
+{
+    if (n < 0 || n >= sim_users_total(u))
+        return -1;
+    if (u->nentries)
+        snprintf(out, outlen, "%s", u->entries[n].name);
+    else
+        snprintf(out, outlen, "simuser%03d", n + 1);
+    return 0;
+}
