@@ -306,6 +306,18 @@ static int step_think(struct workload_parse *p, const struct ydoc_node *v, struc
     return 0;
 }
 
+static const struct workload_step *find_timer(const struct workload_step *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (steps[i].kind == WORKLOAD_STEP_TIMER)
+            return &steps[i];
+        const struct workload_step *t = find_timer(steps[i].steps, steps[i].nsteps);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
 static int step_timer(struct workload_parse *p, const struct ydoc_node *step, const struct ydoc_node *v,
                       struct workload_step *s)
 {
@@ -319,6 +331,11 @@ static int step_timer(struct workload_parse *p, const struct ydoc_node *step, co
     const struct ydoc_node *steps = ydoc_get(step, "steps");
     if (steps && workload_parse_steps(p, steps, "timer steps", &s->steps, &s->nsteps) != 0)
         return -1;
+    const struct workload_step *inner = find_timer(s->steps, s->nsteps);
+    if (inner) {
+        struct ydoc_node at = { .line = inner->line, .col = inner->col };
+        return ERR(p, &at, "timer '%s' inside timer '%s': timers cannot nest", inner->name, s->name);
+    }
     for (size_t i = 0; i < p->wl->ntimers; i++)
         if (!strcmp(p->wl->timers[i], s->name))
             return 0;
