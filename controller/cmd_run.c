@@ -1,14 +1,57 @@
-/* cmd_run.c -- placeholder until the verb lands; owned by the issue that builds it. */
+/* cmd_run.c -- `sessmax run PLAN`: validate the plan, run it (controller/run.c), print the
+ * summary and exit with the verdict. */
 #include "controller/cmd.h"
 
+#include "controller/plan.h"
+#include "controller/plan_check.h"
+#include "controller/run.h"
+
 #include <stdio.h>
+#include <string.h>
 
 static int run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "sessmax run: not built yet\n");
-    return EX_SOFTWARE;
+    struct run_options o = { .tty = -1 };
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--db") && v) o.db_path = argv[++i];
+        else if (!strcmp(a, "--report") && v) o.report_path = argv[++i];
+        else if (!strcmp(a, "--verdict") && v) o.verdict_path = argv[++i];
+        else if (!strcmp(a, "--agent-log") && v) o.agent_log = argv[++i];
+        else if (!strcmp(a, "--plain")) o.tty = 0;
+        else if (a[0] == '-' || path) return cmd_usage_error(&cmd_run, "unexpected argument '%s'", a);
+        else path = a;
+    }
+    if (!path)
+        return cmd_usage_error(&cmd_run, "missing PLAN");
+    struct plan_checked pc;
+    char err[PLAN_ERR_LEN];
+    int rc = plan_check_load(path, &pc, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "%s\n", err);
+        return rc;
+    }
+    struct run_outcome out;
+    rc = run_execute(&pc, &o, &out);
+    plan_check_free(&pc);
+    return rc;
 }
 
-const struct cmd cmd_run = { "run", "(not built yet)", "", run };
+const struct cmd cmd_run = {
+    "run", "run a test plan: ramp up sessions on agents, record everything, score it",
+    "usage: sessmax run PLAN [--db FILE] [--report FILE.html] [--verdict FILE.json] [--agent-log FILE] [--plain]\n\n"
+    "Validates PLAN (as `sessmax validate` does), starts or waits for the agents it names, starts the\n"
+    "sessions evenly across the launch window, keeps them for the steady state, logs them off, and\n"
+    "records every session, sample, traffic and agent-health record in the results database (the\n"
+    "plan's `results:`, default results.db; --db overrides). On a terminal a live line shows\n"
+    "launched / active / failed sessions, the current index against the threshold and the time left;\n"
+    "--plain (or a non-terminal stdout) prints a line every 10 s instead.\n\n"
+    "Ctrl-C logs every session off and marks the run aborted; a second Ctrl-C stops at once.\n"
+    "The password comes from the plan's password_env or password_file (mode 0600), never argv.\n"
+    "Remote agents (agents: {expect: N}) need SESSMAX_TOKEN set here and on every agent; see\n"
+    "`sessmax help agents`.\n\n"
+    "Exit: 0 pass, 1 thresholds failed, 2 inconclusive (aborted, failed run, lost agents, stuck\n"
+    "sessions), 65 bad plan, 66 missing file, 69 agents unavailable, 74 store error, 78 bad config.\n",
+    run,
+};

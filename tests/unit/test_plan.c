@@ -1,0 +1,223 @@
+/* test_plan.c -- plan loading: defaults, every refusal with its exact file:line:col text, user
+ * names, password sources (env, 0600 file, refused 0644 file) and the plan+workload check. */
+#include "unit.h"
+
+#include "controller/plan.h"
+#include "controller/plan_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define HEAD "target: {host: 127.0.0.1, port: 3390, verify: false}\n" \
+             "credentials: {user: \"simuser{n:03}\", password_env: SESSMAX_PASSWORD}\n"
+#define TAIL "workload: wl.yaml\nsessions: 4\nlaunch_window: 10s\nagents: {local: 2}\n"
+
+static char err[PLAN_ERR_LEN];
+
+static struct plan *load(const char *text)
+{
+    err[0] = 0;
+    return plan_load_string("t.yaml", text, strlen(text), err, sizeof err);
+}
+
+/* Loads text expecting a refusal; returns 1 when the message is exactly `want`. */
+static int refused_with(const char *text, const char *want)
+{
+    struct plan *p = load(text);
+    plan_free(p);
+    if (p || strcmp(err, want) != 0) {
+        fprintf(stderr, "\n  want: %s\n  got:  %s\n", want, p ? "(loaded)" : err);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_plan__valid_with_defaults(void)
+{
+    struct plan *p = load(HEAD TAIL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(p->name, "t");
+    CU_ASSERT_STRING_EQUAL(p->target.host, "127.0.0.1");
+    CU_ASSERT_EQUAL(p->target.port, 3390);
+    CU_ASSERT_EQUAL(p->target.no_verify, 1);
+    CU_ASSERT_EQUAL(p->transport, PLAN_TRANSPORT_TCP);
+    CU_ASSERT_STRING_EQUAL(p->platform, "unknown");
+    CU_ASSERT_STRING_EQUAL(p->network, "lan");
+    CU_ASSERT_EQUAL(p->sessions, 4);
+    CU_ASSERT_EQUAL(p->launch_window_us, 10000000);
+    CU_ASSERT_EQUAL(p->logoff_deadline_us, 60000000);
+    CU_ASSERT_EQUAL(p->agents.mode, PLAN_AGENTS_LOCAL);
+    CU_ASSERT_EQUAL(p->agents.count, 2);
+    CU_ASSERT_EQUAL(p->agents.tls, 0);
+    CU_ASSERT_STRING_EQUAL(p->workload_path, "wl.yaml");
+    CU_ASSERT_EQUAL(p->early_stop, 0);
+    plan_free(p);
+}
+
+static void test_plan__relative_paths_and_labels(void)
+{
+    const char *text = "name: nightly\ntarget: {host: h, fingerprint: \"sha256:"
+                       "AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB\", "
+                       "security: nla}\n"
+                       "credentials: {user: \"u{n}\", first: 0, password_file: pw}\n"
+                       "transport: gateway\ngateway: {host: gw.example}\nplatform: ws2016\nnetwork: wan-250ms\n"
+                       "workload: ../w/x.yaml\nsessions: 100\nlaunch_window: 48m\nsteady_state: 5m\n"
+                       "early_stop: {margin: 1m}\nagents: {expect: 4, listen: \"0.0.0.0:7500\", capacity: 30}\n";
+    struct plan *p = plan_load_string("/srv/plans/n.yaml", text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(p->workload_path, "/srv/plans/../w/x.yaml");
+    CU_ASSERT_STRING_EQUAL(p->cred.password_file, "/srv/plans/pw");
+    CU_ASSERT_EQUAL(p->target.security, PLAN_SEC_NLA);
+    CU_ASSERT_EQUAL(p->target.no_verify, 0);
+    CU_ASSERT_EQUAL(p->transport, PLAN_TRANSPORT_GATEWAY);
+    CU_ASSERT_EQUAL(p->gateway.port, 443);
+    CU_ASSERT_EQUAL(p->agents.mode, PLAN_AGENTS_REMOTE);
+    CU_ASSERT_EQUAL(p->agents.tls, 1);
+    CU_ASSERT_STRING_EQUAL(p->agents.listen, "0.0.0.0:7500");
+    CU_ASSERT_EQUAL(p->early_stop, 1);
+    CU_ASSERT_EQUAL(p->early_stop_margin_us, 60000000);
+    char u[64];
+    plan_user_name(p, 0, u, sizeof u);
+    CU_ASSERT_STRING_EQUAL(u, "u0");
+    plan_free(p);
+}
+
+static void test_plan__user_names(void)
+{
+    struct plan *p = load(HEAD TAIL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    char u[64];
+    plan_user_name(p, 0, u, sizeof u);
+    CU_ASSERT_STRING_EQUAL(u, "simuser001");
+    plan_user_name(p, 41, u, sizeof u);
+    CU_ASSERT_STRING_EQUAL(u, "simuser042");
+    plan_user_name(p, 1999, u, sizeof u);
+    CU_ASSERT_STRING_EQUAL(u, "simuser2000");
+    plan_free(p);
+}
+
+static void test_plan__refusals_name_the_position(void)
+{
+    CU_ASSERT(refused_with(HEAD TAIL "sesions: 3\n",
+                           "t.yaml:7:1: unknown key 'sesions' in plan (did you mean 'sessions'?)"));
+    CU_ASSERT(refused_with(HEAD TAIL "transport: udp\n",
+                           "t.yaml:7:12: transport 'udp' is not available: FreeRDP 2.x and 3.x have no UDP "
+                           "transport (RDP-UDP/Shortpath); use 'tcp' or 'gateway'"));
+    CU_ASSERT(refused_with("target: {host: h, verify: false}\n"
+                           "credentials: {user: \"u{n}\", password: hunter2}\n" TAIL,
+                           "t.yaml:2:39: passwords are never written in plans: use 'password_env: VAR' or "
+                           "'password_file: PATH' (mode 0600)"));
+    CU_ASSERT(refused_with("target: {host: h}\n"
+                           "credentials: {user: \"u{n}\", password_env: X}\n" TAIL,
+                           "t.yaml:1:9: target: pin the server certificate with 'fingerprint: sha256:...' "
+                           "or say 'verify: false'"));
+    CU_ASSERT(refused_with("target: {host: h, verify: false}\n"
+                           "credentials: {user: \"user\", password_env: X}\n" TAIL,
+                           "t.yaml:2:21: user pattern needs '{n}' or '{n:03}' (e.g. simuser{n:03})"));
+    CU_ASSERT(refused_with("target: {host: h, verify: false}\n"
+                           "credentials: {user: \"u{n}\"}\n" TAIL,
+                           "t.yaml:2:14: credentials: give exactly one of 'password_env: VAR' or "
+                           "'password_file: PATH'"));
+    CU_ASSERT(refused_with(HEAD "workload: w\nsessions: 4\nlaunch_window: 10\nagents: {local: 1}\n",
+                           "t.yaml:5:16: expected a duration with a unit (250ms, 2s, 5m), found '10'"));
+    CU_ASSERT(refused_with(HEAD "workload: w\nsessions: 4\nlaunch_window: 1s\nagents: {local: 1, expect: 2}\n",
+                           "t.yaml:6:9: agents: give either 'local: N' (spawn N agents here) or 'expect: N' "
+                           "(wait for remote agents)"));
+    CU_ASSERT(refused_with(HEAD "workload: w\nsessions: 40\nlaunch_window: 1s\nagents: {local: 2, capacity: 10}\n",
+                           "t.yaml:4:11: 40 sessions do not fit on 2 agents of capacity 10 (raise agents or capacity)"));
+    CU_ASSERT(refused_with(HEAD "workload: w\nlaunch_window: 1s\nagents: {local: 2}\n",
+                           "t.yaml:1:1: plan: missing required key 'sessions'"));
+    CU_ASSERT(refused_with("target: {host: h, verify: false, security: ssl}\n"
+                           "credentials: {user: \"u{n}\", password_env: X}\n" TAIL,
+                           "t.yaml:1:44: unknown value 'ssl' (expected one of: negotiate, tls, nla, rdp)"));
+    CU_ASSERT(refused_with(HEAD TAIL "thresholds: {smax: 3}\n",
+                           "t.yaml:7:13: thresholds must be a list, not a map"));
+}
+
+static void test_plan__password_sources(void)
+{
+    char path[512], text[1024], pw[128];
+    snprintf(path, sizeof path, "%s/pw", unit_tmpdir());
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("s3cret\n", f);
+    fclose(f);
+    snprintf(text, sizeof text, "target: {host: h, verify: false}\n"
+             "credentials: {user: \"u{n}\", password_file: %s}\n" TAIL, path);
+    struct plan *p = load(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    chmod(path, 0644);
+    CU_ASSERT_EQUAL(plan_read_password(p, pw, sizeof pw, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "mode 0644"));
+    CU_ASSERT_PTR_NULL(strstr(err, "s3cret"));
+    chmod(path, 0600);
+    CU_ASSERT_EQUAL(plan_read_password(p, pw, sizeof pw, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(pw, "s3cret");
+    plan_free(p);
+
+    p = load(HEAD TAIL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    unsetenv("SESSMAX_PASSWORD");
+    CU_ASSERT_EQUAL(plan_read_password(p, pw, sizeof pw, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "t.yaml:2:14: environment variable SESSMAX_PASSWORD (password_env) is not set");
+    setenv("SESSMAX_PASSWORD", "pw1", 1);
+    CU_ASSERT_EQUAL(plan_read_password(p, pw, sizeof pw, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(pw, "pw1");
+    plan_free(p);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_plan__check_with_workload_and_thresholds(void)
+{
+    char plan[512], wl[512];
+    snprintf(plan, sizeof plan, "%s/p.yaml", unit_tmpdir());
+    snprintf(wl, sizeof wl, "%s/wl.yaml", unit_tmpdir());
+    char *wltext = NULL;
+    FILE *f = fopen(unit_source_path("workloads/simhost-task-worker.yaml"), "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    wltext = calloc(1, 1 << 16);
+    size_t n = fread(wltext, 1, (1 << 16) - 1, f);
+    fclose(f);
+    CU_ASSERT(n > 0);
+    write_file(wl, wltext);
+    free(wltext);
+
+    struct plan_checked pc;
+    write_file(plan, HEAD TAIL "thresholds: [\"p95(app_start) < 3000\"]\n");
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    CU_ASSERT_PTR_NOT_NULL(pc.wl);
+    CU_ASSERT_PTR_NOT_NULL(pc.score_json);
+    CU_ASSERT_EQUAL(pc.score.threshold_count, 1);
+    plan_check_free(&pc);
+
+    write_file(plan, HEAD TAIL "thresholds: [\"p95(app_strat) < 3000\"]\n");
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 65);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "p.yaml:7:"));
+
+    write_file(plan, HEAD "workload: missing.yaml\nsessions: 4\nlaunch_window: 10s\nagents: {local: 2}\n");
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 66);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "p.yaml:3:11: workload file "));
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_plan__valid_with_defaults),
+        UNIT_TEST(test_plan__relative_paths_and_labels),
+        UNIT_TEST(test_plan__user_names),
+        UNIT_TEST(test_plan__refusals_name_the_position),
+        UNIT_TEST(test_plan__password_sources),
+        UNIT_TEST(test_plan__check_with_workload_and_thresholds),
+        UNIT_END,
+    };
+    return unit_run("plan", tests, NULL, NULL);
+}
