@@ -76,7 +76,7 @@ enum sim_cmd_kind sim_cmd_parse(const char *line, struct sim_cmd *out)
             snprintf(out->text, sizeof out->text, "usage: %s FILE (a file in your directory)", word);
             return out->kind = SIM_CMD_UNKNOWN;
         }
-        snprintf(out->arg, sizeof out->arg, "%s", arg);
+        memcpy(out->arg, arg, strlen(arg) + 1);   /* valid_file() bounds it below SIM_CMD_ARG_MAX */
         return out->kind = with_file[i];
     }
     if ((strcmp(word, "cpu") == 0 || strcmp(word, "logoff") == 0) && words == 1)

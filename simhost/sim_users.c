@@ -20,6 +20,16 @@ static int parse_simuser(const char *name, int count)
     return strcasecmp(expect, name) == 0;
 }
 
+/* Bounded copy (lengths were checked by the caller; this only keeps the compiler sure). */
+static void copy(char *dst, size_t dstlen, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= dstlen)
+        n = dstlen - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 static int load_file(struct sim_users *u, const char *path, char *err, size_t errlen)
 {
     struct stat st;
@@ -46,7 +56,7 @@ static int load_file(struct sim_users *u, const char *path, char *err, size_t er
                 snprintf(err, errlen, "%s:%d: expected name:password", path, lineno);
                 goto fail;
             }
-            snprintf(u->password, sizeof u->password, "%s", line);
+            copy(u->password, sizeof u->password, line);
             continue;
         }
         *colon = '\0';
@@ -58,8 +68,8 @@ static int load_file(struct sim_users *u, const char *path, char *err, size_t er
         if (!e)
             goto fail;
         u->entries = e;
-        snprintf(e[u->nentries].name, sizeof e->name, "%s", line);
-        snprintf(e[u->nentries].password, sizeof e->password, "%s", colon + 1);
+        copy(e[u->nentries].name, sizeof e->name, line);
+        copy(e[u->nentries].password, sizeof e->password, colon + 1);
         u->nentries++;
     }
     memset(line, 0, sizeof line);
@@ -91,7 +101,7 @@ int sim_users_load(struct sim_users *u, int count, const char *users_file, char 
         snprintf(err, errlen, "%s is too long (max %zu characters)", SIM_USERS_ENV, sizeof u->password - 1);
         return -1;
     }
-    snprintf(u->password, sizeof u->password, "%s", pw);
+    copy(u->password, sizeof u->password, pw);
     return 0;
 }
 

@@ -1,0 +1,79 @@
+/* test_sim_users.c -- accounts, passwords from the environment or a 0600 file only. */
+#include "unit.h"
+
+#include "simhost/sim_users.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *write_file(const char *name, const char *text, int mode)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    chmod(path, (mode_t)mode);
+    return path;
+}
+
+static void test_sim_users__env_password(void)
+{
+    struct sim_users u;
+    char err[256], name[64];
+    unsetenv(SIM_USERS_ENV);
+    CU_ASSERT_EQUAL(sim_users_load(&u, 20, NULL, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, SIM_USERS_ENV));
+    setenv(SIM_USERS_ENV, "s3cret", 1);
+    CU_ASSERT_EQUAL_FATAL(sim_users_load(&u, 20, NULL, err, sizeof err), 0);
+    CU_ASSERT(sim_users_check(&u, "simuser001", "s3cret"));
+    CU_ASSERT(sim_users_check(&u, "SimUser020", "s3cret"));
+    CU_ASSERT(!sim_users_check(&u, "simuser021", "s3cret"));
+    CU_ASSERT(!sim_users_check(&u, "simuser000", "s3cret"));
+    CU_ASSERT(!sim_users_check(&u, "simuser01", "s3cret"));
+    CU_ASSERT(!sim_users_check(&u, "simuser001", "s3cre"));
+    CU_ASSERT(!sim_users_check(&u, "simuser001", "s3cret!"));
+    CU_ASSERT(!sim_users_check(&u, "simuser001", NULL));
+    CU_ASSERT(!sim_users_check(&u, NULL, "s3cret"));
+    CU_ASSERT_EQUAL(sim_users_total(&u), 20);
+    CU_ASSERT_EQUAL(sim_users_name(&u, 19, name, sizeof name), 0);
+    CU_ASSERT_STRING_EQUAL(name, "simuser020");
+    CU_ASSERT_EQUAL(sim_users_name(&u, 20, name, sizeof name), -1);
+    sim_users_free(&u);
+    unsetenv(SIM_USERS_ENV);
+}
+
+static void test_sim_users__file(void)
+{
+    struct sim_users u;
+    char err[256];
+    const char *open_file = write_file("users.open", "pw\n", 0644);
+    CU_ASSERT_EQUAL(sim_users_load(&u, 5, open_file, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "chmod 600"));
+    CU_ASSERT_PTR_NULL(strstr(err, "pw\n"));
+    const char *one = write_file("users.one", "# shared\nhunter2\n", 0600);
+    CU_ASSERT_EQUAL_FATAL(sim_users_load(&u, 5, one, err, sizeof err), 0);
+    CU_ASSERT(sim_users_check(&u, "simuser005", "hunter2"));
+    sim_users_free(&u);
+    const char *list = write_file("users.list", "alice:a1\nbob:b2\n", 0600);
+    CU_ASSERT_EQUAL_FATAL(sim_users_load(&u, 5, list, err, sizeof err), 0);
+    CU_ASSERT(sim_users_check(&u, "alice", "a1"));
+    CU_ASSERT(!sim_users_check(&u, "alice", "b2"));
+    CU_ASSERT(!sim_users_check(&u, "simuser001", "a1"));
+    CU_ASSERT_EQUAL(sim_users_total(&u), 2);
+    sim_users_free(&u);
+    const char *mixed = write_file("users.bad", "alice:a1\nshared\n", 0600);
+    CU_ASSERT_EQUAL(sim_users_load(&u, 5, mixed, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "users.bad:2:"));
+    sim_users_free(&u);
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_sim_users__env_password), UNIT_TEST(test_sim_users__file), UNIT_END,
+    };
+    return unit_run("sim_users", tests, NULL, NULL);
+}
