@@ -1,0 +1,232 @@
+/* test_report.c -- compare, export, report and dashboard output on a store this test writes
+ * through db/store.h. With SESSMAX_FIXTURE_DB set, the store is written there and left behind
+ * (tests/integration/report_chromium.sh opens its report in headless Chromium). */
+#include "unit.h"
+
+#include "controller/compare.h"
+#include "controller/export.h"
+#include "controller/json_lite.h"
+#include "controller/report.h"
+#include "controller/verdict.h"
+#include "fixture_store.h"
+
+#include <unistd.h>
+
+static char db_path[1024];
+static struct fixture_counts counts[3];
+
+static int setup(void)
+{
+    char err[256];
+    const char *env = getenv("SESSMAX_FIXTURE_DB");
+    snprintf(db_path, sizeof db_path, "%s", env ? env : "");
+    if (!env)
+        snprintf(db_path, sizeof db_path, "%s/report.db", unit_tmpdir());
+    unlink(db_path);
+    struct store *st = store_open(db_path, STORE_WRITE, err, sizeof err);
+    if (!st)
+        return fprintf(stderr, "%s\n", err), -1;
+    struct fixture_run f[3] = {
+        { "nightly <1>", "tcp", "ws2022", "lan", 60, 30, 0, 0, 3000, { "smax >= 20", "p95(app_start) < 9000", NULL }, 0 },
+        { "nightly <2>", "tcp", "ws2022", "lan", 60, 36, 0, 0, 3000, { "smax >= 20", NULL }, 1 },
+        { "gw \"wan\"", "gateway", "ws2022", "wan", 40, 1000, 0, 0, 3000, { NULL }, 2 },
+    };
+    int ok = 1;
+    for (int i = 0; i < 3; i++)
+        ok &= fixture_write_run(st, &f[i], &counts[i]) == i + 1;
+    store_close(st);
+    return ok ? 0 : -1;
+}
+
+static struct summary sums[3];
+static struct verdict verdicts[3];
+
+static int load_all(void)
+{
+    char err[512];
+    struct store *st = store_open(db_path, STORE_READ, err, sizeof err);
+    if (!st)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        if (summary_load(st, i + 1, NULL, &sums[i], err, sizeof err) < 0 ||
+            verdict_evaluate(&sums[i], &verdicts[i], err, sizeof err) < 0)
+            return fprintf(stderr, "%s\n", err), -1;
+    store_close(st);
+    return 0;
+}
+
+/* Renders into a malloc'd string through a memstream. */
+static char *render_compare(unsigned by, enum compare_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(compare_write(sums, 3, by, fmt, f), 0);
+    fclose(f);
+    return buf;
+}
+
+static char *render_export(int run, enum export_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(export_write(&sums[run], &verdicts[run], fmt, f), 0);
+    fclose(f);
+    return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+static void test_report__fixture_figures(void)
+{
+    CU_ASSERT_EQUAL_FATAL(load_all(), 0);
+    CU_ASSERT_EQUAL(sums[0].score.samples_ok, counts[0].measure_ok);
+    CU_ASSERT_EQUAL(sums[0].point_count, counts[0].measure_ok);
+    CU_ASSERT_TRUE(sums[0].score.reached);
+    CU_ASSERT_TRUE(sums[1].score.reached);
+    CU_ASSERT_TRUE(sums[1].score.smax > sums[0].score.smax);   /* later knee, higher smax */
+    CU_ASSERT_FALSE(sums[2].score.reached);
+    CU_ASSERT_EQUAL(verdicts[0].kind, VERDICT_PASS);
+}
+
+static void test_report__compare_runs_and_groups(void)
+{
+    char *t = render_compare(0, COMPARE_TEXT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "p95(app_start)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "not reached (> 40)"));
+    CU_ASSERT_EQUAL(count(t, "\n"), 4);
+    free(t);
+    unsigned by;
+    CU_ASSERT_EQUAL(compare_parse_by("transport,network", &by), 0);
+    CU_ASSERT_EQUAL(compare_parse_by("transport,colour", &by), -1);
+    CU_ASSERT_EQUAL(compare_parse_by("transport,platform,network", &by), 0);
+    char *csv = render_compare(by, COMPARE_CSV);
+    CU_ASSERT_EQUAL(count(csv, "\n"), 3);   /* header + 2 groups */
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "tcp/ws2022/lan,2,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "gateway/ws2022/wan,1,not reached (> 40)"));
+    char expect[64];
+    snprintf(expect, sizeof expect, ",2,%.1f,", (sums[0].score.smax + sums[1].score.smax) / 2.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, expect));
+    free(csv);
+    char *md = render_compare(by, COMPARE_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "| group "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "|:---"));
+    free(md);
+}
+
+static void test_report__exports(void)
+{
+    char *csv = render_export(0, EXPORT_CSV), line[64];
+    snprintf(line, sizeof line, "\n1,smax,,%d\n", sums[0].score.smax);
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, line));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\n1,p95,app_start,"));
+    free(csv);
+    char *json = render_export(2, EXPORT_JSON), err[256];
+    struct json_lite_value j;
+    CU_ASSERT_EQUAL_FATAL(json_lite_parse(json, &j, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(json_lite_get(&j, "name")->str, "gw \"wan\"");
+    CU_ASSERT_EQUAL(json_lite_get(&j, "smax")->kind, JSON_LITE_NULL);
+    CU_ASSERT_EQUAL(json_lite_get(&j, "timers")->count, 3);
+    json_lite_free(&j);
+    free(json);
+    char *junit = render_export(0, EXPORT_JUNIT);
+    CU_ASSERT_EQUAL(count(junit, "<testcase "), verdicts[0].item_count);
+    CU_ASSERT_PTR_NOT_NULL(strstr(junit, "nightly &lt;1&gt;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(junit, "failures=\"0\""));
+    free(junit);
+    char *om = render_export(2, EXPORT_OPENMETRICS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(om, "name=\"gw \\\"wan\\\"\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(om, "} NaN\n"));   /* smax not reached */
+    size_t len = strlen(om);
+    CU_ASSERT_TRUE(len > 6 && !strcmp(om + len - 6, "# EOF\n"));
+    free(om);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+        n = 0;
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static void test_report__html_is_self_contained(void)
+{
+    char path[1200], err[512], attr[64];
+    snprintf(path, sizeof path, "%s/report-1.html", unit_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(report_write_summary(&sums[0], &verdicts[0], path, err, sizeof err), 0);
+    char *html = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NULL(strstr(html, "<script"));
+    CU_ASSERT_PTR_NULL(strstr(html, "src="));
+    CU_ASSERT_PTR_NULL(strstr(html, "href=\"http"));
+    CU_ASSERT_PTR_NULL(strstr(html, "url("));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "nightly &lt;1&gt;"));
+    snprintf(attr, sizeof attr, "data-series=\"index\" data-n=\"%zu\"", counts[0].measure_ok);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, attr));
+    snprintf(attr, sizeof attr, "data-series=\"logon\" data-n=\"60\"");
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, attr));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"threshold\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"smax\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, SCORE_VERSION));
+    free(html);
+    CU_ASSERT_EQUAL(report_write_summary(&sums[0], &verdicts[0], "/nonexistent/dir/r.html", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/dir/r.html"));
+}
+
+static void test_report__dashboard(void)
+{
+    char dir[1200], path[1300], err[512];
+    snprintf(dir, sizeof dir, "%s/dash", unit_tmpdir());
+    struct store *st = store_open(db_path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(dashboard_write(st, dir, err, sizeof err), 0);
+    store_close(st);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    char *html = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_EQUAL(count(html, "<h2>"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "tcp / ws2022 / lan <small>(2 runs)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"run-3.html\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"trend-smax\" data-n=\"2\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"trend-open\" data-n=\"1\""));
+    free(html);
+    snprintf(path, sizeof path, "%s/run-2.html", dir);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+}
+
+static int teardown(void)
+{
+    for (int i = 0; i < 3; i++)
+        summary_free(&sums[i]);
+    return 0;
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_report__fixture_figures),
+        UNIT_TEST(test_report__compare_runs_and_groups),
+        UNIT_TEST(test_report__exports),
+        UNIT_TEST(test_report__html_is_self_contained),
+        UNIT_TEST(test_report__dashboard),
+        UNIT_END,
+    };
+    return unit_run("report", tests, setup, teardown);
+}
