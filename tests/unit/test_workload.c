@@ -254,6 +254,46 @@ static void test_workload__shipped(void)
     }
 }
 
+/* Mangled workloads never crash the parser: each either loads or names its file in the error. */
+static void test_workload__mutations(void)
+{
+    FILE *f = fopen(unit_source_path("workloads/simhost-task-worker.yaml"), "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char orig[16384], text[16384];
+    size_t len = fread(orig, 1, sizeof orig - 1, f);
+    fclose(f);
+    static const char alphabet[] = "{}[]:,-\"' \n\t#&*!|>%@`0123456789abcxyz.+";
+    uint64_t x = 12345;
+    int loaded = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(text, orig, len);
+        size_t n = len;
+        for (int k = 0; k < 1 + iter % 4; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            size_t pos = (size_t)(x >> 33) % n;
+            char c = alphabet[(x >> 20) % (sizeof alphabet - 1)];
+            if ((x >> 10) % 3 == 0 && n > 1) {
+                memmove(text + pos, text + pos + 1, n - pos - 1);
+                n--;
+            } else if ((x >> 10) % 3 == 1 && n + 1 < sizeof text) {
+                memmove(text + pos + 1, text + pos, n - pos);
+                text[pos] = c;
+                n++;
+            } else {
+                text[pos] = c;
+            }
+        }
+        char err[WORKLOAD_ERR_LEN] = "";
+        struct workload *wl = workload_load_string("m.yaml", text, n, err, sizeof err);
+        if (wl)
+            loaded++;
+        else
+            CU_ASSERT(strncmp(err, "m.yaml:", 7) == 0);
+        workload_free(wl);
+    }
+    CU_ASSERT(loaded > 0);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -265,6 +305,7 @@ int main(void)
         UNIT_TEST(test_workload__expand),
         UNIT_TEST(test_workload__hash_16_32),
         UNIT_TEST(test_workload__shipped),
+        UNIT_TEST(test_workload__mutations),
         UNIT_END,
     };
     return unit_run("workload", tests, NULL, NULL);
