@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The condition's region clipped to the screen (w or h 0 when outside it). */
 static struct workload_rect clip(struct workload_rect r, const struct screen_view *v)
@@ -33,6 +34,76 @@ static uint64_t region_hash(const struct workload_cond *c, const struct screen_v
     return workload_region_hash(v->pixels, v->stride, v->bytes_per_pixel, r, tol);
 }
 
+/* Fast hash of one row of `a` (not the documented match hash: only compared with itself). The
+ * X byte of 32 bpp pixels is masked out: servers leave it undefined. */
+static uint64_t row_hash(const struct screen_view *v, const struct workload_rect *a, int32_t y)
+{
+    const uint8_t *p = v->pixels + (size_t)y * v->stride + (size_t)a->x * v->bytes_per_pixel;
+    size_t len = (size_t)a->w * v->bytes_per_pixel, i = 0;
+    uint64_t mask = v->bytes_per_pixel == 4 ? 0x00FFFFFF00FFFFFFull : ~0ull;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ (w & mask)) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    for (; i < len; i++)
+        h = (h ^ (v->bytes_per_pixel == 4 && i % 4 == 3 ? 0 : p[i])) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t area_hash(const struct screen_view *v, const struct workload_rect *a)
+{
+    uint64_t h = 0;
+    for (int32_t y = 0; y < a->h; y++)
+        h = (h ^ row_hash(v, a, a->y + y)) * 0x100000001b3ull;
+    return h;
+}
+
+void cond_end(struct cond_state *st)
+{
+    free(st->row_hash);
+    st->row_hash = NULL;
+}
+
+/* Reads the baseline of a change condition. */
+static void change_base(struct cond_state *st, const struct workload_cond *c, const struct screen_view *v)
+{
+    cond_end(st);
+    st->area = clip(c->region, v);
+    st->have_base = 1;
+    if (st->area.h == 0)
+        return;
+    st->row_hash = malloc((size_t)st->area.h * sizeof *st->row_hash);
+    if (!st->row_hash) {
+        st->base_hash = area_hash(v, &st->area);
+        return;
+    }
+    for (int32_t y = 0; y < st->area.h; y++)
+        st->row_hash[y] = row_hash(v, &st->area, st->area.y + y);
+}
+
+/* Does the area differ from its baseline now? Only rows touched by the paint can. */
+static int change_seen(struct cond_state *st, const struct screen_view *v, const struct rect *rects, size_t n)
+{
+    const struct workload_rect *a = &st->area;
+    if (a->h == 0 || a->x + a->w > (int32_t)v->width || a->y + a->h > (int32_t)v->height)
+        return 0;
+    if (!st->row_hash)
+        return area_hash(v, a) != st->base_hash;
+    for (size_t i = 0; i < n; i++) {
+        int32_t y0 = rects[i].y > a->y ? rects[i].y : a->y;
+        int64_t y1 = (int64_t)rects[i].y + rects[i].h;
+        if (y1 > a->y + a->h)
+            y1 = a->y + a->h;
+        for (int32_t y = y0; y < y1; y++)
+            if (row_hash(v, a, y) != st->row_hash[y - a->y])
+                return 1;
+    }
+    return 0;
+}
+
 static int channel_close(uint32_t a, uint32_t b, unsigned shift, uint32_t tol)
 {
     int d = (int)((a >> shift) & 0xFF) - (int)((b >> shift) & 0xFF);
@@ -60,11 +131,11 @@ static int start_current(struct cond_state *st, const struct screen_view *v, uin
         const struct workload_cond *c = &st->wait->conds[st->idx];
         st->cond_start_us = now_us;
         st->last_paint_us = now_us;
-        st->base_hash = 0;
         st->have_base = 0;
+        cond_end(st);
         if (c->kind == WORKLOAD_COND_CHANGE) {
-            st->have_base = valid(v);
-            st->base_hash = st->have_base ? region_hash(c, v, 0) : 0;
+            if (valid(v))
+                change_base(st, c, v);
             return 0;
         }
         if (c->kind == WORKLOAD_COND_STABLE)
@@ -73,6 +144,7 @@ static int start_current(struct cond_state *st, const struct screen_view *v, uin
             return 0;
         st->idx++;
     }
+    cond_end(st);
     st->met = 1;
     st->met_us = now_us;
     return 1;
@@ -80,6 +152,7 @@ static int start_current(struct cond_state *st, const struct screen_view *v, uin
 
 int cond_begin(struct cond_state *st, const struct workload_wait *w, const struct screen_view *v, uint64_t now_us)
 {
+    cond_end(st);
     *st = (struct cond_state){ .wait = w };
     return start_current(st, v, now_us);
 }
@@ -118,11 +191,10 @@ int cond_on_paint(struct cond_state *st, const struct screen_view *v, const stru
         if (!valid(v))
             return 0;
         if (!st->have_base) {
-            st->base_hash = region_hash(c, v, 0);
-            st->have_base = 1;
+            change_base(st, c, v);
             return 0;
         }
-        held = region_hash(c, v, 0) != st->base_hash;
+        held = change_seen(st, v, rects, n);
         break;
     default:
         held = holds_now(c, v);

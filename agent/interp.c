@@ -101,6 +101,8 @@ static void stop_all(struct interp *in)
     free(in->typed);
     in->typed = NULL;
     in->cs_active[CS_WAIT] = in->cs_active[CS_TIMER] = 0;
+    cond_end(&in->cs[CS_WAIT]);
+    cond_end(&in->cs[CS_TIMER]);
     in->timer = NULL;
     in->wait_step = NULL;
     in->blocked = BL_NONE;
@@ -172,6 +174,7 @@ static void end_timer(struct interp *in, int ok, uint64_t end_us)
     const char *name = in->timer->name;
     in->timer = NULL;
     in->cs_active[CS_TIMER] = 0;
+    cond_end(&in->cs[CS_TIMER]);
     sample(in, name, (int64_t)end_us - (int64_t)start, end_us, ok);
 }
 
@@ -442,6 +445,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         cond_describe(&in->cs[CS_WAIT], cond, sizeof cond);
         sample(in, name, (int64_t)w->timeout_us, now, 0);
         in->cs_active[CS_WAIT] = 0;
+        cond_end(&in->cs[CS_WAIT]);
         in->wait_step = NULL;
         in->stack[in->depth - 1].i++;
     } else {
@@ -548,6 +552,8 @@ void interp_free(struct interp *in)
     if (in->ev_timeout)
         event_free(in->ev_timeout);
     measure_track_free(in->measures);
+    cond_end(&in->cs[CS_WAIT]);
+    cond_end(&in->cs[CS_TIMER]);
     free(in->typed);
     free(in);
 }

@@ -47,7 +47,7 @@ static void check_change(uint32_t bpp)
     screen(bpp);
     struct workload_wait w = { .n = 1, .timeout_us = 1000 };
     w.conds[0] = cond(WORKLOAD_COND_CHANGE, 10, 10, 20, 10);
-    struct cond_state st;
+    struct cond_state st = { 0 };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 100), 0);
     struct rect outside = { 40, 30, 5, 5 }, inside = { 12, 12, 4, 4 };
     fill(40, 30, 5, 5, 0xFFFFFF);
@@ -59,22 +59,43 @@ static void check_change(uint32_t bpp)
     CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &inside, 1, 400), 1);
     CU_ASSERT_EQUAL(st.met_us, 400);
     CU_ASSERT_EQUAL(cond_next_tick_us(&st), 0);
+    cond_end(&st);
 }
 
 static void test_cond__change_32(void) { check_change(4); }
 static void test_cond__change_16(void) { check_change(2); }
+
+/* Only rows a paint touched are read again; the padding byte of 32 bpp pixels is ignored. */
+static void test_cond__change_rows(void)
+{
+    screen(4);
+    struct workload_wait w = { .n = 1 };
+    w.conds[0] = cond(WORKLOAD_COND_CHANGE, 0, 0, 40, 40);
+    struct cond_state st = { 0 };
+    CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 0), 0);
+    fb[(5 * W + 5) * 4 + 3] = 0xFF;                     /* X byte only */
+    struct rect r5 = { 5, 5, 1, 1 }, r9 = { 0, 9, 40, 2 };
+    CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r5, 1, 1), 0);
+    fill(30, 20, 1, 1, 0xFFFFFF);                        /* changed, but the paint names rows 9-10 */
+    CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r9, 1, 2), 0);
+    fill(39, 10, 1, 1, 0xFFFFFF);
+    CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r9, 1, 3), 1);
+    CU_ASSERT_PTR_NULL(st.row_hash);                     /* released once held */
+    cond_end(&st);
+}
 
 static void test_cond__change_without_screen(void)
 {
     screen(4);
     struct workload_wait w = { .n = 1 };
     w.conds[0] = cond(WORKLOAD_COND_CHANGE, 0, 0, 10, 10);
-    struct cond_state st;
+    struct cond_state st = { 0 };
     struct rect r = { 0, 0, 10, 10 };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, NULL, 0), 0);
     CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r, 1, 10), 0);   /* first screen = baseline */
     fill(0, 0, 1, 1, 0xFF0000);
     CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r, 1, 20), 1);
+    cond_end(&st);
 }
 
 static void test_cond__stable(void)
@@ -83,7 +104,7 @@ static void test_cond__stable(void)
     struct workload_wait w = { .n = 1 };
     w.conds[0] = cond(WORKLOAD_COND_STABLE, 0, 0, 32, 32);
     w.conds[0].stable_us = 50;
-    struct cond_state st;
+    struct cond_state st = { 0 };
     struct rect r = { 5, 5, 2, 2 }, away = { 40, 40, 2, 2 };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 1000), 0);
     CU_ASSERT_EQUAL(cond_next_tick_us(&st), 1050);
@@ -93,6 +114,7 @@ static void test_cond__stable(void)
     CU_ASSERT_EQUAL(cond_on_tick(&st, &view, 1050), 0);
     CU_ASSERT_EQUAL(cond_on_tick(&st, &view, 1070), 1);
     CU_ASSERT_EQUAL(st.met_us, 1020);       /* the screen was done at the last paint */
+    cond_end(&st);
 }
 
 static void test_cond__sequence(void)
@@ -102,7 +124,7 @@ static void test_cond__sequence(void)
     w.conds[0] = cond(WORKLOAD_COND_CHANGE, 0, 0, 16, 16);
     w.conds[1] = cond(WORKLOAD_COND_STABLE, 0, 0, 16, 16);
     w.conds[1].stable_us = 100;
-    struct cond_state st;
+    struct cond_state st = { 0 };
     struct rect r = { 0, 0, 16, 16 };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 0), 0);
     CU_ASSERT_EQUAL(cond_next_tick_us(&st), 0);          /* stable not watched before change */
@@ -116,6 +138,7 @@ static void test_cond__sequence(void)
     CU_ASSERT_EQUAL(st.met_us, 60);
     char buf[64];
     CU_ASSERT_STRING_EQUAL(cond_describe(&st, buf, sizeof buf), "met");
+    cond_end(&st);
 }
 
 static void check_match(uint32_t bpp)
@@ -128,7 +151,7 @@ static void check_match(uint32_t bpp)
     struct workload_wait w = { .n = 1 };
     w.conds[0] = cond(WORKLOAD_COND_MATCH, 8, 8, 8, 8);
     w.conds[0].hash = want;
-    struct cond_state st;
+    struct cond_state st = { 0 };
     struct rect r = { 0, 0, 12, 12 };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 0), 0);
     fill(8, 8, 8, 8, 0x336699);
@@ -144,6 +167,7 @@ static void check_match(uint32_t bpp)
     fill(9, 9, 1, 1, 0x3B6699);                          /* differs in RGB565, not in its top 3 bits */
     CU_ASSERT_NOT_EQUAL(workload_region_hash(fb, view.stride, bpp, rr, 0), want);
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 9), 1);
+    cond_end(&st);
 }
 
 static void test_cond__match_32(void) { check_match(4); }
@@ -156,13 +180,14 @@ static void check_pixel(uint32_t bpp, uint32_t tol)
     w.conds[0] = cond(WORKLOAD_COND_PIXEL, 20, 30, 1, 1);
     w.conds[0].rgb = 0x10FF20;
     w.conds[0].tolerance = tol;
-    struct cond_state st;
+    struct cond_state st = { 0 };
     struct rect r = { 20, 30, 1, 1 };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 0), 0);
     fill(20, 30, 1, 1, 0x40FF20);
     CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r, 1, 1), 0);
     fill(20, 30, 1, 1, 0x10FF20);
     CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r, 1, 2), 1);
+    cond_end(&st);
 }
 
 static void test_cond__pixel_32(void) { check_pixel(4, 0); }
@@ -173,13 +198,14 @@ static void test_cond__outside_screen(void)
     screen(4);
     struct workload_wait w = { .n = 1 };
     w.conds[0] = cond(WORKLOAD_COND_CHANGE, 100, 100, 10, 10);   /* the server gave a smaller desktop */
-    struct cond_state st;
+    struct cond_state st = { 0 };
     struct rect r = { 0, 0, W, H };
     CU_ASSERT_EQUAL(cond_begin(&st, &w, &view, 0), 0);
     fill(0, 0, W, H, 0xFFFFFF);
     CU_ASSERT_EQUAL(cond_on_paint(&st, &view, &r, 1, 1), 0);
     char buf[64];
     CU_ASSERT_STRING_EQUAL(cond_describe(&st, buf, sizeof buf), "change r");
+    cond_end(&st);
 }
 
 int main(void)
@@ -187,6 +213,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_cond__change_32),
         UNIT_TEST(test_cond__change_16),
+        UNIT_TEST(test_cond__change_rows),
         UNIT_TEST(test_cond__change_without_screen),
         UNIT_TEST(test_cond__stable),
         UNIT_TEST(test_cond__sequence),
