@@ -62,7 +62,7 @@ static void agent_ready(struct wire *w, void *arg)
     a->slot = (uint32_t)p->nready;
     a->state = POOL_AGENT_READY;
     p->ready[p->nready++] = a;
-    log_info("agent %s ready from %s (capacity %u)", a->name, a->host, a->capacity);
+    log_debug("agent %s ready from %s (capacity %u)", a->name, a->host, a->capacity);
     if (p->ev.ready)
         p->ev.ready(a, p->ev.arg);
 }
@@ -267,7 +267,13 @@ static int open_listener(struct pool *p, char *err, size_t errlen)
     struct sockaddr_storage ss;
     int sslen = sizeof ss;
     const char *addr = p->cfg.local ? "127.0.0.1:0" : p->cfg.listen;
-    if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0) {
+    memset(&ss, 0, sizeof ss);
+    if (p->cfg.local) {   /* libevent's parser refuses port 0: any free loopback port */
+        struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+        sin->sin_family = AF_INET;
+        sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        sslen = sizeof *sin;
+    } else if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0) {
         snprintf(err, errlen, "agents listen address '%s' is not ADDR:PORT with a numeric address", addr);
         return -1;
     }

@@ -271,7 +271,7 @@ static void done_cb(struct pool_agent *a, const struct proto_done *d, void *arg)
 {
     struct runner *r = arg;
     stored(r, store_agent_status(r->st, a->store_id, "done", ""), "agent status");
-    log_info("agent %s finished (%u sessions ended, %u failed)", a->name, d->ended, d->failed);
+    log_debug("agent %s finished (%u sessions ended, %u failed)", a->name, d->ended, d->failed);
     stored(r, store_flush(r->st), "commit");
     pool_ack(a);
 }
@@ -606,7 +606,9 @@ static int start_pool(struct runner *r, const char *db_path)
         agent_log = log_path;
     }
     struct pool_config pc = { p->agents.mode == PLAN_AGENTS_LOCAL, p->agents.count, p->agents.listen,
-                              p->agents.tls, r->token, p->agents.cpus, p->agents.capacity,
+                              p->agents.tls, r->token, p->agents.cpus,
+                              p->agents.capacity ? p->agents.capacity
+                                                 : p->agents.mode == PLAN_AGENTS_LOCAL ? p->sessions : 0,
                               (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
                               r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log };
     struct pool_events ev = { r, ready_cb, records_cb, done_cb, lost_cb };
