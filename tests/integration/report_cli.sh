@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# report_cli.sh -- the analysis verbs as a CI job uses them: exit codes of score (pass, fail,
+# inconclusive, usage, data, missing file), verdict.json, compare/export formats written to
+# files, and the dashboard, on a store written by the report unit test.
+set -euo pipefail
+B=${SESSMAX_BUILD_DIR:?}
+S=$B/sessmax
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "report_cli: FAIL: $*" >&2; exit 1; }
+expect_rc() {   # expect_rc CODE cmd...
+    local want=$1; shift
+    set +e; "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?; set -e
+    [ "$rc" -eq "$want" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "exit $rc, want $want: $*"; }
+}
+
+( cd "$TMP" && SESSMAX_FIXTURE_DB="$TMP/f.db" "$B/tests/test_report" >/dev/null ) || fail "fixture"
+DB=$TMP/f.db
+
+# run 1 passes its thresholds; run 3 never reaches smax and has no thresholds
+expect_rc 0 "$S" score "$DB" --run 1 --verdict "$TMP/v1.json"
+grep -q '^smax ' "$TMP/out" && grep -q '^verdict    pass' "$TMP/out" || fail "score text"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"]=="pass" and d["exit_code"]==0' "$TMP/v1.json" \
+    || fail "verdict.json"
+expect_rc 0 "$S" score "$DB" --run 3 --no-store
+grep -q 'not reached (> 40)' "$TMP/out" || fail "not reached"
+# a stricter plan re-scores run 1: a failed threshold is exit 1
+printf 'thresholds: ["smax >= 500"]\n' >"$TMP/strict.yaml"
+expect_rc 1 "$S" score "$DB" --run 1 --plan "$TMP/strict.yaml" --no-store
+# a stuck limit of 0 % cannot be broken by a clean run; lag limit below the agents' 3 ms can
+printf 'score: {lag_p99_max_ms: 1}\n' >"$TMP/lag.yaml"
+expect_rc 2 "$S" score "$DB" --run 1 --plan "$TMP/lag.yaml" --no-store
+grep -q 'agent loop lag p99 3.0 ms' "$TMP/out" || fail "lag reason"
+# bad input: positioned config error, unknown timer, usage, missing file, not a database
+printf 'thresholds: ["p95(app_start) < 3000", "p97(app_start) < 1"]\n' >"$TMP/bad.yaml"
+expect_rc 78 "$S" score "$DB" --plan "$TMP/bad.yaml"
+grep -q "bad.yaml:1:39: .*unknown metric 'p97'" "$TMP/err" || { cat "$TMP/err"; fail "positioned error"; }
+printf 'thresholds: ["p95(nope) < 3000"]\n' >"$TMP/nope.yaml"
+expect_rc 65 "$S" score "$DB" --plan "$TMP/nope.yaml" --no-store
+grep -q "no timer 'nope'" "$TMP/err" || fail "unknown timer message"
+expect_rc 64 "$S" score
+expect_rc 64 "$S" score "$DB" --run abc
+expect_rc 65 "$S" score "$DB" --run 99
+expect_rc 66 "$S" score "$TMP/missing.db"
+echo "not a database" >"$TMP/junk.db"
+expect_rc 65 "$S" score "$TMP/junk.db"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "junk db: one line expected"
+
+# compare: text, CSV, Markdown, grouped
+expect_rc 0 "$S" compare "$DB"
+[ "$(wc -l <"$TMP/out")" -eq 4 ] || fail "compare rows"
+expect_rc 0 "$S" compare "$DB" --by transport,platform,network --format csv -o "$TMP/cmp.csv"
+head -1 "$TMP/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p95(app_start)' || fail "compare csv header"
+grep -q '^tcp/ws2022/lan,2,' "$TMP/cmp.csv" || fail "compare group"
+expect_rc 0 "$S" compare "$DB" 1 2 --format markdown
+grep -q '^|:-' "$TMP/out" || fail "markdown"
+expect_rc 64 "$S" compare "$DB" --by colour
+
+# export: every format to a file
+for f in csv json junit openmetrics; do
+    expect_rc 0 "$S" export "$DB" --run 2 --format "$f" -o "$TMP/e.$f"
+    [ -s "$TMP/e.$f" ] || fail "export $f empty"
+done
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/e.json" || fail "export json"
+python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/e.junit" || fail "junit xml"
+tail -1 "$TMP/e.openmetrics" | grep -qx '# EOF' || fail "openmetrics EOF"
+expect_rc 64 "$S" export "$DB" --format yaml
+
+# dashboard and report
+expect_rc 0 "$S" dashboard "$DB" -o "$TMP/dash"
+for f in index.html run-1.html run-2.html run-3.html; do [ -s "$TMP/dash/$f" ] || fail "dashboard $f"; done
+mkdir -p "$TMP/r"
+expect_rc 0 "$S" report "$DB" --run 2 -o "$TMP/r/report.html"
+[ -s "$TMP/r/verdict.json" ] || fail "verdict.json beside the report"
+expect_rc 74 "$S" report "$DB" --run 2 -o "$TMP/nodir/x/report.html"
+echo "report_cli: ok"
