@@ -71,14 +71,20 @@ static void group_charts(FILE *o, const struct trend *t, const size_t *idx, size
     svg_range(sm, n, &lo, &hi);
     svg_range(op, n, &lo2, &hi2);
     hi = isnan(hi) || hi2 > hi ? hi2 : hi;
+    /* x: run number in the group; at least 0..6 so ticks stay on whole runs */
+    double xmax = n + 1 < 6 ? 6 : (double)n + 1;
     struct svg_chart c;
-    svg_begin(&c, o, 860, 240, 1, (double)n, 0, hi, "smax over runs", "run (oldest to newest)", "sessions");
+    svg_begin(&c, o, 860, 240, 0, xmax, 0, isnan(hi) ? 1 : hi * 1.1, "smax over runs",
+              "run (oldest to newest)", "sessions");
     svg_line(&c, x, sm, n, 0, "trend-smax", "#2166ac", "smax");
+    svg_dots(&c, x, sm, n, 0, "trend-smax-pt", "#2166ac", NULL);
     svg_dots(&c, x, op, n, 0, "trend-open", "#999", "not reached (> highest active)");
     svg_end(&c);
     svg_range(bl, n, &lo, &hi);
-    svg_begin(&c, o, 860, 200, 1, (double)n, 0, hi, "baseline over runs", "run (oldest to newest)", "ms");
+    svg_begin(&c, o, 860, 200, 0, xmax, 0, isnan(hi) ? 1 : hi * 1.1, "baseline over runs",
+              "run (oldest to newest)", "ms");
     svg_line(&c, x, bl, n, 0, "trend-baseline", "#b2182b", "baseline");
+    svg_dots(&c, x, bl, n, 0, "trend-baseline-pt", "#b2182b", NULL);
     svg_end(&c);
 done:
     free(x); free(sm); free(op); free(bl);

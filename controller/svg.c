@@ -98,7 +98,7 @@ void svg_begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1,
     c->h = h;
     c->ml = 56;
     c->mr = 16;
-    c->mt = 28;
+    c->mt = 44;
     c->mb = 40;
     nice_range(&x0, &x1);
     nice_range(&y0, &y1);
@@ -127,10 +127,11 @@ static void legend(struct svg_chart *c, const char *color, const char *text)
 {
     if (!text)
         return;
-    int x = c->ml + 8, y = c->mt + 14 + 14 * c->legend++;
-    fprintf(c->o, "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"200\" height=\"14\" fill=\"#fff\" "
-                  "fill-opacity=\"0.85\"/><rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                  "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x - 2, y - 11, x, y - 9, color, x + 14, y);
+    /* one row under the title, entries left to right */
+    int x = c->ml + c->legend, y = c->mt - 8;
+    c->legend += 24 + (int)(6.2 * (double)strlen(text));
+    fprintf(c->o, "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                  "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x, y - 9, color, x + 14, y);
     svg_escape(c->o, text);
     fprintf(c->o, "</text></g>\n");
 }

@@ -13,7 +13,7 @@ struct svg_chart {
     int w, h;                       /* pixels */
     int ml, mr, mt, mb;             /* margins */
     double x0, x1, y0, y1;          /* data ranges */
-    int legend;                     /* legend entries so far */
+    int legend;                     /* x offset of the next legend entry */
 };
 
 /* Starts a chart: computes nice ranges from the given data bounds (y0 is kept when 0), draws
