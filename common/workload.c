@@ -144,6 +144,16 @@ static int parse_measures(struct workload_parse *p, const struct ydoc_node *n)
     return 0;
 }
 
+/* A loop that never waits would spin the agent's event loop and flood the server. */
+static int pauses(void *ctx, const struct workload_step *s, const char *timer)
+{
+    (void)ctx;
+    (void)timer;
+    return s->kind == WORKLOAD_STEP_WAIT || s->kind == WORKLOAD_STEP_TIMER ||
+           (s->kind == WORKLOAD_STEP_THINK && s->think_max_us > 0) ||
+           (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0);
+}
+
 static int parse_top(struct workload_parse *p)
 {
     static const char *const keys[] = { "version", "name", "description", "desktop", "regions", "defaults",
@@ -183,6 +193,8 @@ static int parse_top(struct workload_parse *p)
         return ERR(p, root, "loop is missing");
     if (workload_parse_steps(p, loop, "loop", &wl->loop, &wl->nloop) != 0)
         return -1;
+    if (!workload_walk(wl, WORKLOAD_PART_LOOP, pauses, NULL))
+        return ERR(p, loop, "loop never pauses, so it would repeat unbounded: add a think, wait, timer or type step");
     const struct ydoc_node *logoff = ydoc_get(root, "logoff");
     if (logoff && workload_parse_steps(p, logoff, "logoff", &wl->logoff, &wl->nlogoff) != 0)
         return -1;

@@ -355,7 +355,7 @@ static void test_interp__timeout_fails(void)
 
 static void test_interp__logon_timeout(void)
 {
-    run(HEAD "logon: {change: taskbar, timeout: 10ms}\nloop: [{key: a}]\n");
+    run(HEAD "logon: {change: taskbar, timeout: 10ms}\nloop: [{key: a}, {think: 1s}]\n");
     go("u2", "/s", 1, 0);
     CU_ASSERT_EQUAL(F.logon_calls, 1);
     CU_ASSERT_EQUAL(F.logon_ok, 0);
@@ -369,7 +369,7 @@ static void test_interp__logon_timeout(void)
 
 static void test_interp__logoff_before_logon(void)
 {
-    run(HEAD "logon: {change: taskbar, timeout: 10s}\nloop: [{key: a}]\nlogoff: [{key: b}]\n");
+    run(HEAD "logon: {change: taskbar, timeout: 10s}\nloop: [{key: a}, {think: 1s}]\nlogoff: [{key: b}]\n");
     struct interp_host host = { .sess = &F, .ops = &ops, .base = F.base, .sink = &sink,
                                 .on_logon = on_logon, .on_finished = on_finished };
     F.in = interp_new(F.wl, &host);

@@ -149,6 +149,8 @@ static void test_workload__errors(void)
                  "w.yaml:3:25: unknown key 'on_timeout' in logon");
     expect_error(HEAD "loop:\n  - repeat: {count: 0, steps: [{think: 1s}]}\n",
                  "w.yaml:6:21: 0 is out of range [1, 100000]");
+    expect_error(HEAD "loop:\n  - key: a\n  - think: 0s\n",
+                 "w.yaml:6:3: loop never pauses, so it would repeat unbounded: add a think, wait, timer or type step");
     expect_error(HEAD "loop:\n  - key: ctrl\n  - key: [a]\n",
                  "w.yaml:7:10: expected a text value, found a list");
 }
@@ -252,6 +254,12 @@ static void test_workload__shipped(void)
         CU_ASSERT(wl->nlogoff > 0);
         workload_free(wl);
     }
+    char err[WORKLOAD_ERR_LEN] = "";                 /* the xrdp helper's workload loads too */
+    struct workload *wl = workload_load_file(unit_source_path("workloads/xrdp-task-worker.yaml"), err, sizeof err);
+    if (!wl)
+        fprintf(stderr, "\n  %s\n", err);
+    CU_ASSERT_PTR_NOT_NULL(wl);
+    workload_free(wl);
 }
 
 /* Mangled workloads never crash the parser: each either loads or names its file in the error. */
