@@ -51,8 +51,11 @@ static int pick_measure(const struct store_samples *ss, const char *want, struct
                  want, ss->names[only]);
         return only;
     }
-    snprintf(out->note, sizeof out->note, "no measure group named '%s' (groups in this run: %s); "
-             "set score.measure", want, groups ? list : "none");
+    if (groups)
+        snprintf(out->note, sizeof out->note, "no measure group named '%s' (groups in this run: %s); "
+                 "set score.measure", want, list);
+    else
+        snprintf(out->note, sizeof out->note, "the run recorded no measure samples");
     return -1;
 }
 

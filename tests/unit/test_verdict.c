@@ -156,6 +156,31 @@ static void test_verdict__unknown_timer_is_data_error(void)
     summary_free(&s);
 }
 
+static void test_verdict__measure_fallback_and_override(void)
+{
+    struct score_config cfg;
+    struct summary s;
+    char err[512];
+    score_config_init(&cfg);
+    snprintf(cfg.params.measure, sizeof cfg.params.measure, "task");
+    struct store *st = store_open(db_path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run_pass, &cfg, &s, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(s.measure, "vsi");          /* the only measure group */
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.note, "no measure group named 'task'"));
+    CU_ASSERT_EQUAL(s.score.status, SCORE_OK);
+    CU_ASSERT_EQUAL(s.config.threshold_count, 0);      /* the override replaces the stored thresholds */
+    summary_free(&s);
+    cfg.params.min_samples = 100000;
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run_pass, &cfg, &s, err, sizeof err), 0);
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "too few samples for a baseline"));
+    summary_free(&s);
+    store_close(st);
+}
+
 static int run_verb(const char *a1, const char *a2, const char *a3, const char *a4, const char *a5)
 {
     char *argv[8] = { "score", (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, NULL };
@@ -215,6 +240,7 @@ int main(void)
         UNIT_TEST(test_verdict__agent_lag_is_inconclusive),
         UNIT_TEST(test_verdict__not_reached_cannot_decide),
         UNIT_TEST(test_verdict__unknown_timer_is_data_error),
+        UNIT_TEST(test_verdict__measure_fallback_and_override),
         UNIT_TEST(test_verdict__score_exit_codes_and_json),
         UNIT_END,
     };
