@@ -38,6 +38,15 @@ static void key_figures(FILE *o, const struct summary *s)
             s->launched, s->active, s->stuck, s->stuck_pct, s->failed_sessions);
     fprintf(o, "<tr><th>samples</th><td>%zu '%s' samples (%zu failed)</td></tr>\n", r->samples, s->measure,
             r->samples_failed);
+    if (s->reason_count) {
+        fprintf(o, "<tr><th>failed by reason</th><td>");
+        for (size_t i = 0; i < s->reason_count; i++) {
+            fprintf(o, "%s", i ? ", " : "");
+            svg_escape(o, s->reasons[i].reason);
+            fprintf(o, " %u", s->reasons[i].count);
+        }
+        fprintf(o, "</td></tr>\n");
+    }
     figure(o, "logon p50", "%.0f ms", s->logon_p50_ms);
     figure(o, "logon p95", "%.0f ms", s->logon_p95_ms);
     figure(o, "bandwidth", "%.1f kbit/s per session", s->kbps_per_session);

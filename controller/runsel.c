@@ -87,6 +87,7 @@ int runsel_plan_config(const char *verb, const char *plan, struct score_config *
     if (rc < 0) {
         fprintf(stderr, "sessmax %s: %s\n", verb, err);
         *code = EX_CONFIG;
+        score_config_free(out);
     }
     ydoc_free(doc);
     return rc;

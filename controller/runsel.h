@@ -29,7 +29,7 @@ int runsel_load(const char *verb, struct store *st, int64_t run, const struct sc
                 struct summary *s, struct verdict *v, int *code);
 
 /* Parses the `score:` and `thresholds:` sections of a plan file (for re-scoring). Prints and
- * returns -1 with *code (78 config, 66 missing) on failure. */
+ * returns -1 with *code (78 config, 66 missing) on failure, *out then holding no thresholds. */
 int runsel_plan_config(const char *verb, const char *plan, struct score_config *out, int *code);
 
 #endif

@@ -48,6 +48,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "  (highest index %.1f ms)", r->max_index_ms);
     fprintf(o, "\nsessions   launched %u, active %u, stuck %u (%.2f %%), failed %u\n", s->launched, s->active,
             s->stuck, s->stuck_pct, s->failed_sessions);
+    for (size_t i = 0; i < s->reason_count; i++)
+        fprintf(o, "%s%s %u%s", i ? ", " : "           failed by reason: ", s->reasons[i].reason,
+                s->reasons[i].count, i + 1 == s->reason_count ? "\n" : "");
     fprintf(o, "logon     ");
     ms(o, "p50", s->logon_p50_ms);
     ms(o, "p95", s->logon_p95_ms);

@@ -138,6 +138,20 @@ static int do_timers(const struct store_samples *ss, struct summary *out)
     return 0;
 }
 
+static void count_reason(struct summary *out, const char *reason)
+{
+    size_t k = 0;
+    while (k < out->reason_count && strcmp(out->reasons[k].reason, reason))
+        k++;
+    if (k == out->reason_count) {
+        if (k == FAIL__COUNT)
+            k--;   /* unknown extra reasons share the last slot */
+        else
+            snprintf(out->reasons[out->reason_count++].reason, sizeof out->reasons[k].reason, "%s", reason);
+    }
+    out->reasons[k].count++;
+}
+
 static int do_sessions(const struct summary_input *in, struct summary *out)
 {
     size_t n = in->session_count;
@@ -151,7 +165,10 @@ static int do_sessions(const struct summary_input *in, struct summary *out)
     for (size_t i = 0; i < n; i++) {
         const struct store_session_row *s = &in->sessions[i];
         out->launched++;
-        out->failed_sessions += !strcmp(s->state, "failed");
+        if (!strcmp(s->state, "failed")) {
+            out->failed_sessions++;
+            count_reason(out, s->reason);
+        }
         out->ended += !strcmp(s->state, "ended");
         if (!strcmp(s->reason, "lost"))
             out->agents_lost_sessions++;

@@ -38,6 +38,9 @@ struct summary_bucket {
 
 struct summary_logon { uint32_t session; uint64_t launch_us; double logon_ms; };
 
+/* Failed sessions counted by failure reason ("logon_timeout", "lost", ...). */
+struct summary_reason { char reason[24]; uint32_t count; };
+
 struct summary {
     struct store_run run;          /* labels as stored */
     struct score_config config;    /* as used (from runs.score_params, then overrides) */
@@ -57,6 +60,7 @@ struct summary {
     struct summary_point *points;  size_t point_count;
     struct summary_bucket *buckets; size_t bucket_count;
     struct summary_logon *logons;  size_t logon_count;
+    struct summary_reason reasons[FAIL__COUNT]; size_t reason_count;
 };
 
 /* Raw inputs of summary_compute (the store's reader rows). */

@@ -103,6 +103,9 @@ static void test_verdict__stuck_is_inconclusive(void)
     CU_ASSERT_EQUAL(s.stuck, 3);
     CU_ASSERT_DOUBLE_EQUAL(s.stuck_pct, 5.0, 1e-9);
     CU_ASSERT_TRUE(has_reason(&v, "stuck sessions 5.00 %"));
+    CU_ASSERT_EQUAL_FATAL(s.reason_count, 1);
+    CU_ASSERT_STRING_EQUAL(s.reasons[0].reason, "logon_timeout");
+    CU_ASSERT_EQUAL(s.reasons[0].count, 3);
     summary_free(&s);
 }
 
