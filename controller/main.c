@@ -4,7 +4,6 @@
 #include "common/log.h"
 
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +30,6 @@ static void print_overview(FILE *out)
     fprintf(out, "  %-10s %s\n", "help", "show this overview, or the usage of one verb");
     fprintf(out, "\nExit codes: 0 pass, 1 thresholds failed, 2 inconclusive, "
                  "64 usage, 65 bad data, 66 missing input, 70 internal, 74 I/O, 78 bad config.\n");
-}
-
-int cmd_usage_error(const struct cmd *c, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "sessmax %s: ", c->name);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n(see: sessmax help %s)\n", c->name);
-    return EX_USAGE;
 }
 
 static int help(int argc, char **argv)
