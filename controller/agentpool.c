@@ -204,6 +204,7 @@ static void default_agent_bin(char *out, size_t outlen)
 
 static void child_exec(const struct pool *p, const char *bin, const char *name, const char *cap)
 {
+    setpgid(0, 0);   /* a terminal's Ctrl-C reaches the controller only; it logs the agents off */
     if (p->cfg.cpus) {
         unsigned char mask[CPU_SETSIZE];
         cpu_set_t set;

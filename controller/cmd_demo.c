@@ -84,6 +84,7 @@ static void make_cgroup(struct demo *d)
 static void child_simhost(const struct demo *d)
 {
     char listen[64], procs[PATH_MAX + 32], pid[32], bin[PATH_MAX + 32], state[PATH_MAX + 32];
+    setpgid(0, 0);   /* Ctrl-C on the terminal goes to sessmax, which logs off before stopping simhost */
     if (d->cgroup[0]) {
         snprintf(procs, sizeof procs, "%s/cgroup.procs", d->cgroup);
         snprintf(pid, sizeof pid, "%ld", (long)getpid());

@@ -54,6 +54,7 @@ struct runner {
     char token[65];
     char password[512];
     struct sess *sess;
+    uint32_t assigned[256];          /* sessions given to each agent slot */
     uint32_t launched, active, failed, ended, next_launch;
     uint32_t fail_streak, streak_reasons[FAIL__COUNT];
     enum phase phase;
@@ -68,7 +69,7 @@ struct runner {
     uint64_t cross_at_us;
     int aborted, failed_run, store_errors;
     int exit_code;
-    char message[256];
+    char message[512];
     struct progress progress;
     FILE *out;
 };
@@ -104,11 +105,8 @@ static void launch(struct runner *r, uint32_t index)
     size_t n = pool_count(r->pool);
     for (size_t i = 0; i < n && i < 256; i++) {
         struct pool_agent *a = pool_agent(r->pool, i);
-        slots[i] = (struct ramp_slot){ a->capacity, 0, a->state == POOL_AGENT_READY };
+        slots[i] = (struct ramp_slot){ a->capacity, r->assigned[i], a->state == POOL_AGENT_READY };
     }
-    for (uint32_t i = 0; i < r->plan->sessions; i++)
-        if (r->sess[i].agent >= 0 && r->sess[i].agent < 256)
-            slots[r->sess[i].agent].assigned++;
     int pick = ramp_pick_agent(slots, n < 256 ? n : 256);
     char user[RESULTS_NAME_LEN];
     plan_user_name(r->plan, index, user, sizeof user);
@@ -128,6 +126,7 @@ static void launch(struct runner *r, uint32_t index)
     }
     struct pool_agent *a = pool_agent(r->pool, (size_t)pick);
     r->sess[index] = (struct sess){ S_LAUNCHED, (int16_t)pick };
+    r->assigned[pick]++;
     stored(r, store_session_launch(r->st, r->run, index, a->store_id, user, now), "session launch");
     struct proto_msg m = { .type = PROTO_START };
     m.u.start.index = index;
@@ -441,7 +440,7 @@ static void check_target(struct runner *r)
         return;
     char reasons[200];
     reasons_text(r->streak_reasons, reasons, sizeof reasons);
-    snprintf(r->message, sizeof r->message, "target %s:%u unavailable: the last %u sessions failed (%s) and none "
+    snprintf(r->message, sizeof r->message, "target %.100s:%u unavailable: the last %u sessions failed (%s) and none "
              "is active", r->plan->target.host, r->plan->target.port, r->fail_streak, reasons);
     r->failed_run = 1;
     begin_logoff(r, r->message);
@@ -641,7 +640,7 @@ static int finish(struct runner *r, struct run_outcome *out)
     stored(r, store_flush(r->st), "commit");
     stored(r, store_run_end(r->st, r->run, status, clock_wall_us(), r->message), "run end");
     snprintf(out->status, sizeof out->status, "%s", status);
-    snprintf(out->message, sizeof out->message, "%s", r->message);
+    snprintf(out->message, sizeof out->message, "%.250s", r->message);
     progress_done(&r->progress);
     fprintf(r->out, "run %lld %s: %s\n", (long long)r->run, status, r->message);
     if (r->exit_code)
