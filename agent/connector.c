@@ -274,6 +274,25 @@ unsigned connector_pending(const struct connector *c)
     return c->pending;
 }
 
+/* After the threads are gone: complete must_finish jobs, forget the others. */
+static void finish_leftovers(struct connector *c)
+{
+    struct connector_job *lists[2] = { c->queue_head, c->done_head };
+    c->queue_head = c->queue_tail = c->done_head = NULL;
+    for (int l = 0; l < 2; l++) {
+        for (struct connector_job *j = lists[l], *n; j; j = n) {
+            n = j->next;
+            j->next = NULL;
+            j->state = 0;
+            if (!j->must_finish)
+                continue;
+            if (l == 0)
+                j->work(j);
+            j->done(j);
+        }
+    }
+}
+
 void connector_free(struct connector *c)
 {
     if (!c)
@@ -290,6 +309,7 @@ void connector_free(struct connector *c)
         pthread_join(c->threads[i], NULL);
     if (c->dog_started)
         pthread_join(c->dog, NULL);
+    finish_leftovers(c);
     if (c->ev)
         event_free(c->ev);
     if (c->efd >= 0)

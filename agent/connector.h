@@ -23,6 +23,9 @@ struct connector_job {
     void (*work)(struct connector_job *j);   /* worker thread */
     void (*done)(struct connector_job *j);   /* loop thread, after work returned */
     uint32_t timeout_ms;                     /* watchdog period for this attempt */
+    /* 1: connector_free() still runs work() and done() of this job if it is queued or
+     * finished (inline, on the freeing thread), e.g. releasing an instance. */
+    int must_finish;
     /* Set by the connector; read them in done(). */
     int watchdog_fired;                      /* the watchdog aborted this attempt */
     uint64_t started_us;                     /* monotonic time work() began */
@@ -59,7 +62,8 @@ unsigned connector_pending(const struct connector *c);
 
 /* Aborts running attempts, drops queued jobs (their done() does not run), joins the threads.
  * Jobs that finished but whose done() had not run yet are dropped too: their owners must clean
- * up what work() produced. Accepts NULL. */
+ * up what work() produced. Jobs marked must_finish are completed instead (work() if it had not
+ * run, then done()). Accepts NULL. */
 void connector_free(struct connector *c);
 
 #endif

@@ -48,6 +48,9 @@ struct engine_config {
     uint32_t retry_delay_ms;         /* pause before a retry; default 2000 */
     uint32_t traffic_interval_ms;    /* rec_traffic per session; default 5000; 0: never */
     uint32_t health_interval_ms;     /* rec_health; default 2000; 0: never */
+    /* Log a running session off once its workload completed this many loops; 0: never (run
+     * until engine_logoff_session/engine_logoff_all). */
+    uint32_t max_loops;
 };
 
 /* Fills defaults (host NULL: the caller must set it). */

@@ -99,6 +99,10 @@ static BOOL end_paint_cb(rdpContext *ctx)
     struct rect rects[SCREEN_MAX_RECTS];
     if (!gdi || !gdi->primary || !gdi->primary->hdc)
         return TRUE;
+    if (!s) {                                   /* detached: being torn down */
+        screen_take_damage(gdi->primary->hdc->hwnd, gdi->width, gdi->height, rects, 0);
+        return TRUE;
+    }
     size_t n = screen_take_damage(gdi->primary->hdc->hwnd, gdi->width, gdi->height, rects,
                                   SCREEN_MAX_RECTS);
     s->frames++;
@@ -116,7 +120,7 @@ static BOOL desktop_resize_cb(rdpContext *ctx)
 static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
 {
     struct session *s = sess_of(ctx);
-    if (type == INFO_TYPE_LOGON_EXTENDED_INF && data) {
+    if (s && type == INFO_TYPE_LOGON_EXTENDED_INF && data) {
         const logon_info_ex *ex = data;
         if (ex->haveErrorInfo) {
             s->facts.have_logon_error = 1;
@@ -150,6 +154,8 @@ static DWORD verify_cert_cb(freerdp *inst, const char *host, UINT16 port, const 
 {
     (void)host; (void)port; (void)cn; (void)subject; (void)issuer; (void)flags;
     struct session *s = sess_of(inst->context);
+    if (!s)
+        return 0;
     s->facts.cert_rejected = 1;
     log_ratelimited(LOG_WARN, "cert", "%s:%u: certificate sha256:%s not accepted (pin it with "
                     "--fingerprint, or --no-verify)", s->h->cfg->host, (unsigned)s->h->cfg->port,
@@ -193,8 +199,46 @@ static void disarm(struct session *s)
     s->sock_fd = -1;
 }
 
+/* Disconnecting and freeing an instance takes milliseconds (tens at worst): it runs on a
+ * connect thread so one session's end never shows up as loop lag in the others' timers. */
+struct teardown_job {
+    struct connector_job job;
+    freerdp *inst;
+};
+
+static void teardown_work(struct connector_job *j)
+{
+    struct teardown_job *t = (struct teardown_job *)j;
+    free_instance(t->inst, 1);
+    t->inst = NULL;
+}
+
+static void teardown_done(struct connector_job *j)
+{
+    free(j);
+}
+
+static void release_instance(struct session *s, int on_loop)
+{
+    freerdp *inst = s->inst;
+    struct teardown_job *t = NULL;
+    s->inst = NULL;
+    if (!inst)
+        return;
+    ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
+    if (!on_loop || !(t = calloc(1, sizeof *t))) {
+        free_instance(inst, 1);
+        return;
+    }
+    t->inst = inst;
+    t->job.work = teardown_work;
+    t->job.done = teardown_done;
+    t->job.must_finish = 1;
+    connector_submit(s->h->conn, &t->job);
+}
+
 /* Releases the live parts (never the session struct). */
-static void teardown(struct session *s)
+static void teardown(struct session *s, int on_loop)
 {
     interp_free(s->interp);
     s->interp = NULL;
@@ -203,8 +247,7 @@ static void teardown(struct session *s)
         event_del(s->traffic_ev);
     if (s->retry_ev)
         event_del(s->retry_ev);
-    free_instance(s->inst, 1);
-    s->inst = NULL;
+    release_instance(s, on_loop);
     wipe_password(s);
 }
 
@@ -212,7 +255,7 @@ static void end(struct session *s, enum failure_reason reason, const char *detai
 {
     if (s->state == SESSION_ST_DONE || s->state == SESSION_ST_FAILED)
         return;
-    teardown(s);
+    teardown(s, 1);
     s->final_reason = reason;
     if (reason == FAIL_NONE) {
         s->state = SESSION_ST_DONE;
@@ -484,6 +527,8 @@ static void connect_done(struct connector_job *j)
     s->attempts++;
     if (s->inst && !s->logoff_requested) {
         s->t0_us = j->started_us;
+        log_debug("session %u (%s): connected in %.1f ms", s->index, s->user,
+                  (double)(clock_now_us() - j->started_us) / 1000.0);
         connected(s);
         return;
     }
@@ -594,6 +639,11 @@ enum session_state session_get_state(const struct session *s) { return s->state;
 uint32_t session_get_index(const struct session *s) { return s->index; }
 enum failure_reason session_get_reason(const struct session *s) { return s->final_reason; }
 
+uint32_t session_loops(const struct session *s)
+{
+    return s->interp ? interp_loops(s->interp) : 0;
+}
+
 int session_save_png(struct session *s, const char *path)
 {
     struct screen_view v;
@@ -608,7 +658,7 @@ void session_free(struct session *s)
 {
     if (!s)
         return;
-    teardown(s);
+    teardown(s, 0);
     if (s->traffic_ev)
         event_free(s->traffic_ev);
     if (s->retry_ev)

@@ -68,6 +68,8 @@ enum session_state session_get_state(const struct session *s);
 uint32_t session_get_index(const struct session *s);
 /* Reason of a FAILED session (FAIL_NONE otherwise). */
 enum failure_reason session_get_reason(const struct session *s);
+/* Workload loops completed so far (0 without a workload). */
+uint32_t session_loops(const struct session *s);
 /* PNG of the current screen; 0 or -1. */
 int session_save_png(struct session *s, const char *path);
 /* Releases everything without records. Only after connector_free() (no attempt may be running).

@@ -119,6 +119,8 @@ static const char RUN_USAGE[] =
     "  --workload FILE          workload YAML\n"
     "  --duration D             run time from the first launch (e.g. 60s, 5m), then log off\n"
     "  --ramp D                 spread the launches evenly over D (default 0: all at once)\n"
+    "  --loops N                log each session off after N workload loops (the run ends\n"
+    "                           when all did, or at --duration, whichever comes first)\n"
     "  --fingerprint LIST       accept only these certificate fingerprints (sha256:AA:BB:..)\n"
     "  --no-verify              accept any certificate\n"
     "  --shots DIR              save a PNG there when a wait times out\n"
@@ -140,7 +142,7 @@ static const char SHOT_USAGE[] =
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
-       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_HELP };
+       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -151,7 +153,8 @@ static const struct option LONGOPTS[] = {
     { "max-attempts", 1, 0, O_ATTEMPTS }, { "logoff-timeout", 1, 0, O_LOGOFF },
     { "size", 1, 0, O_SIZE }, { "bpp", 1, 0, O_BPP }, { "domain", 1, 0, O_DOMAIN },
     { "seed", 1, 0, O_SEED }, { "config-dir", 1, 0, O_CONFIGDIR },
-    { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "help", 0, 0, O_HELP },
+    { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
+    { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -185,16 +188,17 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             o->log_level = optarg;
             break;
         case 'o': o->out = optarg; break;
-        case O_SESSIONS: case O_THREADS: case O_ATTEMPTS: case O_BPP: case O_SEED:
+        case O_SESSIONS: case O_THREADS: case O_ATTEMPTS: case O_BPP: case O_SEED: case O_LOOPS:
             v = strtoul(optarg, &end, 10);
             if (*end || !*optarg || (c != O_SEED && (v == 0 || v > 100000)) ||
                 (c == O_BPP && v != 16 && v != 32))
-                return bad(cmd, LONGOPTS[0].name == NULL ? "" : "number", optarg);
+                return bad(cmd, "number", optarg);
             if (c == O_SESSIONS) o->sessions = (unsigned)v;
             if (c == O_THREADS) o->cfg.connect_threads = (unsigned)v;
             if (c == O_ATTEMPTS) o->cfg.max_attempts = (uint32_t)v;
             if (c == O_BPP) o->cfg.bpp = (uint32_t)v;
             if (c == O_SEED) o->seed = v;
+            if (c == O_LOOPS) o->cfg.max_loops = (uint32_t)v;
             break;
         case O_DURATION: case O_RAMP: case O_CTIMEOUT: case O_LOGOFF: case O_WAIT: {
             int64_t ms = standalone_parse_duration_ms(optarg);

@@ -1,0 +1,148 @@
+#!/bin/bash
+# agent-density.sh -- one sessmax-agent process with N sessions vs K xfreerdp processes (each with
+# its own Xvfb), side by side in ONE run against one simhost. Prints, for the agent: active
+# sessions per agent CPU core, RSS per session, loop lag p99; for xfreerdp+Xvfb: RSS and PSS per
+# session; and the ratios against the targets (>= 200 sessions/core, <= 8 MiB/session at
+# 1024x768x16, lag p99 <= 5 ms, memory per session <= 1/10 of xfreerdp+Xvfb).
+#   bench/agent-density.sh [N=200] [K=4]   env: MEASURE_S (60), RAMP_S (40), WORK_SCALE (0.05)
+# The agent sessions run workloads/simhost-task-worker.yaml; the xfreerdp sessions sit logged on
+# (nobody drives them), so their CPU figure is an idle floor, not a like-for-like comparison.
+set -euo pipefail
+N=${1:-200}
+K=${2:-4}
+MEASURE_S=${MEASURE_S:-60}
+RAMP_S=${RAMP_S:-40}
+WORK_SCALE=${WORK_SCALE:-0.05}
+S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+B=${SESSMAX_BUILD_DIR:-$S/build}
+T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-density.XXXXXX")
+PIDS=""
+export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-density-bench-pass}
+cleanup() {
+  for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+  sleep 0.3
+  for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+pss_kb() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
+HZ=$(getconf CLK_TCK)
+last_active() {   # sessions_active of the agent's latest health record (0 before the first)
+  { grep '"health"' "$T/agent.jsonl" 2>/dev/null || true; } | tail -1 |
+    python3 -c 'import json,sys; l=sys.stdin.read().strip(); print(json.loads(l)["sessions_active"] if l else 0)'
+}
+
+[ -r /etc/winpr/HKLM.reg ] || echo "note: /etc/winpr/HKLM.reg missing (scripts/winpr-no-threads): codec thread pools on" >&2
+
+# --- target
+PORT=$(free_port)
+"${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$PORT" --users $((N + K)) --work-scale "$WORK_SCALE" \
+  --state-dir "$T/sim" > "$T/sim.log" 2>&1 &
+PIDS="$PIDS $!"
+for _ in $(seq 100); do grep -q 'listening on' "$T/sim.log" && break; sleep 0.1; done
+FP=$(grep -o 'sha256:[0-9A-Fa-f:]*' "$T/sim.log" | head -1)
+[ -n "$FP" ] || { cat "$T/sim.log" >&2; exit 1; }
+
+# --- the agent: N sessions of the task worker
+DUR=$((RAMP_S + 30 + MEASURE_S + 30))
+"$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
+  --workload "$S/workloads/simhost-task-worker.yaml" --duration "${DUR}s" --ramp "${RAMP_S}s" \
+  --fingerprint "$FP" --connect-threads 4 > "$T/agent.jsonl" 2> "$T/agent.err" &
+AGENT=$!
+PIDS="$PIDS $AGENT"
+
+# --- K xfreerdp processes, each on its own Xvfb (password on stdin, never argv)
+XPIDS=""
+for i in $(seq 1 "$K"); do
+  d=$((200 + i + $$ % 100))
+  Xvfb ":$d" -screen 0 1024x768x16 -nolisten tcp > /dev/null 2>&1 &
+  XV=$!
+  PIDS="$PIDS $XV"
+  for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$d" ] && break; sleep 0.1; done
+  u=$(printf 'simuser%03d' $((N + i)))
+  printf '%s\n' "$SESSMAX_PASSWORD" | DISPLAY=":$d" xfreerdp /v:"127.0.0.1:$PORT" /u:"$u" \
+    /from-stdin:force /cert:ignore /size:1024x768 /bpp:16 > "$T/xf$i.log" 2>&1 &
+  XF=$!
+  PIDS="$PIDS $XF"
+  XPIDS="$XPIDS $XV:$XF"
+done
+
+# --- wait for all agent sessions to be active, then warm up
+active=0
+for _ in $(seq $((RAMP_S * 4 + 240))); do
+  active=$(last_active)
+  [ "$active" -ge "$N" ] && break
+  kill -0 "$AGENT" 2>/dev/null || break
+  sleep 0.5
+done
+[ "$active" -ge "$N" ] || { echo "only $active/$N agent sessions active" >&2; tail -5 "$T/agent.err" >&2; }
+sleep 10
+
+# --- measure window
+t1=$(date +%s.%N); c1=$(cpu_ticks "$AGENT")
+x1=0; for p in $XPIDS; do x1=$((x1 + $(cpu_ticks "${p#*:}") + $(cpu_ticks "${p%:*}"))); done
+s1=$(grep -c '"sample"' "$T/agent.jsonl" || true)
+h1=$(grep -c '"health"' "$T/agent.jsonl" || true)
+sleep "$MEASURE_S"
+t2=$(date +%s.%N); c2=$(cpu_ticks "$AGENT")
+x2=0; for p in $XPIDS; do x2=$((x2 + $(cpu_ticks "${p#*:}") + $(cpu_ticks "${p%:*}"))); done
+s2=$(grep -c '"sample"' "$T/agent.jsonl" || true)
+a_rss=$(rss_kb "$AGENT"); a_thr=$(awk '/^Threads/ {print $2}' "/proc/$AGENT/status")
+xf_rss=0; xf_pss=0; xv_rss=0; xv_pss=0; xok=0
+for p in $XPIDS; do
+  xv=${p%:*}; xf=${p#*:}
+  if kill -0 "$xf" 2>/dev/null; then
+    xok=$((xok + 1))
+    xf_rss=$((xf_rss + $(rss_kb "$xf"))); xf_pss=$((xf_pss + $(pss_kb "$xf")))
+    xv_rss=$((xv_rss + $(rss_kb "$xv"))); xv_pss=$((xv_pss + $(pss_kb "$xv")))
+  fi
+done
+active_now=$(last_active)
+lag=$(tail -n +"$((h1 + 1))" <(grep '"health"' "$T/agent.jsonl") | python3 -c '
+import json, sys
+p99 = sorted(json.loads(l)["lag_p99_us"] for l in sys.stdin if l.strip())
+print("%.2f %.2f" % (p99[len(p99) // 2] / 1000, p99[-1] / 1000) if p99 else "0 0")')
+kill -INT "$AGENT" 2>/dev/null || true
+
+python3 - "$N" "$active_now" "$t1" "$t2" "$c1" "$c2" "$HZ" "$a_rss" "$a_thr" "$lag" "$((s2 - s1))" \
+  "$xok" "$x1" "$x2" "$xf_rss" "$xf_pss" "$xv_rss" "$xv_pss" <<'PY'
+import sys
+a = sys.argv[1:]
+n, active = int(a[0]), int(a[1])
+wall = float(a[3]) - float(a[2])
+hz = int(a[6])
+cores = (int(a[5]) - int(a[4])) / hz / wall
+rss = int(a[7]) / 1024
+thr = int(a[8])
+lag_med, lag_max = (float(x) for x in a[9].split())
+samples = int(a[10])
+k = int(a[11])
+xcores = (int(a[13]) - int(a[12])) / hz / wall
+xf_rss, xf_pss, xv_rss, xv_pss = (int(x) / 1024 for x in a[14:18])
+per_core = active / cores if cores > 0 else float("inf")
+per_sess = rss / max(active, 1)
+print(f"agent-density: one sessmax-agent vs xfreerdp+Xvfb, same simhost, {wall:.0f} s window")
+print(f"  sessmax-agent : {active} active sessions (of {n}), {samples} timer samples in the window "
+      f"({samples / wall:.1f}/s), {thr} threads")
+print(f"                  CPU {cores:.3f} cores -> {per_core:.0f} active sessions per agent core")
+print(f"                  RSS {rss:.0f} MiB -> {per_sess:.2f} MiB per session (1024x768x16)")
+print(f"                  loop lag p99: median window {lag_med:.2f} ms, worst 2 s window {lag_max:.2f} ms")
+if k:
+    print(f"  xfreerdp+Xvfb : {k} sessions (logged on, idle), CPU {xcores / k:.3f} cores per session (idle floor)")
+    print(f"                  RSS per session {(xf_rss + xv_rss) / k:.1f} MiB (xfreerdp {xf_rss / k:.1f} + Xvfb {xv_rss / k:.1f}); "
+          f"PSS {(xf_pss + xv_pss) / k:.1f} MiB")
+    mem_ratio = ((xf_pss + xv_pss) / k) / per_sess
+    print(f"  ratios        : memory per session xfreerdp+Xvfb(PSS) / agent = {mem_ratio:.1f}x "
+          f"(RSS: {((xf_rss + xv_rss) / k) / per_sess:.1f}x)")
+else:
+    mem_ratio = 0
+    print("  xfreerdp+Xvfb : none connected")
+def verdict(ok): return "ok" if ok else "MISSED"
+print(f"  targets       : >=200 sessions/core: {verdict(per_core >= 200)}; <=8 MiB/session: {verdict(per_sess <= 8)}; "
+      f"lag p99 <=5 ms (worst window): {verdict(lag_max <= 5)}; <=1/10 of xfreerdp+Xvfb: {verdict(mem_ratio >= 10)}")
+PY
+wait "$AGENT" 2>/dev/null || true
+tail -4 "$T/agent.err" | sed 's/^/  agent summary: /'
