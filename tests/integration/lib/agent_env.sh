@@ -12,8 +12,14 @@ export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-agent-test-pass}
 
 cleanup() {
   for p in $PIDS; do kill "$p" 2>/dev/null || true; done
-  sleep 0.2
+  for _ in $(seq 30); do
+    alive=0
+    for p in $PIDS; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
   for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
   if [ "${KEEP_TMP:-0}" = 1 ]; then echo "kept $T" >&2; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
