@@ -284,7 +284,7 @@ struct link_opts {
 
 static const char *usage_text =
     "usage: sessmax-agent connect HOST:PORT [--name NAME] [--capacity N] [--tls [--tls-pin sha256:...|--tls-insecure]]\n"
-    "                             [--shot-dir DIR] [--connect-threads N]\n"
+    "                             [--shot-dir DIR] [--config-dir DIR] [--connect-threads N]\n"
     "The shared token comes from the environment variable SESSMAX_TOKEN (never the command line).\n";
 
 static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l)
