@@ -30,6 +30,7 @@ int main(int argc, char **argv)
             log_error("%s", err);
         return p < 0 ? 64 : 0;
     }
+    log_set_level((enum log_level)opts.log_level);
     WLog_SetLogLevel(WLog_GetRoot(), opts.freerdp_log ? WLOG_ERROR : WLOG_OFF);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa;

@@ -1,6 +1,8 @@
 /* sim_opts.c -- command-line parsing for sessmax-simhost. */
 #include "simhost/sim_opts.h"
 
+#include "common/log.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@ void sim_opts_usage(void)
           "                       [--state-dir DIR] [--cert F --key F] [--nla [--sam-file F]]\n"
           "                       [--users-file F] [--event-log FILE] [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
+          "                       [--log-level error|warn|info|debug]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--work-scale X] [--state-dir DIR]\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
           "Password: env SESSMAX_PASSWORD, or --users-file F (mode 0600).\n", stdout);
@@ -56,6 +59,7 @@ static void defaults(struct sim_opts *o)
     o->height = 768;
     o->handshake_timeout_s = 20;
     o->max_conns = 1024;
+    o->log_level = LOG_INFO;
     const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
         snprintf(o->state_dir, sizeof o->state_dir, "%s/sessmax-simhost", xdg);
@@ -120,6 +124,11 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
             if (parse_num(a, v, 1, 100000, &d, err, errlen))
                 return -1;
             o->max_conns = (int)d;
+        } else if (!strcmp(a, "--log-level")) {
+            if (!v || (o->log_level = log_parse_level(v)) < 0) {
+                snprintf(err, errlen, "--log-level: expected error, warn, info or debug, got '%s'", v ? v : "");
+                return -1;
+            }
         } else if (!strcmp(a, "--state-dir") && v) {
             snprintf(o->state_dir, sizeof o->state_dir, "%s", v);
         } else if (!strcmp(a, "--cert") && v) {

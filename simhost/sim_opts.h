@@ -21,6 +21,7 @@ struct sim_opts {
     int handshake_timeout_s;     /* --handshake-timeout S: logon must finish within (default 20) */
     int max_conns;               /* --max-conns N: peer threads at once (default 1024) */
     int freerdp_log;             /* --freerdp-log: let FreeRDP's own WLog errors through */
+    int log_level;               /* --log-level error|warn|info|debug (default info) */
     const char *predict;         /* --predict WORKLOAD.yaml */
     double cpus;                 /* --cpus C (with --predict) */
     int calibrate_only;          /* --calibrate: print the cost table and exit */

@@ -409,7 +409,7 @@ static void session_loop(struct sim_session *s)
         DWORD n = peer->GetEventHandles(peer, handles, 32);
         if (n == 0)
             break;
-        DWORD w = WaitForMultipleObjects(n, handles, FALSE, 200);
+        DWORD w = WaitForMultipleObjects(n, handles, FALSE, 1000);   /* stop and the watchdog shut the socket: it wakes us */
         if (w == WAIT_FAILED)
             break;
         if (!peer->CheckFileDescriptor(peer))
