@@ -50,7 +50,7 @@ static struct {
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static freerdp **conns;
-static int nconns, next_user, failures;
+static int nconns, next_user, failures, mid_done;
 static volatile int stop_poll;
 
 static double now_s(void)
@@ -170,9 +170,10 @@ static void *connect_thread(void *arg)
         }
         if (cfg.mid_action) {
             type_command(inst, cfg.mid_action);
-            free_instance(inst);   /* gone while the server works */
+            usleep(100 * 1000);    /* the server has started the work ... */
+            free_instance(inst);   /* ... and the client is gone before the paint */
             pthread_mutex_lock(&mu);
-            nconns++;
+            mid_done++;
             pthread_mutex_unlock(&mu);
             continue;
         }
@@ -436,7 +437,7 @@ int main(int argc, char **argv)
     int thr2 = cfg.pid ? proc_count(cfg.pid, "task") : -1, fd2 = cfg.pid ? proc_count(cfg.pid, "fd") : -1;
     if (cfg.mid_action) {
         printf("bench_simhost: mid-action: %d sessions typed '%s' and disconnected, %d failed to connect\n",
-               nconns, cfg.mid_action, failures);
+               mid_done, cfg.mid_action, failures);
         rc = failures ? 1 : 0;
     } else {
         int held = alive;

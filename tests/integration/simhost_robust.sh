@@ -13,8 +13,9 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; tail -20 "$WORK/sim.err" >&2; exit 1; }
 
 PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-SESSMAX_PASSWORD="throwaway-$RANDOM" "$B/sessmax-simhost" --listen 127.0.0.1:$PORT --users 5 \
-  --handshake-timeout 3 --state-dir "$WORK/state" >"$WORK/sim.out" 2>"$WORK/sim.err" &
+export SESSMAX_PASSWORD="throwaway-$RANDOM"
+"$B/sessmax-simhost" --listen 127.0.0.1:$PORT --users 5 \
+  --handshake-timeout 3 --state-dir "$WORK/state" --event-log "$WORK/events.log" >"$WORK/sim.out" 2>"$WORK/sim.err" &
 SIM=$!
 for i in $(seq 1 300); do grep -q "listening on" "$WORK/sim.out" && break; sleep 0.1; done
 grep -q "listening on" "$WORK/sim.out" || fail "no ready line"
@@ -101,6 +102,10 @@ echo "baseline fds/threads: $BASE"
 python3 "$WORK/hostile.py" silent $PORT 20 6 || fail "silent clients not cut off by the handshake deadline"
 python3 "$WORK/hostile.py" burst $PORT || fail "burst client failed"
 python3 "$WORK/hostile.py" garbage $PORT || fail "garbage client failed"
+"$B/bench/bench_simhost" --port $PORT --sessions 5 --threads 5 --mid-action "zip9 doc1.txt" \
+  || fail "mid-action clients could not log on"
+sleep 1
+echo "mid-action: $(grep -c 'action=zip9' "$WORK/events.log" 2>/dev/null) zip9 actions ran for clients that had left"
 kill -0 $SIM 2>/dev/null || fail "simhost died"
 python3 "$WORK/hostile.py" handshake $PORT || fail "no TLS handshake after the abuse"
 
