@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# workloads_simhost.sh -- the shipped simhost workloads really work against simhost: every timer
+# and the vsi measure of single-user.yaml (2 sessions, 2+ loops each) and simhost-task-worker.yaml
+# (1 session, one full loop) are recorded ok, nothing times out, every session ends cleanly.
+set -euo pipefail
+build=${SESSMAX_BUILD_DIR:?}
+src=${SESSMAX_SOURCE_DIR:?}
+tmp=$(mktemp -d)
+sim_pid=
+cleanup() {
+    [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "workloads_simhost: $*" >&2; exit 1; }
+
+port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+export SESSMAX_PASSWORD=wl-test-pw
+"$build/sessmax-simhost" --listen "127.0.0.1:$port" --users 3 --state-dir "$tmp/state" >"$tmp/sim.log" 2>&1 &
+sim_pid=$!
+for _ in $(seq 100); do
+    grep -q "listening on" "$tmp/sim.log" && break
+    kill -0 "$sim_pid" 2>/dev/null || { cat "$tmp/sim.log" >&2; fail "simhost did not start"; }
+    sleep 0.1
+done
+grep -q "listening on" "$tmp/sim.log" || fail "simhost is not listening"
+
+# run WORKLOAD SESSIONS LOOPS: runs the agent for LOOPS loops per session, then checks its JSON lines.
+run() {
+    local wl=$1 n=$2 min_loops=$3 out="$tmp/$(basename "$1" .yaml)"
+    mkdir -p "$out.shots"
+    "$build/sessmax-agent" run --target "127.0.0.1:$port" --users 'simuser{n:03}' --sessions "$n" \
+        --workload "$src/workloads/$wl" --loops "$min_loops" --duration 180s --no-verify --shots "$out.shots" \
+        >"$out.jsonl" 2>"$out.err" || { tail -20 "$out.err" >&2; fail "$wl: agent exited with $?"; }
+    python3 - "$out.jsonl" "$n" "$min_loops" "$wl" <<'EOF' || { tail -20 "$out.err" >&2; exit 1; }
+import json, sys
+path, n, min_loops, wl = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+timers = ["app_start", "file_open", "echo", "zip_high", "zip_low", "cpu", "vsi"]
+ok = {}        # (session, name) -> set of loops with an ok sample
+ended, bad = set(), []
+for line in open(path):
+    o = json.loads(line)
+    if o["type"] == "sample":
+        if not o["ok"]:
+            bad.append(f"failed sample {o['name']} session {o['session']} loop {o['loop']}")
+        ok.setdefault((o["session"], o["name"]), set()).add(o["loop"])
+        if (o["name"] == "vsi") != o["measure"]:
+            bad.append(f"sample {o['name']} has measure={o['measure']}")
+    elif o["type"] == "session":
+        if o["event"] == "failed":
+            bad.append(f"session {o['session']} failed: {o.get('reason')} {o.get('detail')}")
+        if o["event"] == "ended":
+            ended.add(o["session"])
+for s in range(n):
+    if s not in ended:
+        bad.append(f"session {s} did not end cleanly")
+    for t in timers:
+        loops = ok.get((s, t), set())
+        if len(loops) < min_loops:
+            bad.append(f"session {s}: timer {t} ok in {len(loops)} loops, want {min_loops}")
+if bad:
+    print(f"workloads_simhost: {wl}:\n  " + "\n  ".join(bad), file=sys.stderr)
+    sys.exit(1)
+print(f"workloads_simhost: {wl}: {n} sessions, every timer ok in >= {min_loops} loops")
+EOF
+    [ -z "$(ls -A "$out.shots")" ] || fail "$wl: timed-out waits saved screenshots: $(ls "$out.shots")"
+}
+
+run single-user.yaml 2 2
+run simhost-task-worker.yaml 1 1
