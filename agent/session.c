@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <freerdp/codec/color.h>
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
 #include <freerdp/input.h>
@@ -112,9 +113,22 @@ static BOOL end_paint_cb(rdpContext *ctx)
     return TRUE;
 }
 
+/* A zeroed framebuffer of our own: gdi_init's is uninitialised, and conditions hash whatever
+ * the server has not painted yet. calloc'd pages stay untouched (no RSS) until painted. */
+static BYTE *zeroed_framebuffer(rdpSettings *st, uint32_t format, uint32_t *stride)
+{
+    *stride = st->DesktopWidth * GetBytesPerPixel(format);
+    return calloc((size_t)st->DesktopHeight ? st->DesktopHeight : 1, *stride ? *stride : 1);
+}
+
 static BOOL desktop_resize_cb(rdpContext *ctx)
 {
-    return gdi_resize(ctx->gdi, ctx->settings->DesktopWidth, ctx->settings->DesktopHeight);
+    uint32_t stride, format = ctx->gdi->dstFormat;
+    BYTE *fb = zeroed_framebuffer(ctx->settings, format, &stride);
+    if (!fb)
+        return FALSE;
+    return gdi_resize_ex(ctx->gdi, ctx->settings->DesktopWidth, ctx->settings->DesktopHeight,
+                         stride, format, fb, free);
 }
 
 static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
@@ -134,8 +148,12 @@ static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
 static BOOL post_connect_cb(freerdp *inst)
 {
     struct session *s = sess_of(inst->context);
-    if (!gdi_init(inst, rdp_settings_pixel_format(s->h->cfg)))
+    uint32_t stride, format = rdp_settings_pixel_format(s->h->cfg);
+    BYTE *fb = zeroed_framebuffer(inst->settings, format, &stride);
+    if (!fb)
         return FALSE;
+    if (!gdi_init_ex(inst, format, stride, fb, free))
+        return FALSE;   /* fb may have been adopted and freed by gdi_free: not ours any more */
     inst->update->EndPaint = end_paint_cb;
     inst->update->DesktopResize = desktop_resize_cb;
     return TRUE;
