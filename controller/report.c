@@ -34,8 +34,8 @@ static void key_figures(FILE *o, const struct summary *s)
     fprintf(o, "</td></tr>\n");
     figure(o, "baseline", "%.0f ms", r->baseline_ms);
     figure(o, "threshold", "%.0f ms", r->threshold_ms);
-    fprintf(o, "<tr><th>sessions</th><td>launched %u, active %u, stuck %u (%.2f %%), failed %u</td></tr>\n",
-            s->launched, s->active, s->stuck, s->stuck_pct, s->failed_sessions);
+    fprintf(o, "<tr><th>sessions</th><td>launched %u, active %u, stuck %u (%.2f %%), failed %u, cut short by the end of the run %u</td></tr>\n",
+            s->launched, s->active, s->stuck, s->stuck_pct, s->failed_sessions, s->cut_short);
     fprintf(o, "<tr><th>samples</th><td>%zu '%s' samples (%zu failed)</td></tr>\n", r->samples, s->measure,
             r->samples_failed);
     if (s->reason_count) {

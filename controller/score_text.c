@@ -46,8 +46,11 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "  (index %.1f ms > threshold at %u active sessions)", r->cross_index_ms, r->cross_active);
     else if (r->status == SCORE_OK)
         fprintf(o, "  (highest index %.1f ms)", r->max_index_ms);
-    fprintf(o, "\nsessions   launched %u, active %u, stuck %u (%.2f %%), failed %u\n", s->launched, s->active,
+    fprintf(o, "\nsessions   launched %u, active %u, stuck %u (%.2f %%), failed %u", s->launched, s->active,
             s->stuck, s->stuck_pct, s->failed_sessions);
+    if (s->cut_short)
+        fprintf(o, ", cut short by the end of the run %u", s->cut_short);
+    fputc('\n', o);
     for (size_t i = 0; i < s->reason_count; i++)
         fprintf(o, "%s%s %u%s", i ? ", " : "           failed by reason: ", s->reasons[i].reason,
                 s->reasons[i].count, i + 1 == s->reason_count ? "\n" : "");

@@ -172,8 +172,10 @@ static int do_sessions(const struct summary_input *in, struct summary *out)
         out->ended += !strcmp(s->state, "ended");
         if (!strcmp(s->reason, "lost"))
             out->agents_lost_sessions++;
-        if (s->logon_us < 0 && s->active_us == 0)
+        if (s->logon_us < 0 && s->active_us == 0) {
+            out->cut_short += !strcmp(s->state, "failed") && !strcmp(s->reason, "aborted");
             continue;
+        }
         out->active++;
         if (s->logon_us >= 0) {
             double ms = s->logon_us / 1000.0;
@@ -182,7 +184,7 @@ static int do_sessions(const struct summary_input *in, struct summary *out)
             sum += ms;
         }
     }
-    out->stuck = out->launched - out->active;
+    out->stuck = out->launched - out->active - out->cut_short;
     out->stuck_pct = out->launched ? 100.0 * out->stuck / out->launched : 0;
     qsort(v, out->logon_count, sizeof *v, dcmp);
     out->logon_p50_ms = summary_percentile(v, out->logon_count, 50);

@@ -48,6 +48,10 @@ struct summary {
     char note[256];                /* e.g. measure fallback; "" when none */
     struct score_result score;
     uint32_t launched, active, stuck, failed_sessions, ended;
+    /* Sessions the run itself stopped before they could log on (reason "aborted", never active):
+     * an early stop or Ctrl-C a second after a launch says nothing about the host, so they are
+     * reported but not counted as stuck. stuck = launched - active - cut_short. */
+    uint32_t cut_short;
     double stuck_pct;
     size_t agents, agents_lost;    /* agents with status "lost" or "failed" */
     uint32_t agents_lost_sessions; /* sessions failed with reason "lost" (their agent vanished) */

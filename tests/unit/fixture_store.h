@@ -23,6 +23,7 @@ struct fixture_run {
     uint32_t lag_p99_us;            /* agent loop lag reported */
     const char *thresholds[4];      /* NULL-terminated (at most 3) */
     uint64_t day;                   /* shifts start time by days */
+    uint32_t cut_short;             /* sessions before the stuck ones aborted by the run's end */
 };
 
 struct fixture_counts { size_t measure_ok, measure_failed; };
@@ -90,6 +91,12 @@ static int fixture_sessions(struct store *st, int64_t run, const struct fixture_
             ev.reason = FAIL_LOGON_TIMEOUT;
             ev.t_us = launch + 60000000ull;
             snprintf(ev.detail, sizeof ev.detail, "desktop never ready");
+            active_at[i] = 0;
+        } else if (i >= f->sessions - f->stuck - f->cut_short) {
+            ev.kind = SESSION_FAILED;
+            ev.reason = FAIL_ABORTED;
+            ev.t_us = launch + 1000000ull;
+            snprintf(ev.detail, sizeof ev.detail, "the run stopped");
             active_at[i] = 0;
         } else {
             ev.value_us = 2000000 + (int64_t)i * 20000;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static char db_path[512];
-static int64_t run_pass, run_fail, run_stuck, run_lost, run_lag, run_open;
+static int64_t run_pass, run_fail, run_stuck, run_cut, run_lost, run_lag, run_open;
 
 static int setup(void)
 {
@@ -23,7 +23,7 @@ static int setup(void)
     if (!st)
         return fprintf(stderr, "%s\n", err), -1;
     struct fixture_run f = { "pass", "tcp", "sim", "lan", 60, 30, 0, 0, 3000,
-                             { "smax >= 20", "p95(app_start) < 60000", "stuck_pct < 1", NULL }, 0 };
+                             { "smax >= 20", "p95(app_start) < 60000", "stuck_pct < 1", NULL }, 0, 0 };
     run_pass = fixture_write_run(st, &f, NULL);
     f.name = "fail";
     f.thresholds[0] = "smax >= 100";
@@ -32,6 +32,11 @@ static int setup(void)
     f.stuck = 3;
     f.thresholds[0] = NULL;
     run_stuck = fixture_write_run(st, &f, NULL);
+    f.name = "cut";
+    f.stuck = 1;
+    f.cut_short = 4;
+    run_cut = fixture_write_run(st, &f, NULL);
+    f.cut_short = 0;
     f.name = "lost";
     f.stuck = 0;
     f.agent_lost = 1;
@@ -106,6 +111,21 @@ static void test_verdict__stuck_is_inconclusive(void)
     CU_ASSERT_EQUAL_FATAL(s.reason_count, 1);
     CU_ASSERT_STRING_EQUAL(s.reasons[0].reason, "logon_timeout");
     CU_ASSERT_EQUAL(s.reasons[0].count, 3);
+    summary_free(&s);
+}
+
+/* Sessions the run itself aborted before they logged on are "cut short", not stuck: an early
+ * stop a second after a launch says nothing about the host. */
+static void test_verdict__cut_short_is_not_stuck(void)
+{
+    struct summary s;
+    struct verdict v;
+    verdict_of(run_cut, &s, &v);
+    CU_ASSERT_EQUAL(s.launched, 60);
+    CU_ASSERT_EQUAL(s.cut_short, 4);
+    CU_ASSERT_EQUAL(s.stuck, 1);
+    CU_ASSERT_EQUAL(s.active, 55);
+    CU_ASSERT_TRUE(has_reason(&v, "stuck sessions 1.67 %"));
     summary_free(&s);
 }
 
@@ -239,6 +259,7 @@ int main(void)
         UNIT_TEST(test_verdict__pass),
         UNIT_TEST(test_verdict__threshold_fails),
         UNIT_TEST(test_verdict__stuck_is_inconclusive),
+        UNIT_TEST(test_verdict__cut_short_is_not_stuck),
         UNIT_TEST(test_verdict__lost_agent_is_inconclusive),
         UNIT_TEST(test_verdict__agent_lag_is_inconclusive),
         UNIT_TEST(test_verdict__not_reached_cannot_decide),
