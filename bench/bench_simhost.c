@@ -9,6 +9,9 @@
  *                 [--simhost PATH] [--port P --pid PID --fingerprint FP (an already running simhost)]
  */
 #include "common/keymap.h"
+#include "common/workload.h"
+#include "simhost/sim_cost.h"
+#include "simhost/sim_predict.h"
 
 #include <errno.h>
 #include <arpa/inet.h>
@@ -41,12 +44,12 @@ struct bctx {
 };
 
 static struct {
-    const char *host, *fingerprint, *mid_action, *simhost_path;
-    int port, sessions, threads, bpp;
+    const char *host, *fingerprint, *mid_action, *simhost_path, *loop_check;
+    int port, sessions, threads, bpp, loops;
     double hold_s;
     pid_t pid;
     char password[64], config_dir[PATH_MAX];
-} cfg = { "127.0.0.1", NULL, NULL, NULL, 0, 300, 16, 16, 10.0, 0, "", "" };
+} cfg = { "127.0.0.1", NULL, NULL, NULL, NULL, 0, 300, 16, 16, 5, 10.0, 0, "", "" };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static freerdp **conns;
@@ -328,10 +331,92 @@ static pid_t start_simhost(const char *path, const char *state)
     return -1;
 }
 
+/* ---- --loop-check: play a workload loop into one session ---- */
+
+struct player {
+    freerdp *inst;
+    int enter_pause;
+};
+
+static void pause_ms(int ms) { usleep((useconds_t)ms * 1000); }
+
+static int play_step(void *ctx, const struct workload_step *st, const char *timer)
+{
+    struct player *p = ctx;
+    (void)timer;
+    if (st->kind == WORKLOAD_STEP_KEY) {
+        for (size_t i = 0; i < st->nchord; i++)
+            send_key(p->inst, st->chord[i], 1);
+        for (size_t i = st->nchord; i-- > 0;)
+            send_key(p->inst, st->chord[i], 0);
+        /* enter and ctrl+o start work: give it time so frames go out one per action */
+        pause_ms(st->nchord == 1 && st->chord[0] == KEYMAP_SC_ENTER ? 1200 : st->nchord > 1 ? 300 : 20);
+    } else if (st->kind == WORKLOAD_STEP_TYPE) {
+        char text[1024];
+        workload_expand(st->text, "simuser001", text, sizeof text);
+        for (const char *c = text; *c; c++) {
+            int shift;
+            uint32_t sc = keymap_scancode_for_char(*c, &shift);
+            if (shift)
+                send_key(p->inst, KEYMAP_SC_LSHIFT, 1);
+            send_key(p->inst, sc, 1);
+            send_key(p->inst, sc, 0);
+            if (shift)
+                send_key(p->inst, KEYMAP_SC_LSHIFT, 0);
+            pause_ms(20);
+        }
+    }
+    return 0;
+}
+
+static int loop_check(void)
+{
+    char err[1024], dir[PATH_MAX + 16];
+    struct workload *wl = workload_load_file(cfg.loop_check, err, sizeof err);
+    struct sim_loop l;
+    struct sim_costs costs;
+    struct sim_font font;
+    if (!wl || sim_predict_loop(cfg.loop_check, &l, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_simhost: %s\n", err);
+        return 1;
+    }
+    snprintf(dir, sizeof dir, "%s/calib", cfg.config_dir);
+    if (sim_font_load(&font, SIM_FONT_PATH, 13, err, sizeof err) != 0 ||
+        sim_cost_calibrate(&costs, dir, 1.0, &font, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_simhost: %s\n", err);
+        return 1;
+    }
+    sim_font_free(&font);
+    while (nconns < 1 && !failures)
+        usleep(10000);
+    if (!nconns)
+        return 1;
+    struct player p = { conns[0], 0 };
+    usleep(1000000);
+    double c0 = proc_cpu_s(cfg.pid);
+    for (int i = 0; i < cfg.loops; i++)
+        workload_walk(wl, WORKLOAD_PART_LOOP, play_step, &p);
+    double c1 = proc_cpu_s(cfg.pid), c2;
+    for (;;) {   /* until simhost is idle again */
+        usleep(1000000);
+        c2 = proc_cpu_s(cfg.pid);
+        if (c2 - c1 < 0.02)
+            break;
+        c1 = c2;
+    }
+    workload_free(wl);
+    double measured = (c2 - c0) / cfg.loops, predicted = sim_cost_loop_cpu_s(&costs, &l);
+    printf("bench_simhost: loop-check %s, %d loops, %d bpp: simhost CPU per loop measured %.3f s, "
+           "cost model %.3f s, measured/model = %.2f\n", cfg.loop_check, cfg.loops, cfg.bpp, measured,
+           predicted, measured / predicted);
+    return 0;
+}
+
 static void usage(void)
 {
     fputs("usage: bench_simhost [--sessions N] [--threads K] [--hold S] [--bpp 16|32] [--mid-action CMD]\n"
           "                     [--simhost PATH] [--port P --pid PID [--fingerprint FP]]\n"
+          "       bench_simhost --loop-check WORKLOAD.yaml [--loops N] --sessions 1\n"
           "  The password comes from SESSMAX_PASSWORD with --port (a running simhost); otherwise a\n"
           "  throwaway one is generated for the simhost this bench starts.\n", stderr);
 }
@@ -349,6 +434,8 @@ static int parse(int argc, char **argv)
         else if (!strcmp(a, "--hold")) cfg.hold_s = atof(v);
         else if (!strcmp(a, "--bpp")) cfg.bpp = atoi(v);
         else if (!strcmp(a, "--mid-action")) cfg.mid_action = v;
+        else if (!strcmp(a, "--loop-check")) cfg.loop_check = v;
+        else if (!strcmp(a, "--loops")) cfg.loops = atoi(v);
         else if (!strcmp(a, "--simhost")) cfg.simhost_path = v;
         else if (!strcmp(a, "--port")) cfg.port = atoi(v);
         else if (!strcmp(a, "--pid")) cfg.pid = (pid_t)atoi(v);
@@ -409,6 +496,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < cfg.threads; i++)
         pthread_join(th[i], NULL);
     double t_conn = now_s() - t0;
+    if (cfg.loop_check) {
+        rc = loop_check();
+        stop_poll = 1;
+        pthread_join(poller, NULL);
+        for (int i = 0; i < nconns; i++)
+            free_instance(conns[i]);
+        goto out;
+    }
     /* wait (bounded) for every session's first frame: the desktop is painted */
     int painted = 0;
     for (int w = 0; w < 300; w++) {
@@ -458,6 +553,7 @@ int main(int argc, char **argv)
                held ? (self1 - self0) / 1024.0 / held : 0.0, cfg.bpp);
         rc = (held == cfg.sessions) ? 0 : 1;
     }
+out:
     if (own) {
         kill(cfg.pid, SIGTERM);
         waitpid(cfg.pid, NULL, 0);
