@@ -60,19 +60,19 @@ static int compare(int argc, char **argv)
         switch (c) {
         case 'b':
             if (compare_parse_by(optarg, &by) < 0)
-                return runsel_usage(&cmd_compare, "--by '%s': use transport, platform, network "
+                return cmd_usage_error(&cmd_compare, "--by '%s': use transport, platform, network "
                                     "(comma-separated)", optarg);
             break;
         case 'f':
             if ((fmt = compare_parse_format(optarg)) < 0)
-                return runsel_usage(&cmd_compare, "--format '%s': use text, csv or markdown", optarg);
+                return cmd_usage_error(&cmd_compare, "--format '%s': use text, csv or markdown", optarg);
             break;
         case 'o': out = optarg; break;
-        default: return runsel_usage(&cmd_compare, "unknown or incomplete option '%s'", argv[optind - 1]);
+        default: return cmd_usage_error(&cmd_compare, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return runsel_usage(&cmd_compare, "expected a results database");
+        return cmd_usage_error(&cmd_compare, "expected a results database");
     const char *path = argv[optind];
     struct summary *runs = NULL;
     size_t n = 0;

@@ -23,13 +23,13 @@ static int dashboard(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
         if (c != 'o')
-            return runsel_usage(&cmd_dashboard, "unknown or incomplete option '%s'", argv[optind - 1]);
+            return cmd_usage_error(&cmd_dashboard, "unknown or incomplete option '%s'", argv[optind - 1]);
         dir = optarg;
     }
     if (optind != argc - 1)
-        return runsel_usage(&cmd_dashboard, "expected one results database");
+        return cmd_usage_error(&cmd_dashboard, "expected one results database");
     if (!dir)
-        return runsel_usage(&cmd_dashboard, "missing -o DIR");
+        return cmd_usage_error(&cmd_dashboard, "missing -o DIR");
     struct store *st = runsel_open("dashboard", argv[optind], &code);
     if (!st)
         return code;

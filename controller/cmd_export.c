@@ -37,17 +37,17 @@ static int export(int argc, char **argv)
         case 'f': fmt_text = optarg; break;
         case 'o': out = optarg; break;
         case 'p': points = 1; break;
-        default: return runsel_usage(&cmd_export, "unknown or incomplete option '%s'", argv[optind - 1]);
+        default: return cmd_usage_error(&cmd_export, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return runsel_usage(&cmd_export, "expected one results database");
+        return cmd_usage_error(&cmd_export, "expected one results database");
     int fmt = fmt_text ? export_parse_format(fmt_text) : -1;
     if (fmt < 0)
-        return runsel_usage(&cmd_export, "--format must be csv, json, junit or openmetrics%s%s%s",
+        return cmd_usage_error(&cmd_export, "--format must be csv, json, junit or openmetrics%s%s%s",
                             fmt_text ? " (got '" : "", fmt_text ? fmt_text : "", fmt_text ? "')" : "");
     if (points && fmt != EXPORT_CSV)
-        return runsel_usage(&cmd_export, "--points goes with --format csv");
+        return cmd_usage_error(&cmd_export, "--points goes with --format csv");
     struct summary s;
     struct verdict v;
     memset(&s, 0, sizeof s);

@@ -34,13 +34,13 @@ static int report(int argc, char **argv)
         case 'r': run_text = optarg; break;
         case 'o': out = optarg; break;
         case 'v': vpath = optarg; break;
-        default: return runsel_usage(&cmd_report, "unknown or incomplete option '%s'", argv[optind - 1]);
+        default: return cmd_usage_error(&cmd_report, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return runsel_usage(&cmd_report, "expected one results database");
+        return cmd_usage_error(&cmd_report, "expected one results database");
     if (!out)
-        return runsel_usage(&cmd_report, "missing -o FILE.html");
+        return cmd_usage_error(&cmd_report, "missing -o FILE.html");
     char vdefault[PATH_MAX], copy[PATH_MAX], err[1024];
     snprintf(copy, sizeof copy, "%s", out);
     snprintf(vdefault, sizeof vdefault, "%s/verdict.json", dirname(copy));

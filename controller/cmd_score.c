@@ -53,11 +53,11 @@ static int score(int argc, char **argv)
         case 'v': verdict_path = optarg; break;
         case 'p': plan = optarg; break;
         case 'n': nostore = 1; break;
-        default: return runsel_usage(&cmd_score, "unknown or incomplete option '%s'", argv[optind - 1]);
+        default: return cmd_usage_error(&cmd_score, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return runsel_usage(&cmd_score, "expected one results database, got %d arguments", argc - optind);
+        return cmd_usage_error(&cmd_score, "expected one results database, got %d arguments", argc - optind);
     const char *path = argv[optind];
     struct score_config cfg;
     struct summary s;

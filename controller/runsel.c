@@ -2,7 +2,6 @@
 #include "controller/runsel.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +90,4 @@ int runsel_plan_config(const char *verb, const char *plan, struct score_config *
     }
     ydoc_free(doc);
     return rc;
-}
-
-int runsel_usage(const struct cmd *c, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "sessmax %s: ", c->name);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n(see: sessmax help %s)\n", c->name);
-    return EX_USAGE;
 }

@@ -12,10 +12,6 @@
 struct store;
 struct cmd;
 
-/* Like cmd_usage_error (which lives in main.c, outside the library the tests link): prints
- * "sessmax VERB: message" and the usage hint; returns EX_USAGE. */
-int runsel_usage(const struct cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* Opens `path` read-only; returns NULL after printing "sessmax VERB: ..." (sets *code: 66 when
  * the file is missing, 65 when it is not a sessmax database). */
 struct store *runsel_open(const char *verb, const char *path, int *code);
