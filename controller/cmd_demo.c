@@ -235,7 +235,9 @@ static int demo(int argc, char **argv)
     stop_simhost(&d);
     plan_check_free(&pc);
     printf("\nresults: %s (run %lld)\nreport:  %s\nverdict: %s\n", db, (long long)res.run_id, report, verdict);
-    return rc;
+    /* A demo demonstrates: any verdict (pass, fail, inconclusive on a busy machine) is a success;
+     * only errors (64+) fail `make demo`. `sessmax run` keeps the verdict exit codes for CI. */
+    return rc >= EX__BASE ? rc : 0;
 }
 
 const struct cmd cmd_demo = {
@@ -245,6 +247,7 @@ const struct cmd cmd_demo = {
     "CPU 1; as root with cgroup v1 also a cfs quota of one CPU), runs workloads/demo-plan.yaml\n"
     "(60 task workers ramped over 4 minutes, local agents pinned to CPU 0), prints the summary\n"
     "and writes DIR/results.db, DIR/report.html and DIR/verdict.json (DIR defaults to demo-out).\n"
-    "A random password is made for the run; nothing is needed beforehand. Exit code as `run`.\n",
+    "A random password is made for the run; nothing is needed beforehand. Exits 0 whatever the\n"
+    "verdict (it is printed; on a busy machine it can be inconclusive), 64+ on errors.\n",
     demo,
 };
