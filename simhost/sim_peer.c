@@ -209,6 +209,7 @@ static BOOL on_suppress(rdpContext *ctx, BYTE allow, const RECTANGLE_16 *area)
 {
     struct sim_session *s = session_of(ctx);
     (void)area;
+    log_debug("session %u: suppress output: allow=%d", s->id, allow);
     s->suppressed = !allow;
     if (allow)   /* the client shows the screen again: everything may be stale */
         sim_desktop_invalidate(&s->desk, (struct sim_rect){ 0, 0, s->desk.w, s->desk.h });
@@ -218,6 +219,7 @@ static BOOL on_suppress(rdpContext *ctx, BYTE allow, const RECTANGLE_16 *area)
 static BOOL on_refresh(rdpContext *ctx, BYTE count, const RECTANGLE_16 *areas)
 {
     struct sim_session *s = session_of(ctx);
+    log_debug("session %u: refresh rect: %u areas", s->id, count);
     for (BYTE i = 0; areas && i < count; i++)
         sim_desktop_invalidate(&s->desk, (struct sim_rect){ areas[i].left, areas[i].top,
                                                             areas[i].right - areas[i].left + 1,

@@ -22,7 +22,7 @@ done
 PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
 export SESSMAX_PASSWORD="throwaway-$RANDOM$RANDOM"   # a test-only password; xfreerdp reads it from stdin
 "$B/sessmax-simhost" --listen 127.0.0.1:$PORT --users 3 --max-sessions 1 --state-dir "$WORK/state" \
-  --event-log "$WORK/events.log" >"$WORK/sim.out" 2>"$WORK/sim.err" &
+  --event-log "$WORK/events.log" --log-level debug >"$WORK/sim.out" 2>"$WORK/sim.err" &
 SIM=$!; PIDS+=($SIM)
 for i in $(seq 1 300); do grep -q "listening on" "$WORK/sim.out" && break; sleep 0.1; done
 grep -q "listening on 127.0.0.1:$PORT fingerprint sha256:" "$WORK/sim.out" || fail "no ready line"
@@ -76,6 +76,18 @@ diff=$(compare -metric AE "$WORK/before.crop.png" "$WORK/after.crop.png" null: 2
 grep -q "action=cpu seq=1 .* ok=1" "$WORK/events.log" || fail "no event log line for cpu"
 echo "ok: run box and CPU window drawn ($diff pixels changed)"
 
+# 2b. hiding the window makes xfreerdp send SuppressOutput(allow=0), showing it allow=1, after
+#     which the whole desktop is sent again: the CPU window is still there
+xdotool windowunmap "$W"
+for i in $(seq 1 50); do grep -q "suppress output: allow=0" "$WORK/sim.err" && break; sleep 0.2; done
+grep -q "suppress output: allow=0" "$WORK/sim.err" || fail "no SuppressOutput(allow=0) on unmap"
+xdotool windowmap "$W"
+for i in $(seq 1 50); do grep -q "suppress output: allow=1" "$WORK/sim.err" && break; sleep 0.2; done
+grep -q "suppress output: allow=1" "$WORK/sim.err" || fail "no SuppressOutput(allow=1) on map"
+wait_pixel 700 65 6A1B9A 4 "CPU window after the window was shown again"
+xdotool windowfocus --sync "$W" 2>/dev/null || xdotool windowfocus "$W"
+echo "ok: suppress output"
+
 # 3. --max-sessions 1: a second logon is refused with ERRINFO_SERVER_DENIED_CONNECTION (xfreerdp exit 7)
 printf '%s\n' "$SESSMAX_PASSWORD" | timeout 60 xfreerdp /v:127.0.0.1:$PORT /u:simuser002 /d:x /from-stdin:force \
   /cert:ignore /log-level:OFF >/dev/null 2>&1
@@ -117,4 +129,20 @@ echo "ok: wrong password refused (exit 9)"
 kill -0 $SIM || fail "simhost died"
 kill -TERM $SIM; wait $SIM; rc=$?
 [ $rc = 0 ] || fail "simhost exit $rc after SIGTERM"
+
+# 7. NLA with a SAM file made by winpr-hash: xfreerdp /sec:nla logs on and sees the desktop
+if command -v winpr-hash >/dev/null; then
+  winpr-hash -u simuser001 -p "$SESSMAX_PASSWORD" -f sam > "$WORK/sam"
+  PORT2=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  "$B/sessmax-simhost" --listen 127.0.0.1:$PORT2 --users 1 --nla --sam-file "$WORK/sam" \
+    --state-dir "$WORK/state" >"$WORK/sim2.out" 2>"$WORK/sim.err" &
+  SIM2=$!; PIDS+=($SIM2)
+  for i in $(seq 1 300); do grep -q "listening on" "$WORK/sim2.out" && break; sleep 0.1; done
+  printf '%s\n' "$SESSMAX_PASSWORD" | xfreerdp /v:127.0.0.1:$PORT2 /u:simuser001 /d:x /from-stdin:force \
+    /cert:ignore /sec:nla /size:1024x768 /log-level:ERROR >"$WORK/xf.nla.log" 2>&1 &
+  PIDS+=($!)
+  wait_pixel 500 755 202830 4 "taskbar after an NLA logon"
+  grep -q "simuser001 logged on (32 bpp, NLA)" "$WORK/sim.err" || fail "NLA logon not reported"
+  echo "ok: NLA logon"
+fi
 echo "PASS simhost_xfreerdp"
