@@ -183,6 +183,22 @@ static int live_state(enum session_state st)
     return st != SESSION_ST_DONE && st != SESSION_ST_FAILED;
 }
 
+/* session_host.relogged_by: xrdp (and Windows) give a user's desktop to the newest logon and
+ * log the older client off, so a newer live session of the same user explains such a drop. */
+static uint32_t relogged_by(void *arg, const struct session *s)
+{
+    const struct engine *e = arg;
+    for (size_t i = 0; i < e->nsessions; i++) {
+        const struct session *o = e->sessions[i];
+        enum session_state st = session_get_state(o);
+        if (o != s && st != SESSION_ST_NEW && live_state(st) &&
+            session_get_launched_us(o) >= session_get_launched_us(s) &&
+            !strcmp(session_get_user(o), session_get_user(s)))
+            return session_get_index(o) + 1;
+    }
+    return 0;
+}
+
 static void deadline_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
@@ -263,7 +279,8 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
     if (!e->conn || !e->lag || !e->deadline_ev)
         goto fail;
     e->host_info = (struct session_host){ .base = base, .cfg = &e->cfg, .sink = &e->sink,
-                                          .conn = e->conn, .on_terminal = on_terminal, .arg = e };
+                                          .conn = e->conn, .on_terminal = on_terminal,
+                                          .relogged_by = relogged_by, .arg = e };
     if (e->cfg.health_interval_ms) {
         e->health_ev = event_new(base, -1, EV_PERSIST, health_cb, e);
         uint32_t ms = e->cfg.health_interval_ms;

@@ -11,8 +11,16 @@
 #include <freerdp/freerdp.h>
 #include <freerdp/settings.h>
 
+/* An unrequested server logoff: see failure.h. */
+static int unrequested_logoff(const struct failure_facts *f)
+{
+    if (f->relogged_by)
+        return FAIL_REPLACED;
+    return f->connected && !f->desktop_ready ? FAIL_AUTH : FAIL_DISCONNECT;
+}
+
 /* Server Set Error Info codes. -1: not decisive here. */
-static int from_error_info(uint32_t info, int logoff_requested)
+static int from_error_info(uint32_t info, const struct failure_facts *f)
 {
     switch (info) {
     case ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES:
@@ -23,9 +31,10 @@ static int from_error_info(uint32_t info, int logoff_requested)
     case ERRINFO_DISCONNECTED_BY_OTHER_CONNECTION:
         return FAIL_REPLACED;
     case ERRINFO_LOGOFF_BY_USER:
+        return f->logoff_requested ? FAIL_NONE : unrequested_logoff(f);
     case ERRINFO_RPC_INITIATED_LOGOFF:
     case ERRINFO_RPC_INITIATED_DISCONNECT_BY_USER:
-        return logoff_requested ? FAIL_NONE : FAIL_DISCONNECT;
+        return f->logoff_requested ? FAIL_NONE : FAIL_DISCONNECT;
     case ERRINFO_RPC_INITIATED_DISCONNECT:
     case ERRINFO_IDLE_TIMEOUT:
     case ERRINFO_LOGON_TIMEOUT:
@@ -107,6 +116,20 @@ static int logon_error_is_auth(const struct failure_facts *f)
            f->logon_error_data == LOGON_FAILED_OTHER;
 }
 
+/* The detail for a Set Error Info code: its name, or what an unrequested logoff meant. */
+static const char *explain(const struct failure_facts *f, uint32_t info, int r)
+{
+    if (info == ERRINFO_LOGOFF_BY_USER && !f->logoff_requested) {
+        if (r == FAIL_REPLACED)
+            return "ERRINFO_LOGOFF_BY_USER: the same user logged on again (a newer session) "
+                   "and took the desktop over";
+        if (r == FAIL_AUTH)
+            return "ERRINFO_LOGOFF_BY_USER before the desktop was ready: the server refused "
+                   "the logon (xrdp: wrong password)";
+    }
+    return freerdp_get_error_info_name(info);
+}
+
 static enum failure_reason classify(const struct failure_facts *f, const char **why)
 {
     int r;
@@ -125,13 +148,13 @@ static enum failure_reason classify(const struct failure_facts *f, const char **
         *why = "server logon error (Save Session Info)";
         return FAIL_AUTH;
     }
-    if (f->error_info && (r = from_error_info(f->error_info, f->logoff_requested)) >= 0) {
-        *why = freerdp_get_error_info_name(f->error_info);
+    if (f->error_info && (r = from_error_info(f->error_info, f)) >= 0) {
+        *why = explain(f, f->error_info, r);
         return (enum failure_reason)r;
     }
     if (cls == FREERDP_ERROR_ERRINFO_CLASS && type &&
-        (r = from_error_info(type, f->logoff_requested)) >= 0) {
-        *why = freerdp_get_error_info_name(type);
+        (r = from_error_info(type, f)) >= 0) {
+        *why = explain(f, type, r);
         return (enum failure_reason)r;
     }
     if (cls == FREERDP_ERROR_CONNECT_CLASS && (r = from_connect_error(type, f)) >= 0) {

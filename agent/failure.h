@@ -20,9 +20,16 @@ struct failure_facts {
     int watchdog;            /* the connect watchdog fired for this attempt */
     int connected;           /* freerdp_connect() had succeeded (failure while logging on/running) */
     int logoff_requested;    /* the engine had asked this session to log off */
+    int desktop_ready;       /* the workload's logon (desktop-ready) condition had held */
+    uint32_t relogged_by;    /* 1 + index of a newer live session of the same user; 0 = none */
 };
 
 /* Classifies; FAIL_NONE means a clean end (e.g. the server logged us off after we asked).
+ * A server logoff (ERRINFO_LOGOFF_BY_USER) that was not asked for means, in this order:
+ * `replaced` when a newer session of the same user exists (xrdp and Windows hand the desktop
+ * to the newer logon and log the older client off), `auth` when the desktop was never ready
+ * (xrdp with require_credentials answers a wrong password so, ~2 s after connect), else
+ * `disconnect`.
  * Writes a one-line, secret-free detail naming the underlying code into detail (may be NULL). */
 enum failure_reason failure_classify(const struct failure_facts *f, char *detail, size_t len);
 

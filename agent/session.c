@@ -42,6 +42,7 @@ struct session {
     freerdp *inst;                        /* connected instance (or the attempt's, on a worker) */
     struct failure_facts facts;           /* filled by callbacks (worker, then loop) */
     uint64_t t0_us;                       /* start of the successful attempt */
+    uint64_t launched_us;                 /* session_start() */
 
     struct event *ev[SESSION_MAX_HANDLES];
     int nev;
@@ -317,6 +318,8 @@ static void connection_lost(struct session *s)
     f.error_info = freerdp_error_info(s->inst);
     f.connected = 1;
     f.logoff_requested = s->state == SESSION_ST_LOGOFF;
+    f.desktop_ready = s->state != SESSION_ST_LOGON;
+    f.relogged_by = s->h->relogged_by ? s->h->relogged_by(s->h->arg, s) : 0;
     enum failure_reason r = failure_classify(&f, detail, sizeof detail);
     finish_later(s, r, detail);
 }
@@ -605,6 +608,7 @@ void session_start(struct session *s)
     if (s->state != SESSION_ST_NEW)
         return;
     s->state = SESSION_ST_CONNECTING;
+    s->launched_us = clock_now_us();
     emit(s, SESSION_LAUNCHED, 0, FAIL_NONE, NULL);
     s->job.timeout_ms = s->h->cfg->connect_timeout_ms;
     connector_submit(s->h->conn, &s->job);
@@ -655,6 +659,8 @@ void session_kill(struct session *s, enum failure_reason reason, const char *det
 
 enum session_state session_get_state(const struct session *s) { return s->state; }
 uint32_t session_get_index(const struct session *s) { return s->index; }
+const char *session_get_user(const struct session *s) { return s->user; }
+uint64_t session_get_launched_us(const struct session *s) { return s->launched_us; }
 enum failure_reason session_get_reason(const struct session *s) { return s->final_reason; }
 
 uint32_t session_loops(const struct session *s)

@@ -53,6 +53,9 @@ struct session_host {
     const struct result_sink *sink;
     struct connector *conn;
     void (*on_terminal)(void *arg, struct session *s);  /* after DONE/FAILED was recorded */
+    /* Optional: 1 + index of a live session of s's user launched after s, or 0 (used to tell
+     * a session taken over by a newer logon of its user, reason `replaced`). */
+    uint32_t (*relogged_by)(void *arg, const struct session *s);
     void *arg;
 };
 
@@ -66,6 +69,9 @@ void session_logoff(struct session *s);
 void session_kill(struct session *s, enum failure_reason reason, const char *detail);
 enum session_state session_get_state(const struct session *s);
 uint32_t session_get_index(const struct session *s);
+const char *session_get_user(const struct session *s);
+/* CLOCK_MONOTONIC µs of session_start() (0 before). */
+uint64_t session_get_launched_us(const struct session *s);
 /* Reason of a FAILED session (FAIL_NONE otherwise). */
 enum failure_reason session_get_reason(const struct session *s);
 /* Workload loops completed so far (0 without a workload). */

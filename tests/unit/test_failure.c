@@ -96,11 +96,37 @@ static void test_failure__errno(void)
     CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
 }
 
+/** xrdp's unrequested logoffs: a newer logon of the same user (replaced), a wrong password
+ * answered before any desktop (auth), anything else (disconnect); a requested logoff stays clean. */
+static void test_failure__xrdp_logoffs(void)
+{
+    struct failure_facts f = { .connected = 1, .error_info = ERRINFO_LOGOFF_BY_USER,
+                               .desktop_ready = 1, .relogged_by = 3 };
+    char d[256];
+    CU_ASSERT_EQUAL(failure_classify(&f, d, sizeof d), FAIL_REPLACED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "logged on again"));
+    f.desktop_ready = 0;                      /* taken over while still logging on */
+    CU_ASSERT_EQUAL(cls(f), FAIL_REPLACED);
+    f.relogged_by = 0;                        /* dropped before the desktop, nobody else */
+    CU_ASSERT_EQUAL(failure_classify(&f, d, sizeof d), FAIL_AUTH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "wrong password"));
+    f.desktop_ready = 1;
+    CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
+    f.relogged_by = 2;
+    f.logoff_requested = 1;                   /* we asked: clean, whoever else exists */
+    CU_ASSERT_EQUAL(cls(f), FAIL_NONE);
+    /* the same code only in FreeRDP's last error (ERRINFO class) classifies alike */
+    struct failure_facts g = { .connected = 1, .last_error = FREERDP_ERROR_LOGOFF_BY_USER };
+    CU_ASSERT_EQUAL(cls(g), FAIL_AUTH);
+    g.relogged_by = 1;
+    CU_ASSERT_EQUAL(cls(g), FAIL_REPLACED);
+}
+
 /** A running session that drops is a disconnect, unless we asked for the logoff. */
 static void test_failure__disconnect_vs_logoff(void)
 {
     struct failure_facts f = { .connected = 1, .error_info = ERRINFO_LOGOFF_BY_USER,
-                               .last_error = FREERDP_ERROR_LOGOFF_BY_USER };
+                               .last_error = FREERDP_ERROR_LOGOFF_BY_USER, .desktop_ready = 1 };
     CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
     f.logoff_requested = 1;
     CU_ASSERT_EQUAL(cls(f), FAIL_NONE);
@@ -145,6 +171,7 @@ int main(void)
         UNIT_TEST(test_failure__connect_table), UNIT_TEST(test_failure__error_info),
         UNIT_TEST(test_failure__logon_error), UNIT_TEST(test_failure__watchdog_and_pin),
         UNIT_TEST(test_failure__errno), UNIT_TEST(test_failure__disconnect_vs_logoff),
+        UNIT_TEST(test_failure__xrdp_logoffs),
         UNIT_TEST(test_failure__retry_policy), UNIT_TEST(test_failure__detail), UNIT_END,
     };
     return unit_run("failure", tests, NULL, NULL);
