@@ -8,6 +8,7 @@
 
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,66 @@ static void test_proto__wire_silent_peer_times_out(void)
     pair_close(&p);
 }
 
+
+/* Reads one frame from a blocking fd into m; 0 on success. */
+static int read_frame(int fd, struct proto_msg *m)
+{
+    uint8_t hdr[4], body[4096];
+    uint32_t n;
+    if (read(fd, hdr, 4) != 4 || proto_frame_header(hdr, sizeof body, &n, err, sizeof err) < 0)
+        return -1;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, body + got, n - got);
+        if (k <= 0)
+            return -1;
+        got += (size_t)k;
+    }
+    return proto_decode(body, n, m, err, sizeof err);
+}
+
+static int write_msg(int fd, const struct proto_msg *m)
+{
+    struct proto_buf b = { 0 };
+    int rc = proto_encode(&b, m) == 0 && write(fd, b.data, b.len) == (ssize_t)b.len ? 0 : -1;
+    proto_buf_free(&b);
+    return rc;
+}
+
+static int ctl_ready(void *arg) { return ((struct pair *)arg)->ctl.ready; }
+
+/* An agent that authenticates by hand (plain TCP: no channel binding) and then goes silent:
+ * the controller declares it gone after its heartbeat timeout. */
+static void test_proto__wire_heartbeat_timeout(void)
+{
+    struct pair p;
+    pair_open(&p, "tok", NULL);
+    int fd = p.raw_fd;
+    int fl = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    struct proto_msg h = { .type = PROTO_HELLO }, c, a = { .type = PROTO_AUTH };
+    h.u.hello.version = PROTO_VERSION;
+    h.u.hello.name = "hand";
+    h.u.hello.capacity = 1;
+    memset(h.u.hello.nonce, 7, PROTO_NONCE_LEN);
+    uint8_t nc[PROTO_NONCE_LEN], na[PROTO_NONCE_LEN];
+    CU_ASSERT_EQUAL_FATAL(write_msg(fd, &h), 0);
+    spin(p.base, 200, NULL, NULL);
+    CU_ASSERT_EQUAL_FATAL(read_frame(fd, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(c.type, PROTO_CHALLENGE);
+    memcpy(nc, c.u.challenge.nonce, sizeof nc);   /* plain TCP: binding B is zeros, Nc ^ B = Nc */
+    memset(na, 7, sizeof na);
+    proto_auth_mac("tok", "sessmax-agent-v1", nc, na, a.u.auth_proof);
+    proto_msg_clear(&c);
+    CU_ASSERT_EQUAL_FATAL(write_msg(fd, &a), 0);
+    spin(p.base, 1000, ctl_ready, &p);
+    CU_ASSERT_FATAL(p.ctl.ready);
+    spin(p.base, 6000, ctl_closed, &p);   /* timeout_ms is 3000 in make() */
+    CU_ASSERT(p.ctl.closed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(p.ctl.reason, "heartbeat timeout"));
+    pair_close(&p);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -389,6 +450,7 @@ int main(void)
         UNIT_TEST(test_proto__wire_wrong_token),
         UNIT_TEST(test_proto__wire_rejects_oversized_garbage_and_skipped_auth),
         UNIT_TEST(test_proto__wire_silent_peer_times_out),
+        UNIT_TEST(test_proto__wire_heartbeat_timeout),
         UNIT_END,
     };
     return unit_run("proto", tests, NULL, NULL);
