@@ -456,6 +456,12 @@ static void *peer_thread(void *arg)
     registered = 1;
     session_loop(s);
 done:
+    if (s && s->logged_on && !s->logoff)
+        log_info("session %u: %s disconnected", s->id, s->user);
+    else if (s && !s->logged_on && !s->refuse)
+        log_ratelimited(LOG_INFO, "sim_prelogon", "peer %s: connection ended before logon (%s)",
+                        peer->hostname, s->ent.killed ? "handshake deadline or shutdown"
+                                                      : "client left or spoke bad protocol");
     if (registered)
         sim_server_unregister(srv, &s->ent);   /* before the socket closes: the watchdog lets go */
     if (!initialized)
