@@ -3,7 +3,8 @@
 # with a clear reason and no hang:
 #   wrong password        -> reason auth (xrdp drops the client before any desktop; see docs/xrdp.md)
 #   same user twice       -> the first session fails with reason replaced, the second runs on
-#   xrdp killed mid-run   -> sessions fail with reason disconnect and the agent exits
+#   xrdp killed mid-run   -> sessions fail with reason disconnect and the agent exits; the same
+#                            under `sessmax run`: the run ends, the database says disconnect
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
 trap xrdp_cleanup EXIT
@@ -65,4 +66,31 @@ for u in rdpuser1 rdpuser2; do
     r=$(reason_of "$WORK/kill.jsonl" $u)
     [ "$r" = disconnect ] || fail "$u after xrdp was killed: reason '$r', want disconnect"
 done
+
+note "xrdp killed during sessmax run -> the run ends, sessions recorded as disconnect"
+xrdp_start --users 3 --port "$PORT"          # restarts the daemons the previous case killed
+DB=$WORK/kill.db
+sed -e "s|^  port: 3389|  port: $PORT|" -e "s|^workload: .*|workload: $WL|" \
+    -e "s|^sessions: .*|sessions: 2|" -e "s|^launch_window: .*|launch_window: 4s|" \
+    -e "s|^steady_state: .*|steady_state: 90s|" -e "s|^logoff_deadline: .*|logoff_deadline: 15s|" \
+    "$SRC/workloads/xrdp-plan.yaml" > "$WORK/kill-plan.yaml"
+timeout -k 5 240 "$BUILD/sessmax" run "$WORK/kill-plan.yaml" --db "$DB" --plain > "$WORK/run.out" 2>&1 &
+RUN_PID=$!
+XRDP_PIDS+=($RUN_PID)
+two_desktops() { user_runs rdpuser1 openbox && user_runs rdpuser2 openbox; }
+wait_for 90 two_desktops || fail "sessmax run: the two sessions did not reach the desktop: $(tail -3 "$WORK/run.out")"
+sleep 3
+xp=$(cat "$SESSMAX_XRDP_STATE/xrdp.pid")
+kill -KILL $(pgrep -P "$xp") "$xp"
+run_done() { ! kill -0 "$RUN_PID" 2>/dev/null; }
+wait_for 200 run_done || fail "sessmax run still running 200 s after xrdp was killed"
+wait "$RUN_PID"
+rc=$?
+[ $rc = 124 ] || [ $rc = 137 ] && fail "sessmax run hung (killed by timeout)"
+[ $rc -ge 64 ] && fail "sessmax run exited $rc: $(tail -3 "$WORK/run.out")"
+q() { sqlite3 -batch -noheader "$DB" "$1"; }
+st=$(q "SELECT status FROM runs ORDER BY id DESC LIMIT 1")
+[ "$st" != running ] || fail "the run is still marked running"
+n=$(q "SELECT count(*) FROM sessions WHERE reason='disconnect'")
+[ "$n" = 2 ] || fail "want 2 sessions with reason disconnect, got: $(q "SELECT user||':'||state||':'||reason FROM sessions" | tr '\n' ' ')"
 echo "PASS xrdp_failures"

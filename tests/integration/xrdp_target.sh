@@ -73,8 +73,8 @@ note "stop ends sessions, daemons and the cgroup"
 "$TARGET" stop || fail "stop failed"
 XRDP_STARTED=0
 for u in rdpuser1 rdpuser2; do no_user_procs $u || fail "$u processes survived stop"; done
-kill -0 "$xp" 2>/dev/null && fail "xrdp survived stop"
-kill -0 "$sp" 2>/dev/null && fail "sesman survived stop"
+proc_alive "$xp" && fail "xrdp survived stop"
+proc_alive "$sp" && fail "sesman survived stop"
 [ -d $CG ] && fail "$CG left behind"
 ss -Hltn "sport = :$PORT" | grep -q . && fail "port $PORT still listening"
 "$TARGET" status >/dev/null; [ $? = 3 ] || fail "status after stop should exit 3"
