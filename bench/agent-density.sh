@@ -4,7 +4,10 @@
 # sessions per agent CPU core, RSS per session, loop lag p99; for xfreerdp+Xvfb: RSS and PSS per
 # session; and the ratios against the targets (>= 200 sessions/core, <= 8 MiB/session at
 # 1024x768x16, lag p99 <= 5 ms, memory per session <= 1/10 of xfreerdp+Xvfb).
-#   bench/agent-density.sh [N=200] [K=4]   env: MEASURE_S (60), RAMP_S (40), WORK_SCALE (0.05)
+#   bench/agent-density.sh [N=200] [K=4]   env: MEASURE_S (60), RAMP_S (40), WORK_SCALE (0.05),
+#                                            AGENT_NICE (0; e.g. -10 to keep the agent ahead of
+#                                            simhost on a small shared box: shows how much of the
+#                                            lag is CPU contention rather than the agent's own work)
 # The agent sessions run workloads/simhost-task-worker.yaml; the xfreerdp sessions sit logged on
 # (nobody drives them), so their CPU figure is an idle floor, not a like-for-like comparison.
 set -euo pipefail
@@ -13,6 +16,7 @@ K=${2:-4}
 MEASURE_S=${MEASURE_S:-60}
 RAMP_S=${RAMP_S:-40}
 WORK_SCALE=${WORK_SCALE:-0.05}
+AGENT_NICE=${AGENT_NICE:-0}
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 B=${SESSMAX_BUILD_DIR:-$S/build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-density.XXXXXX")
@@ -48,7 +52,7 @@ FP=$(grep -o 'sha256:[0-9A-Fa-f:]*' "$T/sim.log" | head -1)
 
 # --- the agent: N sessions of the task worker
 DUR=$((RAMP_S + 30 + MEASURE_S + 30))
-"$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
+nice -n "$AGENT_NICE" "$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
   --workload "$S/workloads/simhost-task-worker.yaml" --duration "${DUR}s" --ramp "${RAMP_S}s" \
   --fingerprint "$FP" --connect-threads 4 > "$T/agent.jsonl" 2> "$T/agent.err" &
 AGENT=$!
@@ -108,7 +112,8 @@ print("%.2f %.2f" % (p99[len(p99) // 2] / 1000, p99[-1] / 1000) if p99 else "0 0
 kill -INT "$AGENT" 2>/dev/null || true
 
 python3 - "$N" "$active_now" "$t1" "$t2" "$c1" "$c2" "$HZ" "$a_rss" "$a_thr" "$lag" "$((s2 - s1))" \
-  "$xok" "$x1" "$x2" "$xf_rss" "$xf_pss" "$xv_rss" "$xv_pss" <<'PY'
+  "$xok" "$x1" "$x2" "$xf_rss" "$xf_pss" "$xv_rss" "$xv_pss" "$AGENT_NICE" "$(nproc)" \
+  "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import sys
 a = sys.argv[1:]
 n, active = int(a[0]), int(a[1])
@@ -124,7 +129,8 @@ xcores = (int(a[13]) - int(a[12])) / hz / wall
 xf_rss, xf_pss, xv_rss, xv_pss = (int(x) / 1024 for x in a[14:18])
 per_core = active / cores if cores > 0 else float("inf")
 per_sess = rss / max(active, 1)
-print(f"agent-density: one sessmax-agent vs xfreerdp+Xvfb, same simhost, {wall:.0f} s window")
+print(f"agent-density: one sessmax-agent vs xfreerdp+Xvfb, same simhost, {wall:.0f} s window "
+      f"({a[19]} CPUs, load average {a[20]}, agent nice {a[18]})")
 print(f"  sessmax-agent : {active} active sessions (of {n}), {samples} timer samples in the window "
       f"({samples / wall:.1f}/s), {thr} threads")
 print(f"                  CPU {cores:.3f} cores -> {per_core:.0f} active sessions per agent core")
