@@ -9,7 +9,11 @@
  *
  * Threading: every function here must be called on the thread running the event_base's loop
  * (or before the loop runs). Internally only connect/teardown of FreeRDP instances runs on the
- * connect threads. */
+ * connect threads.
+ *
+ * The event_base must use precise timers (EVENT_BASE_FLAG_PRECISE_TIMER, or EVENT_PRECISE_TIMER=1
+ * in the environment before it is created, as sessmax-agent's main() does): libevent's default
+ * coarse monotonic clock has a 4 ms tick here, which would add up to 4 ms to every timed wait. */
 #ifndef SESSMAX_ENGINE_H
 #define SESSMAX_ENGINE_H
 

@@ -41,6 +41,17 @@ last_active() {   # sessions_active of the agent's latest health record (0 befor
 
 [ -r /etc/winpr/HKLM.reg ] || echo "note: /etc/winpr/HKLM.reg missing (scripts/winpr-no-threads): codec thread pools on" >&2
 
+# --- the machine's own timer lateness, before anything starts: the floor under any loop lag
+BASE_LAG=$(python3 -c '
+import time
+late = []
+for _ in range(250):
+    due = time.monotonic() + 0.02
+    time.sleep(0.02)
+    late.append((time.monotonic() - due) * 1e3)
+late.sort()
+print("%.2f %.2f" % (late[124], late[247]))')
+
 # --- target
 PORT=$(free_port)
 "${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$PORT" --users $((N + K)) --work-scale "$WORK_SCALE" \
@@ -113,7 +124,7 @@ kill -INT "$AGENT" 2>/dev/null || true
 
 python3 - "$N" "$active_now" "$t1" "$t2" "$c1" "$c2" "$HZ" "$a_rss" "$a_thr" "$lag" "$((s2 - s1))" \
   "$xok" "$x1" "$x2" "$xf_rss" "$xf_pss" "$xv_rss" "$xv_pss" "$AGENT_NICE" "$(nproc)" \
-  "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
+  "$(cut -d' ' -f1 /proc/loadavg)" "$BASE_LAG" <<'PY'
 import sys
 a = sys.argv[1:]
 n, active = int(a[0]), int(a[1])
@@ -136,6 +147,8 @@ print(f"  sessmax-agent : {active} active sessions (of {n}), {samples} timer sam
 print(f"                  CPU {cores:.3f} cores -> {per_core:.0f} active sessions per agent core")
 print(f"                  RSS {rss:.0f} MiB -> {per_sess:.2f} MiB per session (1024x768x16)")
 print(f"                  loop lag p99: median window {lag_med:.2f} ms, worst 2 s window {lag_max:.2f} ms")
+b50, b99 = (float(x) for x in a[21].split())
+print(f"  machine floor : a bare 20 ms sleep loop (python, before the run) is late p50 {b50:.2f} ms, p99 {b99:.2f} ms")
 if k:
     print(f"  xfreerdp+Xvfb : {k} sessions (logged on, idle), CPU {xcores / k:.3f} cores per session (idle floor)")
     print(f"                  RSS per session {(xf_rss + xv_rss) / k:.1f} MiB (xfreerdp {xf_rss / k:.1f} + Xvfb {xv_rss / k:.1f}); "
