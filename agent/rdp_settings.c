@@ -62,6 +62,10 @@ int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const cha
     SET_BOOL(AsyncInput, FALSE);
     SET_BOOL(AllowFontSmoothing, FALSE);
 
+    /* one session's burst yields the loop after 5 ms (FreeRDP then sets its reread event, which
+     * the loop watches), instead of the default 100 ms that would stall every other session */
+    SET_U32(MaxTimeInCheckLoop, 5);
+
     /* no reconnect of our own behind the engine's retry policy */
     SET_BOOL(AutoReconnectionEnabled, FALSE);
     /* TCP connect bounded by the watchdog; allow slow logons in the connection sequence */

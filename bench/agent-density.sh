@@ -7,7 +7,9 @@
 #   bench/agent-density.sh [N=200] [K=4]   env: MEASURE_S (60), RAMP_S (40), WORK_SCALE (0.05),
 #                                            AGENT_NICE (0; e.g. -10 to keep the agent ahead of
 #                                            simhost on a small shared box: shows how much of the
-#                                            lag is CPU contention rather than the agent's own work)
+#                                            lag is CPU contention rather than the agent's own work),
+#                                            PIN (0; 1: simhost on the last CPU, the agent and the
+#                                            xfreerdp clients on the others, via taskset)
 # The agent sessions run workloads/simhost-task-worker.yaml; the xfreerdp sessions sit logged on
 # (nobody drives them), so their CPU figure is an idle floor, not a like-for-like comparison.
 set -euo pipefail
@@ -17,6 +19,13 @@ MEASURE_S=${MEASURE_S:-60}
 RAMP_S=${RAMP_S:-40}
 WORK_SCALE=${WORK_SCALE:-0.05}
 AGENT_NICE=${AGENT_NICE:-0}
+PIN=${PIN:-0}
+NCPU=$(nproc)
+SIM_CPUS=""; CLIENT_CPUS=""
+if [ "$PIN" = 1 ] && [ "$NCPU" -ge 2 ]; then
+  SIM_CPUS="taskset -c $((NCPU - 1))"
+  CLIENT_CPUS="taskset -c 0-$((NCPU - 2))"
+fi
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 B=${SESSMAX_BUILD_DIR:-$S/build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-density.XXXXXX")
@@ -54,7 +63,7 @@ print("%.2f %.2f" % (late[124], late[247]))')
 
 # --- target
 PORT=$(free_port)
-"${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$PORT" --users $((N + K)) --work-scale "$WORK_SCALE" \
+$SIM_CPUS "${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$PORT" --users $((N + K)) --work-scale "$WORK_SCALE" \
   --state-dir "$T/sim" > "$T/sim.log" 2>&1 &
 PIDS="$PIDS $!"
 for _ in $(seq 100); do grep -q 'listening on' "$T/sim.log" && break; sleep 0.1; done
@@ -63,7 +72,7 @@ FP=$(grep -o 'sha256:[0-9A-Fa-f:]*' "$T/sim.log" | head -1)
 
 # --- the agent: N sessions of the task worker
 DUR=$((RAMP_S + 30 + MEASURE_S + 30))
-nice -n "$AGENT_NICE" "$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
+$CLIENT_CPUS nice -n "$AGENT_NICE" "$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
   --workload "$S/workloads/simhost-task-worker.yaml" --duration "${DUR}s" --ramp "${RAMP_S}s" \
   --fingerprint "$FP" --connect-threads 4 > "$T/agent.jsonl" 2> "$T/agent.err" &
 AGENT=$!
@@ -78,7 +87,7 @@ for i in $(seq 1 "$K"); do
   PIDS="$PIDS $XV"
   for _ in $(seq 50); do [ -S "/tmp/.X11-unix/X$d" ] && break; sleep 0.1; done
   u=$(printf 'simuser%03d' $((N + i)))
-  printf '%s\n' "$SESSMAX_PASSWORD" | DISPLAY=":$d" xfreerdp /v:"127.0.0.1:$PORT" /u:"$u" \
+  printf '%s\n' "$SESSMAX_PASSWORD" | DISPLAY=":$d" $CLIENT_CPUS xfreerdp /v:"127.0.0.1:$PORT" /u:"$u" \
     /from-stdin:force /cert:ignore /size:1024x768 /bpp:16 > "$T/xf$i.log" 2>&1 &
   XF=$!
   PIDS="$PIDS $XF"
@@ -124,7 +133,8 @@ kill -INT "$AGENT" 2>/dev/null || true
 
 python3 - "$N" "$active_now" "$t1" "$t2" "$c1" "$c2" "$HZ" "$a_rss" "$a_thr" "$lag" "$((s2 - s1))" \
   "$xok" "$x1" "$x2" "$xf_rss" "$xf_pss" "$xv_rss" "$xv_pss" "$AGENT_NICE" "$(nproc)" \
-  "$(cut -d' ' -f1 /proc/loadavg)" "$BASE_LAG" <<'PY'
+  "$(cut -d' ' -f1 /proc/loadavg)" "$BASE_LAG" \
+  "$([ -n "$SIM_CPUS" ] && echo "simhost pinned apart" || echo "not pinned")" <<'PY'
 import sys
 a = sys.argv[1:]
 n, active = int(a[0]), int(a[1])
@@ -141,7 +151,7 @@ xf_rss, xf_pss, xv_rss, xv_pss = (int(x) / 1024 for x in a[14:18])
 per_core = active / cores if cores > 0 else float("inf")
 per_sess = rss / max(active, 1)
 print(f"agent-density: one sessmax-agent vs xfreerdp+Xvfb, same simhost, {wall:.0f} s window "
-      f"({a[19]} CPUs, load average {a[20]}, agent nice {a[18]})")
+      f"({a[19]} CPUs, load average {a[20]}, agent nice {a[18]}, {a[22]})")
 print(f"  sessmax-agent : {active} active sessions (of {n}), {samples} timer samples in the window "
       f"({samples / wall:.1f}/s), {thr} threads")
 print(f"                  CPU {cores:.3f} cores -> {per_core:.0f} active sessions per agent core")
