@@ -158,6 +158,14 @@ static const struct option LONGOPTS[] = {
     { 0, 0, 0, 0 },
 };
 
+static const char *opt_name(int c)
+{
+    for (const struct option *o = LONGOPTS; o->name; o++)
+        if (o->val == c)
+            return o->name;
+    return "?";
+}
+
 static int bad(const char *cmd, const char *opt, const char *val)
 {
     fprintf(stderr, "sessmax-agent %s: bad value for --%s: '%s' (see --help)\n", cmd, opt, val);
@@ -192,7 +200,7 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             v = strtoul(optarg, &end, 10);
             if (*end || !*optarg || (c != O_SEED && (v == 0 || v > 100000)) ||
                 (c == O_BPP && v != 16 && v != 32))
-                return bad(cmd, "number", optarg);
+                return bad(cmd, opt_name(c), optarg);
             if (c == O_SESSIONS) o->sessions = (unsigned)v;
             if (c == O_THREADS) o->cfg.connect_threads = (unsigned)v;
             if (c == O_ATTEMPTS) o->cfg.max_attempts = (uint32_t)v;
@@ -203,7 +211,7 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
         case O_DURATION: case O_RAMP: case O_CTIMEOUT: case O_LOGOFF: case O_WAIT: {
             int64_t ms = standalone_parse_duration_ms(optarg);
             if (ms < 0)
-                return bad(cmd, "duration", optarg);
+                return bad(cmd, opt_name(c), optarg);
             if (c == O_DURATION) o->duration_ms = ms;
             if (c == O_RAMP) o->ramp_ms = ms;
             if (c == O_CTIMEOUT) o->cfg.connect_timeout_ms = (uint32_t)(ms ? ms : 1);
