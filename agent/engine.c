@@ -228,6 +228,17 @@ static void loops_cb(evutil_socket_t fd, short what, void *arg)
 
 /* ---------------------------------------------------------------- public */
 
+int engine_security_parse(const char *name, enum engine_security *out)
+{
+    static const char *const names[] = { "negotiate", "tls", "nla", "rdp" };
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (enum engine_security)i;
+            return 0;
+        }
+    return -1;
+}
+
 void engine_config_defaults(struct engine_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);

@@ -27,6 +27,13 @@ struct engine;
 
 /* Everything about the target and the engine's own mechanics. Strings are copied by
  * engine_new(); the struct may be discarded afterwards. Start from engine_config_defaults(). */
+/* Security layer the client offers. NEGOTIATE lets the server pick among NLA, TLS and standard
+ * RDP security; the others offer only that layer, so a server that cannot do it refuses. */
+enum engine_security { ENGINE_SEC_NEGOTIATE = 0, ENGINE_SEC_TLS, ENGINE_SEC_NLA, ENGINE_SEC_RDP };
+
+/* "negotiate", "tls", "nla", "rdp" -> *out; returns -1 for anything else. */
+int engine_security_parse(const char *name, enum engine_security *out);
+
 struct engine_config {
     const char *host;                /* target host name or address (required) */
     uint16_t port;                   /* default 3389 */
@@ -36,6 +43,7 @@ struct engine_config {
      * writes known_hosts). */
     const char *fingerprint;
     int no_verify;
+    enum engine_security security;   /* default ENGINE_SEC_NEGOTIATE */
     uint32_t width, height;          /* desktop size; default 1024x768 */
     uint32_t bpp;                    /* 16 (default; framebuffer in RGB16) or 32 (BGRX32) */
     /* Private FreeRDP ConfigPath (certificate store dirs are created in it). NULL: the engine

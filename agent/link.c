@@ -161,6 +161,10 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     cfg.domain = c->domain[0] ? c->domain : NULL;
     cfg.fingerprint = c->no_verify ? NULL : c->fingerprint;
     cfg.no_verify = c->no_verify;
+    if (c->security && c->security[0] && engine_security_parse(c->security, &cfg.security) != 0) {
+        snprintf(err, errlen, "unknown security layer '%s' (negotiate, tls, nla, rdp)", c->security);
+        return -1;
+    }
     cfg.width = workload_width(l->wl);
     cfg.height = workload_height(l->wl);
     cfg.bpp = workload_bpp(l->wl);
@@ -287,11 +291,16 @@ static const char *usage_text =
     "                             [--shot-dir DIR] [--config-dir DIR] [--connect-threads N]\n"
     "The shared token comes from the environment variable SESSMAX_TOKEN (never the command line).\n";
 
+/* Returns 0, -1 after a usage error (printed), or 1 after printing the help. */
 static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return 1;
+        }
         if (!strcmp(a, "--name") && v) o->name = argv[++i];
         else if (!strcmp(a, "--capacity") && v) o->capacity = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(a, "--tls")) o->tls = 1;
@@ -362,8 +371,9 @@ int link_main(int argc, char **argv)
     SSL_CTX *ctx = NULL;
     struct sockaddr_storage ss;
     int sslen = 0, rc = 64;
-    if (parse_opts(argc, argv, &o, &l) < 0)
-        return 64;
+    int parsed = parse_opts(argc, argv, &o, &l);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 64;
     const char *env = getenv("SESSMAX_TOKEN");
     if (!env || !env[0]) {
         fprintf(stderr, "sessmax-agent connect: set SESSMAX_TOKEN to the controller's agent token\n");

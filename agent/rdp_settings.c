@@ -37,6 +37,14 @@ int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const cha
     else if (cfg->fingerprint)
         SET_STR(CertificateAcceptedFingerprints, cfg->fingerprint);
 
+    /* security layer: offer only the one asked for, or all of them for the server to pick */
+    if (cfg->security != ENGINE_SEC_NEGOTIATE) {
+        SET_BOOL(NlaSecurity, cfg->security == ENGINE_SEC_NLA);
+        SET_BOOL(TlsSecurity, cfg->security == ENGINE_SEC_TLS);
+        SET_BOOL(RdpSecurity, cfg->security == ENGINE_SEC_RDP);
+        SET_BOOL(ExtSecurity, FALSE);
+    }
+
     /* desktop */
     SET_U32(DesktopWidth, cfg->width);
     SET_U32(DesktopHeight, cfg->height);

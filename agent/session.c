@@ -280,9 +280,14 @@ static void release_instance(struct session *s, int on_loop)
     connector_submit(s->h->conn, &t->job);
 }
 
-/* Releases the live parts (never the session struct). */
+static void traffic_cb(evutil_socket_t fd, short what, void *arg);
+
+/* Releases the live parts (never the session struct). A connected session reports its traffic
+ * counters one last time, so a session shorter than the traffic interval still has its bytes. */
 static void teardown(struct session *s, int on_loop)
 {
+    if (on_loop && s->inst && s->h->cfg->traffic_interval_ms)
+        traffic_cb(-1, 0, s);
     interp_free(s->interp);
     s->interp = NULL;
     disarm(s);

@@ -123,6 +123,7 @@ static const char RUN_USAGE[] =
     "                           when all did, or at --duration, whichever comes first)\n"
     "  --fingerprint LIST       accept only these certificate fingerprints (sha256:AA:BB:..)\n"
     "  --no-verify              accept any certificate\n"
+    "  --security LAYER         negotiate (default), tls, nla or rdp\n"
     "  --shots DIR              save a PNG there when a wait times out\n"
     "  --connect-threads K      connect thread pool size (default 4)\n"
     "  --connect-timeout D      connect watchdog per attempt (default 30s)\n"
@@ -142,7 +143,7 @@ static const char SHOT_USAGE[] =
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
-       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_HELP };
+       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -154,7 +155,7 @@ static const struct option LONGOPTS[] = {
     { "size", 1, 0, O_SIZE }, { "bpp", 1, 0, O_BPP }, { "domain", 1, 0, O_DOMAIN },
     { "seed", 1, 0, O_SEED }, { "config-dir", 1, 0, O_CONFIGDIR },
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
-    { "help", 0, 0, O_HELP },
+    { "security", 1, 0, O_SECURITY }, { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -187,6 +188,10 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
         case O_WORKLOAD: o->workload = optarg; break;
         case O_FP: o->cfg.fingerprint = optarg; break;
         case O_NOVERIFY: o->cfg.no_verify = 1; break;
+        case O_SECURITY:
+            if (engine_security_parse(optarg, &o->cfg.security) != 0)
+                return bad(cmd, "security", optarg);
+            break;
         case O_SHOTS: o->cfg.shot_dir = optarg; break;
         case O_DOMAIN: o->cfg.domain = optarg; break;
         case O_CONFIGDIR: o->cfg.config_dir = optarg; break;
