@@ -44,8 +44,11 @@ int main(int argc, char **argv)
     }
     sim_cost_print(&server.costs, stdout);
     int rc = 0;
-    if (opts.predict)
-        rc = sim_predict_main(opts.predict, opts.cpus, &server.costs, stdout);
+    if (opts.predict) {
+        struct sim_predict_args pa = { .path = opts.predict, .measure = opts.measure, .cpus = opts.cpus,
+                                       .offset_ms = opts.threshold_offset_ms };
+        rc = sim_predict_main(&pa, &server.costs, stdout);
+    }
     else if (!opts.calibrate_only)
         rc = sim_server_run(&server);
     sim_server_free(&server);

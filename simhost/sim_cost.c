@@ -146,19 +146,34 @@ void sim_cost_print(const struct sim_costs *c, FILE *out)
     fflush(out);
 }
 
-double sim_cost_loop_cpu_s(const struct sim_costs *c, const struct sim_loop *l)
+static double cpu_of(const struct sim_costs *c, const unsigned *actions, uint64_t keystrokes)
 {
-    double s = (double)l->keystrokes * c->key_s;
+    double s = (double)keystrokes * c->key_s;
     for (int k = SIM_CMD_NONE + 1; k < SIM_CMD_KIND_COUNT; k++)
-        s += l->actions[k] * sim_cost_action_s(c, (enum sim_cmd_kind)k);
+        s += actions[k] * sim_cost_action_s(c, (enum sim_cmd_kind)k);
     return s;
 }
 
-double sim_cost_loop_len_s(const struct sim_loop *l) { return l->think_s + l->typing_s; }
+double sim_cost_loop_cpu_s(const struct sim_costs *c, const struct sim_loop *l)
+{
+    return cpu_of(c, l->actions, l->keystrokes);
+}
+
+double sim_cost_timer_cpu_s(const struct sim_costs *c, const struct sim_loop_timer *t)
+{
+    return t->count ? cpu_of(c, t->actions, t->keystrokes) / t->count : 0;
+}
+
+double sim_cost_loop_user_s(const struct sim_loop *l) { return l->think_s + l->typing_s + l->settle_s; }
+
+double sim_cost_loop_len_s(const struct sim_costs *c, const struct sim_loop *l)
+{
+    return sim_cost_loop_user_s(l) + sim_cost_loop_cpu_s(c, l);
+}
 
 double sim_cost_capacity(const struct sim_costs *c, const struct sim_loop *l, double cpus)
 {
-    double cpu = sim_cost_loop_cpu_s(c, l), len = sim_cost_loop_len_s(l);
+    double cpu = sim_cost_loop_cpu_s(c, l), len = sim_cost_loop_len_s(c, l);
     if (cpu <= 0 || len <= 0)
         return 0;
     return cpus * len / cpu;

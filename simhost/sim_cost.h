@@ -4,8 +4,9 @@
  * Every action's work is linear in --work-scale, so a short calibration at a fraction of the scale
  * (thread CPU time, CLOCK_THREAD_CPUTIME_ID) extrapolates to the full action. Each action also
  * paints its window (render + wire conversion) and the bytes go out through TLS; both are
- * measured too. A loop's CPU is the sum of its actions and keystroke echoes; its length is think
- * time plus typing time; capacity = cpus x loop_seconds / cpu_seconds_per_loop. */
+ * measured too. A loop's CPU is the sum of its actions and keystroke echoes; its length at low load
+ * is think + typing + settle time (stable conditions) + its own CPU; capacity at saturation =
+ * cpus x loop_seconds / cpu_seconds_per_loop. sim_mva.h turns the same figures into a smax. */
 #ifndef SIM_COST_H
 #define SIM_COST_H
 
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/results.h"
 #include "simhost/sim_cmd.h"
 #include "simhost/sim_font.h"
 
@@ -25,12 +27,28 @@ struct sim_costs {
     double calib_s;                        /* CPU the calibration itself took */
 };
 
+#define SIM_LOOP_TIMERS_MAX 32
+
+/* What one named timer's own steps trigger, summed over its occurrences in one loop. */
+struct sim_loop_timer {
+    char name[RESULTS_NAME_LEN];
+    unsigned count;                        /* occurrences (samples) per loop */
+    unsigned actions[SIM_CMD_KIND_COUNT];  /* commands its steps run (Enter in the run box, ctrl+o) */
+    uint64_t keystrokes;                   /* keys and characters its steps type (echoes) */
+    double weight;                         /* weight in the predicted measure group (0: not a member) */
+};
+
 /* What one workload loop does, for the prediction. */
 struct sim_loop {
     unsigned actions[SIM_CMD_KIND_COUNT];  /* run-box commands (and ctrl+o dialogs) per loop */
     uint64_t keystrokes;                   /* characters and keys typed per loop */
     double think_s;                        /* think time per loop (mean of ranges) */
     double typing_s;                       /* typing time per loop */
+    double settle_s;                       /* Σ `stable: {for: T}` of waits and timers' untils */
+    struct sim_loop_timer timers[SIM_LOOP_TIMERS_MAX];
+    size_t ntimers;                        /* distinct timer names in the loop */
+    char measure[RESULTS_NAME_LEN];        /* the measure group weighted into timers ("" none) */
+    size_t nmeasures;                      /* measure groups the workload has */
 };
 
 /* Thread CPU time in seconds (CLOCK_THREAD_CPUTIME_ID). */
@@ -45,10 +63,14 @@ double sim_cost_action_s(const struct sim_costs *c, enum sim_cmd_kind k);
 /* Prints the table ("sessmax-simhost: cost edit 0.081 s ..."). */
 void sim_cost_print(const struct sim_costs *c, FILE *out);
 
-/* CPU seconds of one loop, its length in seconds, and the users `cpus` CPUs carry (0 when the
- * loop has no CPU cost or no length). */
+/* CPU seconds of one loop; the user's own time per loop (think + typing + settle: Z of the
+ * closed system); the loop's length at low load (own time + CPU); the users `cpus` CPUs carry at
+ * 100 % utilisation (0 when the loop has no CPU cost or no length). */
 double sim_cost_loop_cpu_s(const struct sim_costs *c, const struct sim_loop *l);
-double sim_cost_loop_len_s(const struct sim_loop *l);
+double sim_cost_loop_user_s(const struct sim_loop *l);
+double sim_cost_loop_len_s(const struct sim_costs *c, const struct sim_loop *l);
 double sim_cost_capacity(const struct sim_costs *c, const struct sim_loop *l, double cpus);
+/* CPU seconds of one sample of timer t (what its steps trigger, per occurrence). */
+double sim_cost_timer_cpu_s(const struct sim_costs *c, const struct sim_loop_timer *t);
 
 #endif

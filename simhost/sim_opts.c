@@ -14,7 +14,8 @@ void sim_opts_usage(void)
           "                       [--users-file F] [--event-log FILE] [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--log-level error|warn|info|debug]\n"
-          "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--work-scale X] [--state-dir DIR]\n"
+          "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
+          "                       [--work-scale X] [--state-dir DIR]\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
           "Password: env SESSMAX_PASSWORD, or --users-file F (mode 0600).\n", stdout);
 }
@@ -60,6 +61,7 @@ static void defaults(struct sim_opts *o)
     o->handshake_timeout_s = 20;
     o->max_conns = 1024;
     o->log_level = LOG_INFO;
+    o->threshold_offset_ms = 1000;
     const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
         snprintf(o->state_dir, sizeof o->state_dir, "%s/sessmax-simhost", xdg);
@@ -102,6 +104,9 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
         } else if (!strcmp(a, "--cpus")) {
             if (parse_num(a, v, 0.01, 4096, &o->cpus, err, errlen))
                 return -1;
+        } else if (!strcmp(a, "--threshold-offset-ms")) {
+            if (parse_num(a, v, 1, 1e7, &o->threshold_offset_ms, err, errlen))
+                return -1;
         } else if (!strcmp(a, "--bpp")) {
             if (parse_num(a, v, 16, 32, &d, err, errlen) || (d != 16 && d != 32)) {
                 snprintf(err, errlen, "--bpp: expected 16 or 32, got '%s'", v ? v : "");
@@ -143,6 +148,8 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
             o->event_log = v;
         } else if (!strcmp(a, "--predict") && v) {
             o->predict = v;
+        } else if (!strcmp(a, "--measure") && v) {
+            o->measure = v;
         } else if (!strcmp(a, "--password") || !strcmp(a, "-p")) {
             snprintf(err, errlen, "%s: passwords are never taken from the command line; set SESSMAX_PASSWORD "
                      "or use --users-file F", a);

@@ -24,6 +24,8 @@ struct sim_opts {
     int log_level;               /* --log-level error|warn|info|debug (default info) */
     const char *predict;         /* --predict WORKLOAD.yaml */
     double cpus;                 /* --cpus C (with --predict) */
+    const char *measure;         /* --measure NAME (with --predict; NULL: vsi, else the only group) */
+    double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
     int calibrate_only;          /* --calibrate: print the cost table and exit */
 };
 
