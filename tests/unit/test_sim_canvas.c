@@ -7,18 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct sim_font font;
-
-static int setup(void)
-{
-    char err[256];
-    return sim_font_load(&font, SIM_FONT_PATH, 13, err, sizeof err);
-}
-static int teardown(void)
-{
-    sim_font_free(&font);
-    return 0;
-}
+#include "fixture_font.h"
 
 static int count_dark(const struct sim_canvas *c, int x, int y, int w, int h)
 {

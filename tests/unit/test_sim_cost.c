@@ -10,18 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct sim_font font;
-
-static int setup(void)
-{
-    char err[256];
-    return sim_font_load(&font, SIM_FONT_PATH, 13, err, sizeof err);
-}
-static int teardown(void)
-{
-    sim_font_free(&font);
-    return 0;
-}
+#include "fixture_font.h"
 
 static void test_sim_cost__capacity_formula(void)
 {

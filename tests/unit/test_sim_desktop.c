@@ -9,18 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct sim_font font;
-
-static int setup(void)
-{
-    char err[256];
-    return sim_font_load(&font, SIM_FONT_PATH, 13, err, sizeof err);
-}
-static int teardown(void)
-{
-    sim_font_free(&font);
-    return 0;
-}
+#include "fixture_font.h"
 
 static enum sim_key_result press(struct sim_desktop *d, uint32_t sc, struct sim_cmd *cmd)
 {
