@@ -1,6 +1,8 @@
 /* compare.c -- rows (runs or groups) x columns (smax, baseline, p95 per timer, kbit/s, stuck). */
 #include "controller/compare.h"
 
+#include "controller/export.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,19 +207,7 @@ static void write_csv(const struct table *tb, FILE *o)
 {
     for (size_t r = 0; r < tb->rows; r++)
         for (size_t c = 0; c < tb->cols; c++) {
-            const char *s = tb->cell[r][c];
-            int q = strpbrk(s, ",\"") != NULL;
-            if (q) {
-                fputc('"', o);
-                for (; *s; s++) {
-                    if (*s == '"')
-                        fputc('"', o);
-                    fputc(*s, o);
-                }
-                fputc('"', o);
-            } else {
-                fputs(s, o);
-            }
+            export_csv_field(o, tb->cell[r][c]);
             fputc(c + 1 < tb->cols ? ',' : '\n', o);
         }
 }

@@ -18,7 +18,7 @@ int export_parse_format(const char *name)
 
 /* --- CSV: run,metric,timer,value ----------------------------------------------------------- */
 
-static void csv_str(FILE *o, const char *s)
+void export_csv_field(FILE *o, const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
         fputs(s, o);
@@ -36,7 +36,7 @@ static void csv_str(FILE *o, const char *s)
 static void csv_row(FILE *o, const struct summary *s, const char *metric, const char *timer, double v)
 {
     fprintf(o, "%lld,%s,", (long long)s->run.id, metric);
-    csv_str(o, timer);
+    export_csv_field(o, timer);
     if (isfinite(v))
         fprintf(o, ",%.6g\n", v);
     else

@@ -16,6 +16,9 @@ int export_parse_format(const char *name);
 /* Writes the run; returns 0 or -1 on a write error (errno set). */
 int export_write(const struct summary *s, const struct verdict *v, enum export_format fmt, FILE *out);
 
+/* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline. */
+void export_csv_field(FILE *o, const char *s);
+
 /* Raw measure curve as CSV: t_us,active,value_ms,index_ms (one line per ok sample). */
 int export_points_csv(const struct summary *s, FILE *out);
 
