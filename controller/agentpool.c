@@ -223,15 +223,19 @@ static void child_exec(const struct pool *p, const char *bin, const char *name, 
             dup2(fd, 2);
     }
     setenv("SESSMAX_TOKEN", p->token, 1);
+    char *argv[12] = { (char *)bin, "connect", (char *)p->address, "--name", (char *)name, "--capacity",
+                       (char *)cap };
+    int argc = 7;
     if (p->ssl_ctx) {
-        char *argv[] = { (char *)bin, "connect", (char *)p->address, "--name", (char *)name, "--capacity",
-                         (char *)cap, "--tls-pin", (char *)p->fingerprint, NULL };
-        execv(bin, argv);
-    } else {
-        char *argv[] = { (char *)bin, "connect", (char *)p->address, "--name", (char *)name, "--capacity",
-                         (char *)cap, NULL };
-        execv(bin, argv);
+        argv[argc++] = "--tls-pin";
+        argv[argc++] = (char *)p->fingerprint;
     }
+    if (p->cfg.shot_dir) {
+        argv[argc++] = "--shot-dir";
+        argv[argc++] = (char *)p->cfg.shot_dir;
+    }
+    argv[argc] = NULL;
+    execv(bin, argv);
     fprintf(stderr, "sessmax: cannot start %s: %s\n", bin, strerror(errno));
     _exit(127);
 }

@@ -53,6 +53,7 @@ struct pool_config {
     uint32_t timeout_ms;          /* heartbeat silence limit */
     const char *agent_bin;        /* path of sessmax-agent; NULL: next to this executable */
     const char *agent_log;        /* local agents' stderr goes here (appended); NULL: inherit */
+    const char *shot_dir;         /* local agents save PNGs of timed-out waits here; NULL: none */
 };
 
 /* Opens the listener and spawns local agents. NULL with err on failure. */

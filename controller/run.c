@@ -25,10 +25,12 @@
 #include <event2/event.h>
 #include <math.h>
 #include <openssl/crypto.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define TICK_MS 250
 #define LOGOFF_GRACE_US 15000000ull
@@ -598,18 +600,24 @@ static int get_token(struct runner *r)
 static int start_pool(struct runner *r, const char *db_path)
 {
     const struct plan *p = r->plan;
-    char err[512], log_path[1024];
+    char err[512], log_path[1024], shot_path[1024];
     const char *agent_log = r->opt->agent_log;
     if (!agent_log) {
         snprintf(log_path, sizeof log_path, "%s.agents.log", db_path);
         agent_log = log_path;
     }
+    /* PNGs of timed-out waits go beside the results: <db>.shots/run-<id>/<user>-loop<k>-<timer>.png */
+    snprintf(shot_path, sizeof shot_path, "%s.shots", db_path);
+    mkdir(shot_path, 0755);
+    snprintf(shot_path, sizeof shot_path, "%s.shots/run-%lld", db_path, (long long)r->run);
+    const char *shot_dir = (mkdir(shot_path, 0755) == 0 || errno == EEXIST) ? shot_path : NULL;
     struct pool_config pc = { p->agents.mode == PLAN_AGENTS_LOCAL, p->agents.count, p->agents.listen,
                               p->agents.tls, r->token, p->agents.cpus,
                               p->agents.capacity ? p->agents.capacity
                                                  : p->agents.mode == PLAN_AGENTS_LOCAL ? p->sessions : 0,
                               (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
-                              r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log };
+                              r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
+                              shot_dir };
     struct pool_events ev = { r, ready_cb, records_cb, done_cb, lost_cb };
     r->pool = pool_new(r->base, &pc, &ev, err, sizeof err);
     if (!r->pool) {

@@ -1,0 +1,54 @@
+#!/bin/bash
+# run_wait_timeout.sh -- under `sessmax run`, a wait that times out is a failed sample (ok = 0) in
+# the store, the session goes on with its next loop, and a PNG of that session's screen lands
+# beside the results (<db>.shots/run-<id>/<user>-loop<k>-<timer>.png).
+source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
+
+start_simhost 2
+# the "never" timer watches a region nothing ever paints (the desktop background): it times out
+cat >"$WORK/never.yaml" <<'YAML'
+version: 1
+name: never-worker
+desktop: {width: 1024, height: 768, bpp: 16}
+regions:
+  taskbar: [0, 740, 1024, 28]
+  runbox: [8, 600, 420, 132]
+  appwin: [112, 60, 800, 500]
+  corner: [980, 4, 40, 20]
+defaults: {type_rate: 20ms, timeout: 10s, on_timeout: continue}
+logon: {change: taskbar, stable: {region: taskbar, for: 300ms}, timeout: 60s}
+loop:
+  - key: win+r
+  - wait: {change: runbox, timeout: 5s}
+  - type: "cpu"
+  - timer: cpu
+    steps: [{key: enter}]
+    until: {change: appwin, timeout: 20s}
+  - timer: never
+    steps: [{key: esc}]
+    until: {change: corner, timeout: 1s}
+  - think: 300ms
+measures:
+  vsi: {cpu: 1.0}
+YAML
+write_plan 2 1 2 2s 8s
+sed -i "s|^workload: .*|workload: $WORK/never.yaml|" "$WORK/plan.yaml"
+set +e
+"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1
+rc=$?
+set -e
+[ $rc -le 2 ] || { cat "$WORK/run.log"; fail "sessmax run exited $rc"; }
+failed=$(q "select count(*) from samples s join timer_names n on n.id = s.name_id where n.name = 'never' and s.ok = 0")
+okcpu=$(q "select count(*) from samples s join timer_names n on n.id = s.name_id where n.name = 'cpu' and s.ok = 1")
+[ "$failed" -ge 2 ] || fail "timed-out waits not recorded as failed samples ($failed)"
+[ "$okcpu" -ge 2 ] || fail "the sessions did not go on after the timeout ($okcpu ok cpu samples)"
+shots=$(ls "$WORK"/r.db.shots/run-1/*never*.png 2>/dev/null | wc -l)
+[ "$shots" -ge 2 ] || fail "no PNG of the timed-out wait beside the results ($(ls -R "$WORK"/r.db.shots 2>&1))"
+python3 - "$(ls "$WORK"/r.db.shots/run-1/*never*.png | head -1)" <<'PY' || fail "the screenshot is not a 1024x768 PNG"
+import struct, sys
+d = open(sys.argv[1], "rb").read(32)
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+w, h = struct.unpack(">II", d[16:24])
+assert (w, h) == (1024, 768), (w, h)
+PY
+echo "run_wait_timeout: ok ($failed failed samples, $shots screenshots)"
