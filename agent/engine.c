@@ -404,6 +404,12 @@ int engine_save_png(struct engine *e, uint32_t session_index, const char *path)
     return session_save_png(s, path);
 }
 
+int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out)
+{
+    struct session *s = find(e, session_index);
+    return s ? session_screen(s, out) : -1;
+}
+
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
                           uint32_t *max_us)
 {

@@ -24,6 +24,7 @@
 struct event_base;
 struct workload;
 struct engine;
+struct screen_view;
 
 /* Everything about the target and the engine's own mechanics. Strings are copied by
  * engine_new(); the struct may be discarded afterwards. Start from engine_config_defaults(). */
@@ -122,6 +123,9 @@ void engine_set_idle_cb(struct engine *e, void (*cb)(void *arg), void *arg);
 
 /* Saves the current screen of a running session as PNG; 0 on success, -1 otherwise (logged). */
 int engine_save_png(struct engine *e, uint32_t session_index, const char *path);
+
+/* The current screen of a running session (borrowed until return to the loop); -1 otherwise. */
+int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out);
 
 /* Loop-lag percentiles over the engine's whole life (for summaries). */
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,

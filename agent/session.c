@@ -697,6 +697,11 @@ uint32_t session_loops(const struct session *s)
     return s->interp ? interp_loops(s->interp) : 0;
 }
 
+int session_screen(struct session *s, struct screen_view *out)
+{
+    return op_screen(s, out);
+}
+
 int session_save_png(struct session *s, const char *path)
 {
     struct screen_view v;

@@ -35,6 +35,7 @@
 struct event_base;
 struct connector;
 struct session;
+struct screen_view;
 
 enum session_state {
     SESSION_ST_NEW = 0,
@@ -78,6 +79,8 @@ enum failure_reason session_get_reason(const struct session *s);
 uint32_t session_loops(const struct session *s);
 /* PNG of the current screen; 0 or -1. */
 int session_save_png(struct session *s, const char *path);
+/* The session's framebuffer (borrowed until return to the loop); -1 when not connected. */
+int session_screen(struct session *s, struct screen_view *out);
 /* Releases everything without records. Only after connector_free() (no attempt may be running).
  * Accepts NULL. */
 void session_free(struct session *s);

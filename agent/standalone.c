@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "agent/engine.h"
+#include "agent/interp.h"
 #include "agent/jsonl_sink.h"
 #include "common/log.h"
 #include "common/workload.h"
@@ -138,8 +139,10 @@ static const char RUN_USAGE[] =
 static const char SHOT_USAGE[] =
     "usage: sessmax-agent shot --target HOST:PORT --user NAME -o FILE.png [--wait 3s]\n"
     "                          [--fingerprint sha256:..|--no-verify] [--size WxH] [--bpp 16|32]\n"
+    "                          [--workload FILE]\n"
     "Logs one session on (password from SESSMAX_PASSWORD), waits, saves its screen as PNG and\n"
-    "logs off. The tool for writing workloads: regions and pixels are read from the PNG.\n";
+    "logs off. The tool for writing workloads: regions and pixels are read from the PNG. With\n"
+    "--workload, prints on stdout a `match` condition (region hash) for each of its regions.\n";
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
@@ -434,11 +437,32 @@ int standalone_run(int argc, char **argv)
 
 struct shot {
     struct opts *o;
+    struct workload *wl;              /* --workload: print its regions' match hashes */
     struct event_base *base;
     struct engine *eng;
     struct event *wait_ev;
     int saved, failed;
 };
+
+/* For writing `match` conditions: each named region's hash at tolerance 0, as a YAML line. */
+static void shot_print_hashes(struct shot *s)
+{
+    struct screen_view v;
+    if (engine_screen(s->eng, 0, &v) != 0)
+        return;
+    for (size_t i = 1; i < s->wl->nregions; i++) {
+        const struct workload_region *g = &s->wl->regions[i];
+        if (g->r.x < 0 || g->r.y < 0 || (uint32_t)(g->r.x + g->r.w) > v.width ||
+            (uint32_t)(g->r.y + g->r.h) > v.height) {
+            printf("# %s: outside the %ux%u screen\n", g->name, v.width, v.height);
+            continue;
+        }
+        uint64_t h = workload_region_hash(v.pixels, v.stride, v.bytes_per_pixel, g->r, 0);
+        printf("%s: {match: {region: %s, hash: \"%016llx\", tolerance: 0}}\n", g->name, g->name,
+               (unsigned long long)h);
+    }
+    fflush(stdout);
+}
 
 static void shot_save_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -448,6 +472,8 @@ static void shot_save_cb(evutil_socket_t fd, short what, void *arg)
     if (engine_save_png(s->eng, 0, s->o->out) == 0) {
         s->saved = 1;
         fprintf(stderr, "saved %s\n", s->o->out);
+        if (s->wl)
+            shot_print_hashes(s);
     }
     engine_logoff_all(s->eng, (uint32_t)s->o->logoff_ms);
 }
@@ -491,6 +517,11 @@ int standalone_shot(int argc, char **argv)
         fprintf(stderr, "sessmax-agent shot: -o FILE.png is required (see --help)\n");
         return EXIT_USAGE;
     }
+    char err[WORKLOAD_ERR_LEN];
+    if (o.workload && !(s.wl = workload_load_file(o.workload, err, sizeof err))) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_DATAERR;
+    }
     struct result_sink sink = { .ctx = &s, .session = shot_session_cb };
     rc = EXIT_SOFTWARE;
     s.base = event_base_new();
@@ -506,6 +537,7 @@ int standalone_shot(int argc, char **argv)
         }
     }
     engine_free(s.eng);
+    workload_free(s.wl);
     if (s.wait_ev)
         event_free(s.wait_ev);
     if (s.base)
