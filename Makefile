@@ -39,6 +39,7 @@ demo: build
 
 bench: build
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b || exit 1; done
+	@echo "== bench/agent-density.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-density.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
