@@ -10,6 +10,7 @@
 
 #include "agent/engine.h"
 #include "common/clock.h"
+#include "common/hostport.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/tls.h"
@@ -331,18 +332,17 @@ static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l
 
 static int resolve(const char *addr, struct sockaddr_storage *ss, int *sslen)
 {
-    char host[256];
-    const char *colon = strrchr(addr, ':');
-    if (!colon || colon == addr || (size_t)(colon - addr) >= sizeof host)
+    char host[256], service[8];
+    uint16_t port;
+    if (hostport_split(addr, 0, host, sizeof host, &port) != 0)
         return -1;
-    memcpy(host, addr, (size_t)(colon - addr));
-    host[colon - addr] = 0;
+    snprintf(service, sizeof service, "%u", (unsigned)port);
     if (host[0] == '[') {
         memmove(host, host + 1, strlen(host));
         host[strcspn(host, "]")] = 0;
     }
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
-    if (getaddrinfo(host, colon + 1, &hints, &res) != 0 || !res)
+    if (getaddrinfo(host, service, &hints, &res) != 0 || !res)
         return -1;
     memcpy(ss, res->ai_addr, res->ai_addrlen);
     *sslen = (int)res->ai_addrlen;

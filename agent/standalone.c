@@ -14,6 +14,7 @@
 
 #include "agent/engine.h"
 #include "agent/interp.h"
+#include "common/hostport.h"
 #include "agent/jsonl_sink.h"
 #include "common/log.h"
 #include "common/workload.h"
@@ -87,21 +88,11 @@ int standalone_expand_user(const char *pattern, unsigned n, char *out, size_t ou
 
 static int parse_target(const char *t, struct engine_config *cfg, char *host, size_t hostlen)
 {
-    const char *colon = strrchr(t, ':');
-    unsigned long port = 3389;
-    size_t hl = colon ? (size_t)(colon - t) : strlen(t);
-    if (colon) {
-        char *end;
-        port = strtoul(colon + 1, &end, 10);
-        if (*end || port == 0 || port > 65535)
-            return -1;
-    }
-    if (hl == 0 || hl >= hostlen)
+    uint16_t port;
+    if (hostport_split(t, 3389, host, hostlen, &port) != 0 || port == 0)
         return -1;
-    memcpy(host, t, hl);
-    host[hl] = 0;
     cfg->host = host;
-    cfg->port = (uint16_t)port;
+    cfg->port = port;
     return 0;
 }
 

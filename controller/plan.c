@@ -3,6 +3,7 @@
  * optional key never needs special handling afterwards. */
 #include "controller/plan.h"
 
+#include "common/hostport.h"
 #include "common/ydoc.h"
 
 #include <errno.h>
@@ -90,21 +91,6 @@ static char *resolve(const struct plan *p, const char *rel)
     if (s)
         snprintf(s, n, "%s/%s", p->dir, rel);
     return s;
-}
-
-static int parse_hostport(const char *s, char *host, size_t hostlen, uint16_t *port)
-{
-    const char *colon = strrchr(s, ':');
-    if (!colon || colon == s || (size_t)(colon - s) >= hostlen)
-        return -1;
-    char *end;
-    long v = strtol(colon + 1, &end, 10);
-    if (*end || v < 0 || v > 65535 || end == colon + 1)
-        return -1;
-    memcpy(host, s, (size_t)(colon - s));
-    host[colon - s] = 0;
-    *port = (uint16_t)v;
-    return 0;
 }
 
 static int check_fingerprint(struct ctx *c, const struct ydoc_node *n, const char *fp)
@@ -239,7 +225,7 @@ static int parse_agents(struct ctx *c, const struct ydoc_node *m)
         a->listen = strdup(DEFAULT_LISTEN);
     char host[256];
     uint16_t port;
-    if (parse_hostport(a->listen, host, sizeof host, &port) < 0)
+    if (hostport_split(a->listen, 0, host, sizeof host, &port) < 0)
         return ydoc_error(c->doc, ydoc_get(m, "listen"), c->err, c->errlen, "listen: expected ADDR:PORT (e.g. 0.0.0.0:7400)");
     if (a->heartbeat_timeout_us && a->heartbeat_timeout_us < 2000000)
         return ydoc_error(c->doc, ydoc_get(m, "heartbeat_timeout"), c->err, c->errlen, "heartbeat_timeout must be at least 2s");

@@ -1,6 +1,7 @@
 /* sim_opts.c -- command-line parsing for sessmax-simhost. */
 #include "simhost/sim_opts.h"
 
+#include "common/hostport.h"
 #include "common/log.h"
 
 #include <stdio.h>
@@ -34,17 +35,12 @@ static int parse_num(const char *opt, const char *v, double min, double max, dou
 
 static int parse_listen(struct sim_opts *o, const char *v, char *err, size_t errlen)
 {
-    const char *colon = v ? strrchr(v, ':') : NULL;
-    double port;
-    if (!colon || colon == v || (size_t)(colon - v) >= sizeof o->host) {
-        snprintf(err, errlen, "--listen: expected HOST:PORT, got '%s'", v ? v : "");
+    uint16_t port;
+    if (hostport_split(v, 0, o->host, sizeof o->host, &port) != 0 || port == 0) {
+        snprintf(err, errlen, "--listen: expected HOST:PORT with a port in [1, 65535], got '%s'", v ? v : "");
         return -1;
     }
-    if (parse_num("--listen port", colon + 1, 1, 65535, &port, err, errlen))
-        return -1;
-    memcpy(o->host, v, (size_t)(colon - v));
-    o->host[colon - v] = '\0';
-    o->port = (int)port;
+    o->port = port;
     return 0;
 }
 
