@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agent/link.h"
+#include "agent/netcheck.h"
 #include "agent/standalone.h"
 #include "common/log.h"
 
@@ -13,6 +14,7 @@ static const char USAGE[] =
     "  run      run N sessions of a workload standalone; JSON lines on stdout\n"
     "  shot     log one session on and save its screen as PNG\n"
     "  connect  serve a sessmax controller (the controller link)\n"
+    "  netcheck measure the built-in network emulator against a profile on this host\n"
     "  --version\n"
     "Passwords come from SESSMAX_PASSWORD, never from the command line.\n";
 
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
         return standalone_shot(argc - 1, argv + 1);
     if (!strcmp(cmd, "connect"))
         return link_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "netcheck"))
+        return netcheck_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(USAGE, stdout);
         return 0;
