@@ -21,7 +21,7 @@ def s(x): return struct.pack(">I", len(x)) + x
 hello = frame(1, struct.pack(">II", 0x534d4158, 1) + s(b"agent-1") + struct.pack(">II", 30, 99) + b"N" * 32)
 sample = bytes([1]) + struct.pack(">IIQQBB", 3, 1, 10**15, 250000, 1, 1) + s(b"vsi")
 session = bytes([2]) + struct.pack(">IQBQB", 3, 10**15, 2, 0, 7) + s(b"simuser004") + s(b"wait timeout")
-traffic = bytes([3]) + struct.pack(">IQQQQQII", 3, 10**15, 1, 2, 3, 4, 500, 9)
+traffic = bytes([3]) + struct.pack(">IQQQQQIIIII", 3, 10**15, 1, 2, 3, 4, 500, 9, 100, 1, 90)
 health = bytes([4]) + struct.pack(">QIIIIIIQ", 10**15, 30, 1, 100, 900, 5000, 400, 65536)
 recs = frame(9, struct.pack(">QI", 1, 4) + sample + session + traffic + health)
 ack = frame(10, struct.pack(">Q", 1))
