@@ -21,6 +21,7 @@
 #include "agent/connector.h"
 #include "agent/failure.h"
 #include "agent/interp.h"
+#include "agent/netem.h"
 #include "agent/netstats.h"
 #include "agent/rdp_settings.h"
 #include "agent/screen.h"
@@ -530,7 +531,7 @@ static void connect_work(struct connector_job *j)
     int ok = 0;
 
     memset(&s->facts, 0, sizeof s->facts);
-    if (!inst)
+    if (!inst || netem_enter(s->h->cfg->netem) != 0)
         goto fail;
     inst->ContextSize = sizeof(struct session_ctx);
     inst->PreConnect = pre_connect_cb;
