@@ -7,6 +7,7 @@
  * store, and the agent exits 0 only when every batch was acknowledged after DONE. If the
  * controller goes away, sessions are dropped and the agent exits 1: it never runs unsupervised. */
 #include "agent/link.h"
+#include "agent/netem.h"
 
 #include "agent/engine.h"
 #include "common/clock.h"
@@ -49,6 +50,7 @@ struct link {
     int stopping, done_sent, exit_code;
     const char *shot_dir, *config_dir;
     unsigned connect_threads;
+    struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
 };
 
 static void finish(struct link *l, int code)
@@ -181,6 +183,17 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         cfg.connect_timeout_ms = c->connect_timeout_ms;
     cfg.traffic_interval_ms = c->traffic_interval_ms;
     cfg.health_interval_ms = c->health_interval_ms;
+    struct netprofile net;
+    char host[64], nerr[512];
+    netprofile_lan(&net);
+    if (c->network_profile[0] && netprofile_from_json(c->network_profile, &net, nerr, sizeof nerr) != 0) {
+        snprintf(err, errlen, "%s", nerr);
+        return -1;
+    }
+    if (netem_apply(&net, &cfg, &l->netem, host, sizeof host, nerr, sizeof nerr) != 0) {
+        snprintf(err, errlen, "network %s refused on this agent's host: %s", net.name, nerr);
+        return -1;
+    }
     struct result_sink sink = { l, sink_sample, sink_session, sink_traffic, sink_health };
     l->engine = engine_new(l->base, &cfg, &sink);
     if (!l->engine) {
@@ -492,6 +505,7 @@ int link_main(int argc, char **argv)
 out:
     if (l.engine)
         engine_free(l.engine);
+    netem_close(l.netem);   /* after the engine: its sessions' sockets live in the namespace */
     workload_free(l.wl);
     wire_free(l.wire);
     proto_buf_free(&l.batch);

@@ -92,7 +92,8 @@ struct proto_ping {
     S(10, workload_text, PROTO_MAX_FRAME) /* the YAML, loaded by the agent */                         \
     N(11, connect_timeout_ms, UINT32_MAX)                                                             \
     N(12, traffic_interval_ms, UINT32_MAX)                                                            \
-    N(13, health_interval_ms, UINT32_MAX)
+    N(13, health_interval_ms, UINT32_MAX)                                                             \
+    S(14, network_profile, PROTO_TEXT_MAX) /* JSON (common/netprofile.h); "" = lan, not shaped */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
