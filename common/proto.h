@@ -22,6 +22,8 @@
 #define PROTO_TAG_LEN 16             /* per-frame MAC after AUTH (HMAC-SHA256, truncated) */
 #define PROTO_TICKET_LEN 16          /* resume ticket: WELCOME gives it, a reconnecting HELLO shows it */
 #define PROTO_TEXT_MAX 4096            /* names, hosts, error texts */
+#define PROTO_TOKEN_MIN_LEN 16         /* the shared token, enforced by controller and agent */
+#define PROTO_TOKEN_MAX_LEN 64
 
 enum proto_type {
     PROTO_HELLO = 1,       /* agent -> ctl: magic, version, name, capacity, pid, agent nonce */

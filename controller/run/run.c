@@ -115,7 +115,7 @@ static int start_pool(struct runner *r, const char *db_path)
                                    p->agents.capacity ? p->agents.capacity : local ? p->sessions : 0,
                                    (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
                                    r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
-                                   shot_dir(r, db_path, shot_path, sizeof shot_path) };
+                                   shot_dir(r, db_path, shot_path, sizeof shot_path), p->cred.password_env };
     struct agentpool_events ev = intake_events(r);
     r->pool = agentpool_new(r->base, &pc, &ev, err, sizeof err);
     if (!r->pool) {
