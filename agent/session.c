@@ -23,6 +23,7 @@
 #include "agent/rdpdr_fix.h"
 #include "agent/failure.h"
 #include "agent/interp.h"
+#include "agent/netem.h"
 #include "agent/netstats.h"
 #include "agent/rdp_settings.h"
 #include "agent/screen.h"
@@ -539,7 +540,7 @@ static void connect_work(struct connector_job *j)
     int ok = 0;
 
     memset(&s->facts, 0, sizeof s->facts);
-    if (!inst)
+    if (!inst || netem_enter(s->h->cfg->netem) != 0)
         goto fail;
     inst->ContextSize = sizeof(struct session_ctx);
     inst->PreConnect = pre_connect_cb;

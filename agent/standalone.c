@@ -11,21 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #include "agent/engine.h"
 #include "agent/interp.h"
 #include "common/hostport.h"
 #include "agent/jsonl_sink.h"
+#include "agent/netem.h"
 #include "common/log.h"
+#include "common/netprofile.h"
 #include "common/workload.h"
-
-#define EXIT_USAGE 64
-#define EXIT_DATAERR 65
-#define EXIT_SOFTWARE 70
 
 struct opts {
     struct engine_config cfg;
-    const char *target, *users, *workload, *out, *log_level;
+    const char *target, *users, *workload, *out, *log_level, *network;
     unsigned sessions;
     int64_t duration_ms, ramp_ms, wait_ms, logoff_ms;
     uint64_t seed;
@@ -116,6 +115,8 @@ static const char RUN_USAGE[] =
     "  --fingerprint LIST       accept only these certificate fingerprints (sha256:AA:BB:..)\n"
     "  --no-verify              accept any certificate\n"
     "  --security LAYER         negotiate (default), tls, nla or rdp\n"
+    "  --network PROFILE        shape the RDP traffic: a built-in profile (wan-250ms-1pct, ...) or\n"
+    "                           its JSON object; needs CAP_NET_ADMIN (docs/network.md)\n"
     "  --shots DIR              save a PNG there when a wait times out\n"
     "  --connect-threads K      connect thread pool size (default 4)\n"
     "  --connect-timeout D      connect watchdog per attempt (default 30s)\n"
@@ -137,7 +138,7 @@ static const char SHOT_USAGE[] =
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
-       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_HELP };
+       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_NETWORK, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -149,7 +150,7 @@ static const struct option LONGOPTS[] = {
     { "size", 1, 0, O_SIZE }, { "bpp", 1, 0, O_BPP }, { "domain", 1, 0, O_DOMAIN },
     { "seed", 1, 0, O_SEED }, { "config-dir", 1, 0, O_CONFIGDIR },
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
-    { "security", 1, 0, O_SECURITY }, { "help", 0, 0, O_HELP },
+    { "security", 1, 0, O_SECURITY }, { "network", 1, 0, O_NETWORK }, { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -164,22 +165,23 @@ static const char *opt_name(int c)
 static int bad(const char *cmd, const char *opt, const char *val)
 {
     fprintf(stderr, "sessmax-agent %s: bad value for --%s: '%s' (see --help)\n", cmd, opt, val);
-    return EXIT_USAGE;
+    return EX_USAGE;
 }
 
-/* Returns 0, EXIT_USAGE, or -1 for --help (printed). */
+/* Returns 0, EX_USAGE, or -1 for --help (printed). */
 static int parse(int argc, char **argv, struct opts *o, const char *usage)
 {
     const char *cmd = argv[0];
     int c;
     unsigned long v;
     char *end;
-    optind = 1;
+    optind = 0;                  /* 0, not 1: re-initialises getopt after main()'s own scan */
     while ((c = getopt_long(argc, argv, "o:h", LONGOPTS, NULL)) != -1) {
         switch (c) {
         case O_TARGET: o->target = optarg; break;
         case O_USERS: o->users = optarg; break;
         case O_WORKLOAD: o->workload = optarg; break;
+        case O_NETWORK: o->network = optarg; break;
         case O_FP: o->cfg.fingerprint = optarg; break;
         case O_NOVERIFY: o->cfg.no_verify = 1; break;
         case O_SECURITY:
@@ -232,13 +234,13 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             return -1;
         default:
             fputs(usage, stderr);
-            return EXIT_USAGE;
+            return EX_USAGE;
         }
     }
     if (optind < argc) {
         fprintf(stderr, "sessmax-agent %s: unexpected argument '%s' (see --help)\n", cmd,
                 argv[optind]);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     return 0;
 }
@@ -261,20 +263,20 @@ static int check_common(const char *cmd, struct opts *o, char *host, size_t host
         log_set_level((enum log_level)log_parse_level(o->log_level));
     if (!o->target || parse_target(o->target, &o->cfg, host, hostlen) != 0) {
         fprintf(stderr, "sessmax-agent %s: --target HOST:PORT is required (see --help)\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (!o->users) {
         fprintf(stderr, "sessmax-agent %s: --user(s) is required (see --help)\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (o->cfg.fingerprint && o->cfg.no_verify) {
         fprintf(stderr, "sessmax-agent %s: --fingerprint and --no-verify exclude each other\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     *password = getenv("SESSMAX_PASSWORD");
     if (!*password) {
         fprintf(stderr, "sessmax-agent %s: set the password in SESSMAX_PASSWORD\n", cmd);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     return 0;
 }
@@ -361,7 +363,7 @@ static int run_loop(struct run *r, struct jsonl_sink *js)
     r->sigint_ev = evsignal_new(r->base, SIGINT, signal_cb, r);
     r->sigterm_ev = evsignal_new(r->base, SIGTERM, signal_cb, r);
     if (!r->eng || !r->launch_ev || !r->stop_ev || !r->sigint_ev || !r->sigterm_ev)
-        return EXIT_SOFTWARE;
+        return EX_SOFTWARE;
     engine_set_idle_cb(r->eng, idle_cb, r);
     struct timeval dur = { (time_t)(o->duration_ms / 1000), (suseconds_t)(o->duration_ms % 1000) * 1000 };
     event_add(r->stop_ev, &dur);
@@ -395,11 +397,11 @@ int standalone_run(int argc, char **argv)
         return bad("run", "users", o.users);
     if (!o.workload || !o.duration_ms) {
         fprintf(stderr, "sessmax-agent run: --workload and --duration are required (see --help)\n");
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (!(wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     if (!o.size_given && workload_width(wl)) {
         o.cfg.width = workload_width(wl);
@@ -408,12 +410,23 @@ int standalone_run(int argc, char **argv)
     if (workload_bpp(wl) && o.cfg.bpp == 16)
         o.cfg.bpp = workload_bpp(wl);
     r.wl = wl;
-    rc = EXIT_SOFTWARE;
+    struct netprofile net;
+    struct netem *netem = NULL;
+    char nhost[64];
+    netprofile_lan(&net);
+    if (o.network && (netprofile_parse_arg(o.network, &net, err, sizeof err) != 0 ||
+                      netem_apply(&net, &o.cfg, &netem, nhost, sizeof nhost, err, sizeof err) != 0)) {
+        fprintf(stderr, "sessmax-agent run: --network: %s\n", err);
+        workload_free(wl);
+        return EX_NOPERM;
+    }
+    rc = EX_SOFTWARE;
     r.base = event_base_new();
     js = jsonl_sink_new(stdout);
     if (r.base && js)
         rc = run_loop(&r, js);
     engine_free(r.eng);
+    netem_close(netem);   /* after the engine: its sessions' sockets live in the namespace */
     if (r.launch_ev) event_free(r.launch_ev);
     if (r.stop_ev) event_free(r.stop_ev);
     if (r.sigint_ev) event_free(r.sigint_ev);
@@ -506,15 +519,15 @@ int standalone_shot(int argc, char **argv)
         return rc;
     if (!o.out) {
         fprintf(stderr, "sessmax-agent shot: -o FILE.png is required (see --help)\n");
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     char err[WORKLOAD_ERR_LEN];
     if (o.workload && !(s.wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     struct result_sink sink = { .ctx = &s, .session = shot_session_cb };
-    rc = EXIT_SOFTWARE;
+    rc = EX_SOFTWARE;
     s.base = event_base_new();
     if (s.base)
         s.eng = engine_new(s.base, &o.cfg, &sink);

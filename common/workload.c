@@ -3,11 +3,12 @@
  * parsed in workload_step.c; pixel hashing lives in workload_pixel.c. */
 #include "common/workload_parse.h"
 
-#include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/file_read.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 
@@ -144,14 +145,21 @@ static int parse_measures(struct workload_parse *p, const struct ydoc_node *n)
     return 0;
 }
 
-/* A loop that never waits would spin the agent's event loop and flood the server. */
-static int pauses(void *ctx, const struct workload_step *s, const char *timer)
+/* A loop that never waits would spin the agent's event loop and flood the server. Looks at
+ * each step once (a repeat's body once, whatever its count: count is at least 1), so nested
+ * repeats cost their size, not the product of their counts. */
+static int pauses(const struct workload_step *steps, size_t n)
 {
-    (void)ctx;
-    (void)timer;
-    return s->kind == WORKLOAD_STEP_WAIT || s->kind == WORKLOAD_STEP_TIMER ||
-           (s->kind == WORKLOAD_STEP_THINK && s->think_max_us > 0) ||
-           (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0);
+    for (size_t i = 0; i < n; i++) {
+        const struct workload_step *s = &steps[i];
+        if (s->kind == WORKLOAD_STEP_WAIT || s->kind == WORKLOAD_STEP_TIMER ||
+            (s->kind == WORKLOAD_STEP_THINK && s->think_max_us > 0) ||
+            (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0))
+            return 1;
+        if (s->kind == WORKLOAD_STEP_REPEAT && pauses(s->steps, s->nsteps))
+            return 1;
+    }
+    return 0;
 }
 
 static int parse_top(struct workload_parse *p)
@@ -193,7 +201,7 @@ static int parse_top(struct workload_parse *p)
         return ERR(p, root, "loop is missing");
     if (workload_parse_steps(p, loop, "loop", &wl->loop, &wl->nloop) != 0)
         return -1;
-    if (!workload_walk(wl, WORKLOAD_PART_LOOP, pauses, NULL))
+    if (!pauses(wl->loop, wl->nloop))
         return ERR(p, loop, "loop never pauses, so it would repeat unbounded: add a think, wait, timer or type step");
     const struct ydoc_node *logoff = ydoc_get(root, "logoff");
     if (logoff && workload_parse_steps(p, logoff, "logoff", &wl->logoff, &wl->nlogoff) != 0)
@@ -239,39 +247,11 @@ fail:
 
 struct workload *workload_load_file(const char *path, char *err, size_t errlen)
 {
-    struct workload *wl = NULL;
-    char *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = file_read_all(path, FILE_READ_MAX_CONFIG, &len, err, errlen);
+    if (!text)
         return NULL;
-    }
-    size_t len = 0, cap = 1 << 16;
-    if (!(text = malloc(cap)))
-        goto oom;
-    for (;;) {
-        size_t r = fread(text + len, 1, cap - len, f);
-        len += r;
-        if (len < cap)
-            break;
-        if (cap >= (16u << 20)) {
-            snprintf(err, errlen, "%s: larger than 16 MiB", path);
-            goto done;
-        }
-        char *t = realloc(text, cap *= 2);
-        if (!t)
-            goto oom;
-        text = t;
-    }
-    if (ferror(f))
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-    else
-        wl = workload_load_string(path, text, len, err, errlen);
-    goto done;
-oom:
-    snprintf(err, errlen, "%s: out of memory", path);
-done:
-    fclose(f);
+    struct workload *wl = workload_load_string(path, text, len, err, errlen);
     free(text);
     return wl;
 }
@@ -344,6 +324,29 @@ int workload_walk(const struct workload *wl, enum workload_part part, workload_v
     if (part == WORKLOAD_PART_LOOP)
         return walk(wl->loop, wl->nloop, NULL, fn, ctx);
     return walk(wl->logoff, wl->nlogoff, NULL, fn, ctx);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+static uint64_t flat_steps(const struct workload_step *steps, size_t n)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct workload_step *s = &steps[i];
+        if (s->kind == WORKLOAD_STEP_REPEAT)
+            total = sat_add(total, sat_mul(flat_steps(s->steps, s->nsteps), s->count));
+        else if (s->kind == WORKLOAD_STEP_TIMER)
+            total = sat_add(total, sat_add(1, flat_steps(s->steps, s->nsteps)));
+        else
+            total = sat_add(total, 1);
+    }
+    return total;
+}
+
+uint64_t workload_flat_steps(const struct workload *wl, enum workload_part part)
+{
+    return part == WORKLOAD_PART_LOOP ? flat_steps(wl->loop, wl->nloop) : flat_steps(wl->logoff, wl->nlogoff);
 }
 
 size_t workload_expand(const char *text, const char *user, char *out, size_t outlen)

@@ -18,6 +18,7 @@ struct ydoc_node {
     char *value;                 /* scalar text (NUL-terminated); NULL for maps and seqs */
     int quoted;                  /* scalar was written in quotes: never a number or bool */
     size_t n;                    /* number of items (seq) or pairs (map) */
+    size_t cap;                  /* allocated room in keys/items (the loader's business) */
     struct ydoc_node **keys;     /* map: key scalars (with their own positions) */
     struct ydoc_node **items;    /* seq: items; map: values, parallel to keys */
 };
@@ -35,7 +36,8 @@ struct ydoc *ydoc_load_file(const char *path, char *err, size_t errlen);
 struct ydoc *ydoc_load_string(const char *name, const char *text, size_t len, char *err, size_t errlen);
 void ydoc_free(struct ydoc *doc);
 
-/* Formats "file:line:col: <message>" into err and returns -1 (for `return ydoc_error(...)`). */
+/* Formats "file:line:col: <message>" into err and returns -1 (for `return ydoc_error(...)`).
+ * Control characters (a quoted key's newline) become '?': an error is always one line. */
 int ydoc_error(const struct ydoc *doc, const struct ydoc_node *at, char *err, size_t errlen,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

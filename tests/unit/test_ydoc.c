@@ -5,6 +5,7 @@
 #include "common/ydoc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static char err[YDOC_ERR_LEN];
@@ -166,6 +167,49 @@ static void test_ydoc__deep_nesting(void)
     load_fails(text, "plan.yaml:1:66: nesting deeper than 64 levels");
 }
 
+/** A map of 400,000 keys loads and a duplicate at its end is still found, at its position.
+ * (Issue: the duplicate check compared every key with all before it: 200,000 keys took about two
+ * minutes; the test's ctest TIMEOUT catches a relapse.) */
+static void test_ydoc__large_map_linear(void)
+{
+    enum { N = 400000 };
+    size_t cap = (size_t)N * 24 + 64, len = 0;
+    char *text = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, cap - len, "key%d: %d\n", i, i);
+    struct ydoc *doc = ydoc_load_string("big.yaml", text, len, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_EQUAL(doc->root->n, N);
+    CU_ASSERT_PTR_NOT_NULL(ydoc_get(doc->root, "key399999"));
+    CU_ASSERT_STRING_EQUAL(ydoc_get(doc->root, "key123456")->value, "123456");
+    ydoc_free(doc);
+    len += (size_t)snprintf(text + len, cap - len, "key77: again\n");
+    doc = ydoc_load_string("big.yaml", text, len, err, sizeof err);
+    CU_ASSERT_PTR_NULL(doc);
+    CU_ASSERT_STRING_EQUAL(err, "big.yaml:400001:1: duplicate key 'key77'");
+    ydoc_free(doc);
+    free(text);
+}
+
+/** Errors quote the file's text; a newline or other control character in it must not split the
+ * message into two lines (found by fuzzing). */
+static void test_ydoc__errors_are_one_line(void)
+{
+    struct ydoc *doc = load("\"bad\\nkey\": 1\nflag: \"yes\\r\\nno\"\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    static const char *const allowed[] = { "flag", NULL };
+    CU_ASSERT_EQUAL(ydoc_check_keys(doc, doc->root, allowed, "plan", err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad?key"));
+    int b;
+    CU_ASSERT_EQUAL(ydoc_bool(doc, ydoc_get(doc->root, "flag"), &b, err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NULL(strchr(err, '\r'));
+    ydoc_free(doc);
+    load_fails("a: 1\n\"a\": 2\n", "plan.yaml:2:1: duplicate key 'a'");
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -177,6 +221,8 @@ int main(void)
         UNIT_TEST(test_ydoc__unknown_keys),
         UNIT_TEST(test_ydoc__file),
         UNIT_TEST(test_ydoc__deep_nesting),
+        UNIT_TEST(test_ydoc__large_map_linear),
+        UNIT_TEST(test_ydoc__errors_are_one_line),
         UNIT_END,
     };
     return unit_run("ydoc", tests, NULL, NULL);

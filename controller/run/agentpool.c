@@ -1,0 +1,298 @@
+/* agentpool.c -- listener, local agent processes and the wires to every agent (see agentpool.h). */
+#include "controller/run/agentpool.h"
+
+#include "common/log.h"
+#include "common/tls.h"
+#include "common/wire.h"
+#include "controller/run/agentspawn.h"
+#include "controller/run/run_limits.h"
+
+#include <errno.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <netinet/in.h>
+#include <openssl/ssl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Connections still authenticating at one time; one more is refused until one of them ends
+ * (a handshake ends within the wire's 10 s at most). */
+#define MAX_PENDING 256
+
+struct agentpool {
+    struct event_base *base;
+    struct agentpool_config cfg;
+    struct agentpool_events ev;
+    struct evconnlistener *listener;
+    SSL_CTX *ssl_ctx;
+    char fingerprint[TLS_FP_LEN];
+    char address[160];
+    struct agentpool_agent *pending[MAX_PENDING];   /* connections not (yet) agents */
+    size_t npending;
+    struct agentpool_agent *ready[RUN_MAX_AGENTS];  /* by slot */
+    size_t nready;
+    pid_t children[RUN_MAX_AGENTS];
+    size_t nchildren;
+    uint32_t next_id;
+    char *token;
+};
+
+static void pending_remove(struct agentpool *p, struct agentpool_agent *a)
+{
+    for (size_t i = 0; i < p->npending; i++)
+        if (p->pending[i] == a) {
+            p->pending[i] = p->pending[--p->npending];
+            return;
+        }
+}
+
+static void agent_ready(struct wire *w, void *arg)
+{
+    struct agentpool_agent *a = arg;
+    struct agentpool *p = a->pool;
+    const struct proto_hello *h = wire_hello(w);
+    if (p->nready >= p->cfg.count || p->nready >= RUN_MAX_AGENTS) {
+        wire_close(w, "this run already has all the agents it expects");
+        return;
+    }
+    pending_remove(p, a);
+    snprintf(a->name, sizeof a->name, "%s", h->name ? h->name : "agent");
+    a->capacity = h->capacity ? h->capacity : 1;
+    if (p->cfg.capacity && p->cfg.capacity < a->capacity)
+        a->capacity = p->cfg.capacity;
+    for (size_t i = 0; i < p->nchildren; i++)
+        if (p->children[i] == (pid_t)h->pid)
+            a->pid = (pid_t)h->pid;
+    a->slot = (uint32_t)p->nready;
+    a->state = AGENTPOOL_AGENT_READY;
+    p->ready[p->nready++] = a;
+    log_debug("agent %s ready from %s (capacity %u)", a->name, a->host, a->capacity);
+    if (p->ev.ready)
+        p->ev.ready(a, p->ev.arg);
+}
+
+static void agent_msg(struct wire *w, struct proto_msg *m, void *arg)
+{
+    struct agentpool_agent *a = arg;
+    struct agentpool *p = a->pool;
+    char t[160];
+    switch (m->type) {
+    case PROTO_RECORDS:
+        if (m->u.records.seq != a->last_seq + 1) {
+            snprintf(t, sizeof t, "records batch %llu out of order (expected %llu)",
+                     (unsigned long long)m->u.records.seq, (unsigned long long)a->last_seq + 1);
+            wire_close(w, t);
+            return;
+        }
+        a->last_seq = m->u.records.seq;
+        a->records += m->u.records.count;
+        if (p->ev.records)
+            p->ev.records(a, &m->u.records, p->ev.arg);
+        break;
+    case PROTO_DONE:
+        if (a->state == AGENTPOOL_AGENT_READY) {
+            a->state = AGENTPOOL_AGENT_DONE;
+            if (p->ev.done)
+                p->ev.done(a, &m->u.done, p->ev.arg);
+        }
+        break;
+    default:
+        snprintf(t, sizeof t, "unexpected %s message from an agent", proto_type_name(m->type));
+        wire_close(w, t);
+    }
+}
+
+static void agent_close(struct wire *w, const char *reason, void *arg)
+{
+    struct agentpool_agent *a = arg;
+    struct agentpool *p = a->pool;
+    wire_free(w);
+    a->wire = NULL;
+    if (a->slot == UINT32_MAX) {
+        log_ratelimited(LOG_WARN, "pool-refused", "agent connection from %s refused: %s", a->host, reason);
+        pending_remove(p, a);
+        free(a);
+        return;
+    }
+    if (a->state == AGENTPOOL_AGENT_READY) {
+        a->state = AGENTPOOL_AGENT_LOST;
+        log_warn("agent %s lost: %s", a->name, reason);
+        if (p->ev.lost)
+            p->ev.lost(a, reason, p->ev.arg);
+    }
+}
+
+static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
+{
+    struct agentpool *p = arg;
+    (void)l;
+    char host[128] = "?";
+    if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6) {
+        char ip[INET6_ADDRSTRLEN] = "?";
+        const void *addr = sa->sa_family == AF_INET ? (const void *)&((struct sockaddr_in *)sa)->sin_addr
+                                                     : (const void *)&((struct sockaddr_in6 *)sa)->sin6_addr;
+        uint16_t port = ntohs(sa->sa_family == AF_INET ? ((struct sockaddr_in *)sa)->sin_port
+                                                       : ((struct sockaddr_in6 *)sa)->sin6_port);
+        evutil_inet_ntop(sa->sa_family, addr, ip, sizeof ip);
+        snprintf(host, sizeof host, "%s:%u", ip, port);
+    }
+    (void)salen;
+    struct agentpool_agent *a = p->npending < MAX_PENDING ? calloc(1, sizeof *a) : NULL;
+    struct bufferevent *bev = NULL;
+    if (a && p->ssl_ctx) {
+        SSL *ssl = SSL_new(p->ssl_ctx);
+        bev = ssl ? bufferevent_openssl_socket_new(p->base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE) : NULL;
+    } else if (a) {
+        bev = bufferevent_socket_new(p->base, fd, BEV_OPT_CLOSE_ON_FREE);
+    }
+    if (!bev) {
+        free(a);
+        evutil_closesocket(fd);
+        log_ratelimited(LOG_WARN, "pool-full", "agent connection from %s dropped (%zu connections are still "
+                        "authenticating, or no memory)", host, p->npending);
+        return;
+    }
+    a->pool = p;
+    a->slot = UINT32_MAX;
+    snprintf(a->host, sizeof a->host, "%s", host);
+    struct wire_params wp = { .role = WIRE_CONTROLLER, .token = p->token, .peer = host,
+                              .timeout_ms = p->cfg.timeout_ms, .agent_id = ++p->next_id };
+    struct wire_callbacks cb = { a, agent_ready, agent_msg, agent_close };
+    a->wire = wire_new(p->base, bev, &wp, &cb);
+    if (!a->wire) {
+        free(a);
+        return;
+    }
+    p->pending[p->npending++] = a;
+}
+
+static int spawn_locals(struct agentpool *p, char *err, size_t errlen)
+{
+    struct agentspawn_opts o = { p->cfg.agent_bin, p->address, p->token, p->ssl_ctx ? p->fingerprint : NULL,
+                                 p->cfg.cpus, p->cfg.agent_log, p->cfg.shot_dir, p->cfg.password_env,
+                                 p->cfg.capacity };
+    return agentspawn_start(&o, p->cfg.count, p->children, &p->nchildren, RUN_MAX_AGENTS, err, errlen);
+}
+
+static int open_listener(struct agentpool *p, char *err, size_t errlen)
+{
+    struct sockaddr_storage ss;
+    int sslen = sizeof ss;
+    const char *addr = p->cfg.local ? "127.0.0.1:0" : p->cfg.listen;
+    memset(&ss, 0, sizeof ss);
+    if (p->cfg.local) {   /* libevent's parser refuses port 0: any free loopback port */
+        struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+        sin->sin_family = AF_INET;
+        sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        sslen = sizeof *sin;
+    } else if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0) {
+        snprintf(err, errlen, "agents listen address '%s' is not ADDR:PORT with a numeric address", addr);
+        return -1;
+    }
+    p->listener = evconnlistener_new_bind(p->base, accept_cb, p, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE |
+                                          LEV_OPT_CLOSE_ON_EXEC, 64, (struct sockaddr *)&ss, sslen);
+    if (!p->listener) {
+        snprintf(err, errlen, "cannot listen for agents on %s: %s", addr, strerror(errno));
+        return -1;
+    }
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    getsockname(evconnlistener_get_fd(p->listener), (struct sockaddr *)&bound, &blen);
+    char ip[INET6_ADDRSTRLEN] = "?";
+    uint16_t port;
+    if (bound.ss_family == AF_INET6) {
+        evutil_inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&bound)->sin6_addr, ip, sizeof ip);
+        port = ntohs(((struct sockaddr_in6 *)&bound)->sin6_port);
+        snprintf(p->address, sizeof p->address, "[%s]:%u", ip, port);
+    } else {
+        evutil_inet_ntop(AF_INET, &((struct sockaddr_in *)&bound)->sin_addr, ip, sizeof ip);
+        port = ntohs(((struct sockaddr_in *)&bound)->sin_port);
+        snprintf(p->address, sizeof p->address, "%s:%u", ip, port);
+    }
+    return 0;
+}
+
+struct agentpool *agentpool_new(struct event_base *base, const struct agentpool_config *cfg, const struct agentpool_events *ev,
+                      char *err, size_t errlen)
+{
+    struct agentpool *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    p->base = base;
+    p->cfg = *cfg;
+    p->ev = *ev;
+    p->token = strdup(cfg->token);
+    p->cfg.token = NULL;
+    if (cfg->tls && !(p->ssl_ctx = tls_server_ctx(p->fingerprint, err, errlen)))
+        goto fail;
+    if (!p->token || open_listener(p, err, errlen) < 0)
+        goto fail;
+    if (cfg->local && spawn_locals(p, err, errlen) < 0)
+        goto fail;
+    return p;
+fail:
+    agentpool_free(p);
+    return NULL;
+}
+
+void agentpool_free(struct agentpool *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->npending; i++) {
+        wire_free(p->pending[i]->wire);
+        free(p->pending[i]);
+    }
+    for (size_t i = 0; i < p->nready; i++) {
+        wire_free(p->ready[i]->wire);
+        free(p->ready[i]);
+    }
+    if (p->listener)
+        evconnlistener_free(p->listener);
+    agentspawn_reap(p->children, &p->nchildren);
+    SSL_CTX_free(p->ssl_ctx);
+    if (p->token) {
+        memset(p->token, 0, strlen(p->token));
+        free(p->token);
+    }
+    free(p);
+}
+
+size_t agentpool_count(const struct agentpool *p) { return p->nready; }
+struct agentpool_agent *agentpool_agent(struct agentpool *p, size_t slot) { return slot < p->nready ? p->ready[slot] : NULL; }
+const char *agentpool_tls_fingerprint(const struct agentpool *p) { return p->ssl_ctx ? p->fingerprint : ""; }
+const char *agentpool_address(const struct agentpool *p) { return p->address; }
+
+void agentpool_close_listener(struct agentpool *p)
+{
+    if (p->listener) {
+        evconnlistener_free(p->listener);
+        p->listener = NULL;
+    }
+}
+
+int agentpool_send(struct agentpool_agent *a, const struct proto_msg *m)
+{
+    return a->wire ? wire_send(a->wire, m) : -1;
+}
+
+void agentpool_ack(struct agentpool_agent *a)
+{
+    struct proto_msg m = { .type = PROTO_ACK };
+    m.u.ack_seq = a->last_seq;
+    if (a->wire && a->last_seq)
+        wire_send(a->wire, &m);
+}
+
+void agentpool_drop(struct agentpool_agent *a, const char *reason)
+{
+    if (a->wire)
+        wire_close(a->wire, reason);
+}
