@@ -35,6 +35,7 @@ struct figures {
     double rtt_p50, rtt_p95, rtt_p99, err_p50, err_p99, srtt;
     size_t samples;
     double goodput_mbit, link_mbit, retrans_rate, cpu_ms_per_mbit;
+    double echo_cpu_pct;         /* shaper thread CPU during the echo phase, % of one core */
     uint64_t segs;
     struct netem_stats st;
 };
@@ -99,7 +100,14 @@ static int measure(const struct opts *o, struct netem *n, const char *host, uint
 {
     char err[256];
     struct netcheck_echo_result e;
-    if (netcheck_echo(n, host, port, o->sessions, 100, o->seconds, &e, err, sizeof err) != 0 || !e.count) {
+    struct netem_stats e0, e1;
+    netem_stats(n, &e0);
+    uint64_t t0 = clock_now_us();
+    int erc = netcheck_echo(n, host, port, o->sessions, 100, o->seconds, &e, err, sizeof err);
+    netem_stats(n, &e1);
+    f->st = e1;
+    f->echo_cpu_pct = (double)(e1.cpu_ns - e0.cpu_ns) / 1e3 / (double)(clock_now_us() - t0) * 100;
+    if (erc != 0 || !e.count) {
         fprintf(stderr, "sessmax-agent netcheck: %s\n", e.count ? err : "no ping was answered");
         free(e.rtt_us);
         return -1;
@@ -149,7 +157,8 @@ static void report_text(const struct opts *o, const struct figures *f)
     printf("netcheck %s\n", desc);
     printf("  rtt      configured %.1f ms; measured p50 %.1f p95 %.1f p99 %.1f ms (%zu pings, %u sessions); "
            "TCP srtt %.1f ms\n", o->p.rtt_us / 1e3, f->rtt_p50, f->rtt_p95, f->rtt_p99, f->samples, o->sessions, f->srtt);
-    printf("  delay    error p50 %.2f ms, p99 %.2f ms\n", f->err_p50, f->err_p99);
+    printf("  delay    error p50 %.2f ms, p99 %.2f ms; shaper %.1f %% of a core, late p99 %llu us\n", f->err_p50,
+           f->err_p99, f->echo_cpu_pct, (unsigned long long)f->st.late_p99_us);
     if (o->bulk)
         printf("  bulk     %u conns: %.2f Mbit/s goodput, %.2f Mbit/s on the link (configured %s)\n"
                "  retrans  %.2f%% of %llu segments (configured loss %.2f%% per direction)\n"
@@ -169,10 +178,10 @@ static void report_json(const struct opts *o, const struct figures *f)
     printf("{\"profile\":\"%s\",\"sessions\":%u,\"rtt_ms\":%.3f,\"rtt_p50_ms\":%.3f,\"rtt_p95_ms\":%.3f,"
            "\"rtt_p99_ms\":%.3f,\"delay_err_p50_ms\":%.3f,\"delay_err_p99_ms\":%.3f,\"pings\":%zu,"
            "\"goodput_mbit\":%.3f,\"link_mbit\":%.3f,\"retrans_rate\":%.5f,\"segments\":%llu,"
-           "\"cpu_ms_per_mbit\":%.4f,\"late_p99_us\":%llu,\"overflow\":%llu}\n",
+           "\"cpu_ms_per_mbit\":%.4f,\"echo_cpu_pct\":%.1f,\"late_p99_us\":%llu,\"overflow\":%llu}\n",
            o->p.name, o->sessions, o->p.rtt_us / 1e3, f->rtt_p50, f->rtt_p95, f->rtt_p99, f->err_p50, f->err_p99,
            f->samples, f->goodput_mbit, f->link_mbit, f->retrans_rate, (unsigned long long)f->segs,
-           f->cpu_ms_per_mbit, (unsigned long long)f->st.late_p99_us, (unsigned long long)f->st.overflow);
+           f->cpu_ms_per_mbit, f->echo_cpu_pct, (unsigned long long)f->st.late_p99_us, (unsigned long long)f->st.overflow);
 }
 
 /* Prints one line per check; returns the number that failed. */

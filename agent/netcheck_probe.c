@@ -64,6 +64,59 @@ struct echo_job {
     int rc;
 };
 
+/* Connects every session in parallel (sequential connects would take sessions x RTT) and sends
+ * the echo mode byte; sessions that fail keep fd -1. */
+static void dial_all(struct echo_job *j, struct echo_sess *ss)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(j->port) };
+    struct pollfd *pf = calloc(j->sessions, sizeof *pf);
+    int one = 1;
+    if (!pf || inet_pton(AF_INET, j->host, &a.sin_addr) != 1) {
+        free(pf);
+        return;
+    }
+    for (unsigned i = 0; i < j->sessions; i++) {
+        ss[i].fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (ss[i].fd >= 0) {
+            setsockopt(ss[i].fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            if (connect(ss[i].fd, (struct sockaddr *)&a, sizeof a) != 0 && errno != EINPROGRESS) {
+                close(ss[i].fd);
+                ss[i].fd = -1;
+            }
+        }
+        pf[i] = (struct pollfd){ ss[i].fd, POLLOUT, 0 };
+    }
+    uint64_t deadline = clock_now_us() + 20000000;
+    for (unsigned pending = j->sessions; pending && clock_now_us() < deadline;) {
+        if (poll(pf, j->sessions, 100) < 0 && errno != EINTR)
+            break;
+        pending = 0;
+        for (unsigned i = 0; i < j->sessions; i++) {
+            if (pf[i].fd < 0)
+                continue;
+            if (!pf[i].revents) {
+                pending++;
+                continue;
+            }
+            int soerr = 0;
+            socklen_t len = sizeof soerr;
+            char mode = 'P';
+            getsockopt(pf[i].fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+            if (soerr || send(pf[i].fd, &mode, 1, MSG_NOSIGNAL) != 1) {
+                close(ss[i].fd);
+                ss[i].fd = -1;
+            }
+            pf[i].fd = -1;   /* done with this one */
+        }
+    }
+    for (unsigned i = 0; i < j->sessions; i++)
+        if (pf[i].fd >= 0) {   /* never connected */
+            close(ss[i].fd);
+            ss[i].fd = -1;
+        }
+    free(pf);
+}
+
 static void echo_read(struct echo_job *j, struct echo_sess *s)
 {
     for (;;) {
@@ -120,9 +173,9 @@ static void *echo_main(void *arg)
         snprintf(j->err, j->errlen, "netcheck: cannot set up the echo sessions");
         goto done;
     }
-    uint64_t start = clock_now_us() + 200000;
+    dial_all(j, ss);
+    uint64_t start = clock_now_us() + 200000;   /* every session connected: pings start together */
     for (unsigned i = 0; i < j->sessions; i++) {
-        ss[i].fd = dial(j->host, j->port, 'P');
         if (ss[i].fd < 0)
             continue;
         j->out->sessions_connected++;

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -18,8 +19,8 @@
 #include "common/log.h"
 
 struct netcheck_server {
-    int lfd;
-    pthread_t acceptor;
+    int lfd, echo_ep;
+    pthread_t acceptor, echo;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned running;              /* connection threads alive */
@@ -32,16 +33,35 @@ struct conn {
     int fd;
 };
 
-static void echo(int fd)
+/* The echo thread: one epoll set for every echo connection (a thread each would make the
+ * instrument, not the link, the bottleneck at hundreds of sessions). */
+static void *echo_main(void *arg)
 {
+    struct netcheck_server *s = arg;
+    struct epoll_event evs[64];
     char buf[4096];
     /* the instrument, not the link under test: answer at once even on a loaded machine */
     struct sched_param sp = { .sched_priority = 1 };
     pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-    ssize_t n;
-    while ((n = recv(fd, buf, sizeof buf, 0)) > 0)
-        if (send(fd, buf, (size_t)n, MSG_NOSIGNAL) != n)
+    for (;;) {
+        int n = epoll_wait(s->echo_ep, evs, 64, 100);
+        pthread_mutex_lock(&s->mu);
+        int stop = s->stop;
+        pthread_mutex_unlock(&s->mu);
+        if (stop)
             break;
+        for (int i = 0; i < n; i++) {
+            int fd = evs[i].data.fd;
+            ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+            if (r > 0 && send(fd, buf, (size_t)r, MSG_NOSIGNAL | MSG_DONTWAIT) == r)
+                continue;
+            if (r < 0 && (errno == EAGAIN || errno == EINTR))
+                continue;
+            epoll_ctl(s->echo_ep, EPOLL_CTL_DEL, fd, NULL);   /* closed, or a short send: give up */
+            close(fd);
+        }
+    }
+    return NULL;
 }
 
 /* Sends for the number of milliseconds the client asked, then records TCP_INFO and closes. */
@@ -75,13 +95,15 @@ static void *conn_main(void *arg)
     int one = 1;
     char mode = 0;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (recv(c->fd, &mode, 1, MSG_WAITALL) == 1) {
-        if (mode == 'P')
-            echo(c->fd);
-        else if (mode == 'B')
-            bulk(c->s, c->fd);
+    if (recv(c->fd, &mode, 1, MSG_WAITALL) == 1 && mode == 'P') {
+        struct epoll_event ev = { .events = EPOLLIN, .data.fd = c->fd };
+        if (epoll_ctl(c->s->echo_ep, EPOLL_CTL_ADD, c->fd, &ev) == 0)
+            c->fd = -1;   /* the echo thread owns it now */
+    } else if (mode == 'B') {
+        bulk(c->s, c->fd);
     }
-    close(c->fd);
+    if (c->fd >= 0)
+        close(c->fd);
     pthread_mutex_lock(&c->s->mu);
     c->s->running--;
     pthread_cond_broadcast(&c->s->cv);
@@ -142,11 +164,26 @@ struct netcheck_server *netcheck_server_start(uint16_t *port)
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
     socklen_t alen = sizeof a;
     s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    s->echo_ep = epoll_create1(EPOLL_CLOEXEC);
+    if (s->echo_ep < 0 || pthread_create(&s->echo, NULL, echo_main, s) != 0) {
+        log_error("netcheck: cannot start the echo thread: %s", strerror(errno));
+        if (s->lfd >= 0)
+            close(s->lfd);
+        if (s->echo_ep >= 0)
+            close(s->echo_ep);
+        free(s);
+        return NULL;
+    }
     if (s->lfd < 0 || bind(s->lfd, (struct sockaddr *)&a, sizeof a) != 0 || listen(s->lfd, 1024) != 0 ||
         getsockname(s->lfd, (struct sockaddr *)&a, &alen) != 0 || pthread_create(&s->acceptor, NULL, accept_main, s)) {
         log_error("netcheck: cannot listen on 127.0.0.1: %s", strerror(errno));
         if (s->lfd >= 0)
             close(s->lfd);
+        pthread_mutex_lock(&s->mu);
+        s->stop = 1;
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->echo, NULL);
+        close(s->echo_ep);
         free(s);
         return NULL;
     }
@@ -167,7 +204,9 @@ void netcheck_server_stop(struct netcheck_server *s)
     s->stop = 1;
     pthread_mutex_unlock(&s->mu);
     pthread_join(s->acceptor, NULL);
+    pthread_join(s->echo, NULL);
     close(s->lfd);
+    close(s->echo_ep);   /* echo connections still registered were closed by their clients */
     pthread_mutex_lock(&s->mu);
     while (s->running)
         pthread_cond_wait(&s->cv, &s->mu);
