@@ -49,6 +49,11 @@ struct driver_ops {
     int (*screen)(void *sess, struct screen_view *out);
     /* Saves the current screen as PNG at path; 0 on success. */
     int (*save_png)(void *sess, const char *path);
+    /* Optional (NULL: the source cannot): ask the server to repaint the whole screen, as a real
+     * client does after its window was hidden (RDP: Suppress Output "allow" + Refresh Rect). The
+     * interpreter calls it during logon when the desktop-ready condition has seen no paint for
+     * the workload's `repaint_after`. 0, or -1 when it could not be sent. */
+    int (*refresh)(void *sess);
 };
 
 struct interp_host {
@@ -59,6 +64,7 @@ struct interp_host {
     uint32_t session_index;
     uint64_t seed;                      /* per-session seed for think times */
     const char *shot_dir;               /* where PNGs of timed-out waits go; NULL: none */
+    int shot_timers;                    /* 1: also a PNG at the end of every timer of loop 0 */
     const char *user;                   /* for file names and {user} in typed text */
     /* Logon condition met (ok=1, logon_us from t0) or timed out (ok=0). */
     void (*on_logon)(void *sess, int ok, int64_t logon_us);
@@ -79,6 +85,11 @@ void interp_on_paint(struct interp *in, const struct rect *rects, size_t n);
 void interp_logoff(struct interp *in);
 /* Number of completed loops so far. */
 uint32_t interp_loops(const struct interp *in);
+/* Repaints requested during logon (driver_ops.refresh calls). */
+uint32_t interp_logon_repaints(const struct interp *in);
+/* The session's input echo (first paint after an input), median of the latest ones in µs; 0
+ * before three were measured. Timers with `min: echo` are suspect below twice this. */
+uint64_t interp_echo_us(const struct interp *in);
 /* Cancels timers; never calls back afterwards. Accepts NULL. */
 void interp_free(struct interp *in);
 
