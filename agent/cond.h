@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agent/interp.h"
+#include "agent/driver.h"
 #include "common/workload.h"
 
 struct cond_state {

@@ -5,6 +5,9 @@
  * They meet here, so each side can be tested without the other: CUnit drives the interpreter
  * with a fake driver over synthetic framebuffers, and the engine can run with any workload.
  *
+ * The screen side of the contract (struct rect, screen_view, driver_ops, and what a driver
+ * must do) is in driver.h: the interpreter drives any screen that implements it.
+ *
  * Threading: everything here runs on the agent's single libevent loop thread.
  *
  * Life of one session, as the engine sees it:
@@ -24,37 +27,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/driver.h"
 #include "common/results.h"
 
 struct event_base;
 struct workload;
-
-struct rect { int32_t x, y, w, h; };
-
-/* The session's framebuffer as the interpreter may read it (borrowed; valid until return to
- * the loop). bytes_per_pixel is 2 (RGB16) or 4 (BGRX32). */
-struct screen_view {
-    const uint8_t *pixels;
-    uint32_t width, height, stride, bytes_per_pixel;
-};
-
-/* What the interpreter asks of the engine. `sess` is the engine's opaque session pointer.
- * Each returns 0, or -1 when the session can no longer send (the engine reports why). */
-struct driver_ops {
-    /* rdp_scancode as in freerdp/scancode.h: low byte code, KBDEXT (0x100) for extended keys. */
-    int (*key)(void *sess, uint32_t rdp_scancode, int down);
-    int (*unicode)(void *sess, uint16_t utf16, int down);
-    /* flags: PTR_FLAGS_* from freerdp/input.h */
-    int (*mouse)(void *sess, uint16_t flags, uint16_t x, uint16_t y);
-    int (*screen)(void *sess, struct screen_view *out);
-    /* Saves the current screen as PNG at path; 0 on success. */
-    int (*save_png)(void *sess, const char *path);
-    /* Optional (NULL: the source cannot): ask the server to repaint the whole screen, as a real
-     * client does after its window was hidden (RDP: Suppress Output "allow" + Refresh Rect). The
-     * interpreter calls it during logon when the desktop-ready condition has seen no paint for
-     * the workload's `repaint_after`. 0, or -1 when it could not be sent. */
-    int (*refresh)(void *sess);
-};
 
 struct interp_host {
     void *sess;

@@ -1,8 +1,6 @@
 /* keys.c -- chords, typed characters and clicks as driver calls; see keys.h. */
 #include "agent/keys.h"
 
-#include <freerdp/input.h>
-
 #include "common/keymap.h"
 
 int keys_chord(const struct driver_ops *ops, void *sess, const uint32_t *chord, size_t n)
@@ -65,18 +63,18 @@ uint32_t keys_utf8_next(const char **p)
 
 int keys_move(const struct driver_ops *ops, void *sess, int32_t x, int32_t y)
 {
-    return ops->mouse(sess, PTR_FLAGS_MOVE, (uint16_t)x, (uint16_t)y);
+    return ops->mouse(sess, DRIVER_PTR_MOVE, (uint16_t)x, (uint16_t)y);
 }
 
 int keys_click(const struct driver_ops *ops, void *sess, int32_t x, int32_t y, enum workload_button b,
                int double_click)
 {
-    uint16_t button = b == WORKLOAD_BUTTON_RIGHT ? PTR_FLAGS_BUTTON2 :
-                      b == WORKLOAD_BUTTON_MIDDLE ? PTR_FLAGS_BUTTON3 : PTR_FLAGS_BUTTON1;
+    uint16_t button = b == WORKLOAD_BUTTON_RIGHT ? DRIVER_PTR_BUTTON2 :
+                      b == WORKLOAD_BUTTON_MIDDLE ? DRIVER_PTR_BUTTON3 : DRIVER_PTR_BUTTON1;
     if (keys_move(ops, sess, x, y) != 0)
         return -1;
     for (int i = 0; i < (double_click ? 2 : 1); i++)
-        if (ops->mouse(sess, (uint16_t)(button | PTR_FLAGS_DOWN), (uint16_t)x, (uint16_t)y) != 0 ||
+        if (ops->mouse(sess, (uint16_t)(button | DRIVER_PTR_DOWN), (uint16_t)x, (uint16_t)y) != 0 ||
             ops->mouse(sess, button, (uint16_t)x, (uint16_t)y) != 0)
             return -1;
     return 0;

@@ -4,9 +4,10 @@
 #ifndef SESSMAX_KEYS_H
 #define SESSMAX_KEYS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "agent/interp.h"
+#include "agent/driver.h"
 #include "common/workload.h"
 
 /* Presses the chord's keys in order and releases them in reverse. 0, or -1 if the driver failed. */

@@ -52,6 +52,13 @@ int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const cha
     SET_U32(KeyboardLayout, 0x409);
     SET_BOOL(SoftwareGdi, TRUE);
 
+    /* frames: the server may mark them (conditions are judged at a frame's end), and a logon
+     * that shows nothing may ask for a repaint like a real client */
+    SET_BOOL(SurfaceFrameMarkerEnabled, TRUE);
+    SET_BOOL(FrameMarkerCommandEnabled, TRUE);
+    SET_BOOL(RefreshRect, TRUE);
+    SET_BOOL(SuppressOutput, TRUE);
+
     /* economies */
     SET_BOOL(BitmapCacheEnabled, FALSE);
     SET_BOOL(SupportGraphicsPipeline, FALSE);

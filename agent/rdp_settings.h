@@ -5,7 +5,7 @@
 
 #include <freerdp/settings.h>
 
-#include "agent/engine.h"
+#include "agent/engine_config.h"
 
 /* Applies cfg (config_dir must be set: a private, writable ConfigPath) plus the session's
  * credentials. The password is copied by FreeRDP into its settings; the caller keeps ownership

@@ -7,7 +7,7 @@
 
 #include <freerdp/gdi/gdi.h>
 
-#include "agent/interp.h"
+#include "agent/driver.h"
 
 /* Most rectangles passed per paint; more are folded into the last one's bounding box. */
 #define SCREEN_MAX_RECTS 32

@@ -518,6 +518,12 @@ static int op_refresh(void *sess)
     return ok ? 0 : -1;
 }
 
+/* The driver contract spells RDP's values out (driver.h); they must be FreeRDP's. */
+_Static_assert(DRIVER_PTR_MOVE == PTR_FLAGS_MOVE && DRIVER_PTR_DOWN == PTR_FLAGS_DOWN &&
+               DRIVER_PTR_BUTTON1 == PTR_FLAGS_BUTTON1 && DRIVER_PTR_BUTTON2 == PTR_FLAGS_BUTTON2 &&
+               DRIVER_PTR_BUTTON3 == PTR_FLAGS_BUTTON3 && DRIVER_KEY_EXTENDED == KBDEXT,
+               "driver.h values differ from FreeRDP's");
+
 static const struct driver_ops session_driver = {
     .key = op_key, .unicode = op_unicode, .mouse = op_mouse,
     .screen = op_screen, .save_png = op_save_png, .refresh = op_refresh,

@@ -29,7 +29,7 @@
 
 #include <stdint.h>
 
-#include "agent/engine.h"
+#include "agent/engine_config.h"
 #include "common/results.h"
 
 struct event_base;

@@ -3,11 +3,12 @@
  * parsed in workload_step.c; pixel hashing lives in workload_pixel.c. */
 #include "common/workload_parse.h"
 
-#include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/file_read.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 
@@ -246,39 +247,11 @@ fail:
 
 struct workload *workload_load_file(const char *path, char *err, size_t errlen)
 {
-    struct workload *wl = NULL;
-    char *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = file_read_all(path, FILE_READ_MAX_CONFIG, &len, err, errlen);
+    if (!text)
         return NULL;
-    }
-    size_t len = 0, cap = 1 << 16;
-    if (!(text = malloc(cap)))
-        goto oom;
-    for (;;) {
-        size_t r = fread(text + len, 1, cap - len, f);
-        len += r;
-        if (len < cap)
-            break;
-        if (cap >= (16u << 20)) {
-            snprintf(err, errlen, "%s: larger than 16 MiB", path);
-            goto done;
-        }
-        char *t = realloc(text, cap *= 2);
-        if (!t)
-            goto oom;
-        text = t;
-    }
-    if (ferror(f))
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-    else
-        wl = workload_load_string(path, text, len, err, errlen);
-    goto done;
-oom:
-    snprintf(err, errlen, "%s: out of memory", path);
-done:
-    fclose(f);
+    struct workload *wl = workload_load_string(path, text, len, err, errlen);
     free(text);
     return wl;
 }

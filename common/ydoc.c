@@ -12,6 +12,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "common/file_read.h"
+
 struct builder {
     yaml_parser_t parser;
     struct ydoc *doc;
@@ -209,44 +211,13 @@ struct ydoc *ydoc_load_string(const char *name, const char *text, size_t len, ch
 
 struct ydoc *ydoc_load_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = file_read_all(path, FILE_READ_MAX_DOCUMENT, &len, err, errlen);
+    if (!text)
         return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            if (cap > (64u << 20)) {
-                snprintf(err, errlen, "%s: larger than 64 MiB", path);
-                goto fail;
-            }
-            char *t = realloc(text, cap);
-            if (!t)
-                goto oom;
-            text = t;
-        }
-        size_t r = fread(text + len, 1, cap - len, f);
-        len += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        goto fail;
-    }
-    fclose(f);
-    struct ydoc *doc = ydoc_load_string(path, text ? text : "", len, err, errlen);
+    struct ydoc *doc = ydoc_load_string(path, text, len, err, errlen);
     free(text);
     return doc;
-oom:
-    snprintf(err, errlen, "%s: out of memory", path);
-fail:
-    fclose(f);
-    free(text);
-    return NULL;
 }
 
 int ydoc_error(const struct ydoc *doc, const struct ydoc_node *at, char *err, size_t errlen, const char *fmt, ...)

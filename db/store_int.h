@@ -59,10 +59,6 @@ int store_identify(sqlite3 *db, const char *path, int *kind, int *version, char 
 /* Creates the current schema on an empty file, or migrates an older one; refuses newer. */
 int store_migrate(sqlite3 *db, const char *path, char *err, size_t errlen);
 
-/* The first shipped schema (version 1), kept so the migration to the current one is tested:
- * creates it on an empty file with one run, one agent, one session and `samples` samples. */
-int store_legacy_create_v1(const char *path, unsigned samples, char *err, size_t errlen);
-
 void store_names_clear(struct store *st);
 void store_finalize_all(struct store *st);
 

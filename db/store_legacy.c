@@ -1,6 +1,8 @@
 /* store_legacy.c -- the schema as version 1 shipped it, frozen, so tests can build a version-1
  * file with data in it and prove the migrations carry it to the current version intact.
  * Never edit SCHEMA_V1: it is history. */
+#include "db/store_legacy.h"
+
 #include "db/store_int.h"
 
 #include <stdio.h>

@@ -5,6 +5,7 @@
 
 #include "db/store.h"
 #include "db/store_int.h"
+#include "db/store_legacy.h"
 
 #include <math.h>
 #include <sqlite3.h>

@@ -1,0 +1,13 @@
+/* store_legacy.h -- test-only: builds a results file in the first shipped schema (version 1) so
+ * the migration to the current one is tested. Lives in its own library (sessmax_db_legacy) that
+ * only tests link; no binary carries it. */
+#ifndef SESSMAX_STORE_LEGACY_H
+#define SESSMAX_STORE_LEGACY_H
+
+#include <stddef.h>
+
+/* Creates version 1 on an empty file with one run, one agent, one session and `samples`
+ * samples. Returns 0, or -1 with a one-line message in err. */
+int store_legacy_create_v1(const char *path, unsigned samples, char *err, size_t errlen);
+
+#endif

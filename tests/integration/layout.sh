@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# layout.sh -- the build lists every source by name: each .c of common/, db/, agent/ and bench/
+# appears in its folder's CMakeLists.txt, each unit test and integration script in
+# tests/CMakeLists.txt, and none of those CMakeLists.txt uses file(GLOB). Fails naming the file.
+set -u
+SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# listed FILE NAME -- NAME (a word) appears in FILE outside comments.
+listed() { sed 's/#.*//' "$1" | grep -qw -- "$2"; }
+
+for dir in common db agent bench tests; do
+    cml="$SRC/$dir/CMakeLists.txt"
+    if sed 's/#.*//' "$cml" | grep -qi 'file *( *GLOB'; then
+        fail "$dir/CMakeLists.txt uses file(GLOB); list the sources by name"
+    fi
+done
+for dir in common db agent bench; do
+    for f in "$SRC/$dir"/*.c; do
+        base=$(basename "$f")
+        case $dir in bench) word=${base%.c} ;; *) word=$base ;; esac
+        listed "$SRC/$dir/CMakeLists.txt" "$word" || fail "$dir/$base is not listed in $dir/CMakeLists.txt"
+    done
+done
+for f in "$SRC"/tests/unit/test_*.c; do
+    name=$(basename "$f" .c)
+    listed "$SRC/tests/CMakeLists.txt" "$name" || fail "tests/unit/$name.c is not listed in tests/CMakeLists.txt"
+done
+for f in "$SRC"/tests/integration/*.sh; do
+    name=$(basename "$f" .sh)
+    listed "$SRC/tests/CMakeLists.txt" "$name" || fail "tests/integration/$name.sh is not listed in tests/CMakeLists.txt"
+done
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures problem(s)"
+    exit 1
+fi
+echo "ok: every source and test is listed by name"
