@@ -49,8 +49,8 @@ struct engine_config {
     uint32_t logon_retries;
     uint32_t traffic_interval_ms;    /* rec_traffic per session; default 5000; 0: never */
     uint32_t health_interval_ms;     /* rec_health; default 2000; 0: never */
-    /* Log a running session off once its workload completed this many loops; 0: never (run
-     * until engine_logoff_session/engine_logoff_all). */
+    /* Log a running session off right at the end of its loop number max_loops (no step of the
+     * next loop runs); 0: never (run until engine_logoff_session/engine_logoff_all). */
     uint32_t max_loops;
 };
 

@@ -66,6 +66,7 @@ struct interp {
     const struct workload_step *timer;   /* running timer, or NULL */
     uint64_t timer_start_us, timer_input_us;
     int logon_met;
+    int loops_done;                      /* max_loops reached: idle until interp_logoff */
     uint64_t logon_paint_us;             /* logon: last paint the logon condition watched */
     uint32_t repaints;                   /* logon: repaint requests sent */
     uint64_t echo_probe_us;              /* an input waiting for its first paint; 0: none */
@@ -181,7 +182,7 @@ static void note_input(struct interp *in)
     uint64_t now = clock_now_us();
     if (in->timer && !in->timer_input_us)
         in->timer_input_us = now;
-    if (!in->echo_probe_us && in->phase == PH_RUN)
+    if (!in->echo_probe_us && in->phase == PH_RUN && !in->timer)   /* timed inputs are no yardstick */
         in->echo_probe_us = now;
 }
 
@@ -202,8 +203,9 @@ uint64_t interp_echo_us(const struct interp *in)
     return v[n / 2];
 }
 
-/* Is an ok sample below the timer's plausibility floor? Also when the condition held before the
- * timer's first input: then it cannot be the response to it. */
+/* Is an ok sample below the timer's plausibility floor: faster than `min`, or (min: echo) faster
+ * than the session's typical echo (the median time from an untimed input to the first paint
+ * after it), or met before the timer's first input (then it cannot be the response to it)? */
 static int implausible(const struct interp *in, const struct workload_wait *w, uint64_t start, uint64_t end_us)
 {
     if (in->timer_input_us && end_us < in->timer_input_us)
@@ -211,7 +213,7 @@ static int implausible(const struct interp *in, const struct workload_wait *w, u
     uint64_t v = end_us > start ? end_us - start : 0, echo = interp_echo_us(in);
     if (w->min == WORKLOAD_MIN_FIXED)
         return v < w->min_us;
-    return w->min == WORKLOAD_MIN_ECHO && echo && v < 2 * echo;
+    return w->min == WORKLOAD_MIN_ECHO && echo && v < echo;
 }
 
 static void save_shot(struct interp *in, const char *what);
@@ -285,6 +287,8 @@ static int pop(struct interp *in)
     if (in->measures)
         measure_track_reset(in->measures);
     f->i = 0;
+    if (in->host.max_loops && in->loops >= in->host.max_loops)
+        in->loops_done = 1;                  /* step_cb reports it; no further loop starts */
     arm(in->ev_step, 0);
     return 0;
 }
@@ -438,6 +442,11 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
         begin_steps(in, PH_RUN, in->wl->loop, in->wl->nloop);
         if (in->host.on_logon)
             in->host.on_logon(in->host.sess, 1, logon_us);
+        return;
+    }
+    if (in->phase == PH_RUN && in->loops_done) {
+        if (in->loops_done++ == 1 && in->host.on_loops_done)
+            in->host.on_loops_done(in->host.sess);   /* may call interp_logoff: nothing after */
         return;
     }
     if (in->phase == PH_DONE) {

@@ -562,6 +562,11 @@ static void logon_cb(void *sess, int ok, int64_t logon_us)
     }
 }
 
+static void loops_done_cb(void *sess)
+{
+    session_logoff(sess);
+}
+
 static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
 {
     finish_later(sess, reason, detail);
@@ -590,7 +595,8 @@ static void connected(struct session *s)
     struct interp_host ih = {
         .sess = s, .ops = &session_driver, .base = s->h->base, .sink = s->h->sink,
         .session_index = s->index, .seed = s->seed, .shot_dir = s->h->cfg->shot_dir,
-        .shot_timers = s->h->cfg->shot_timers,
+        .shot_timers = s->h->cfg->shot_timers, .max_loops = s->h->cfg->max_loops,
+        .on_loops_done = loops_done_cb,
         .user = s->user, .on_logon = logon_cb, .on_finished = finished_cb,
     };
     s->interp = interp_new(s->wl, &ih);

@@ -43,6 +43,8 @@ static void on_key(struct walk *w, const struct workload_step *s)
 {
     uint32_t r = keymap_scancode_by_name("r"), o = keymap_scancode_by_name("o");
     w->l->keystrokes++;
+    w->l->typing_s += (double)s->pause_us / 1e6;   /* the pause after the key (none after a
+                                                      timer's last input: a small overcount) */
     if (chord_has(s, KEYMAP_SC_LWIN) && chord_has(s, r)) {
         w->run_open = 1;
         w->len = 0;

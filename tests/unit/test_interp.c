@@ -197,11 +197,20 @@ static void run(const char *yaml)
 }
 
 static int shot_timers;
+static uint32_t max_loops;
+
+static void on_loops_done(void *sess)
+{
+    (void)sess;
+    F.logoff_sent = 1;
+    interp_logoff(F.in);
+}
 
 static void go(const char *user, const char *shot_dir, uint64_t seed, int paint_taskbar)
 {
     struct interp_host host = { .sess = &F, .ops = &ops, .base = F.base, .sink = &sink, .session_index = 7,
                                 .seed = seed, .shot_dir = shot_dir, .user = user, .shot_timers = shot_timers,
+                                .max_loops = max_loops, .on_loops_done = on_loops_done,
                                 .on_logon = on_logon, .on_finished = on_finished };
     F.in = interp_new(F.wl, &host);
     CU_ASSERT_PTR_NOT_NULL_FATAL(F.in);
@@ -534,6 +543,23 @@ static void test_interp__logon_repaint_and_timer_shots(void)
     done();
 }
 
+/* max_loops: the session stops exactly at the end of its last loop, before any input of the
+ * next one, and the engine's logoff follows. */
+static void test_interp__exact_loops(void)
+{
+    run(HEAD
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop: [{key: a}, {think: 2ms}]\n"
+        "logoff: [{key: b}]\n");
+    max_loops = 3;
+    go("u", NULL, 1, 0);
+    max_loops = 0;
+    CU_ASSERT_EQUAL(F.finished, 1);
+    CU_ASSERT_EQUAL(interp_loops(F.in), 3);
+    CU_ASSERT_STRING_EQUAL(F.log, "k1e+ k1e- k1e+ k1e- k1e+ k1e- k30+ k30- ");
+    done();
+}
+
 static void test_interp__think_seeded(void)
 {
     struct think_rng a, b, c;
@@ -623,6 +649,7 @@ int main(void)
         UNIT_TEST(test_interp__wait_armed_at_input),
         UNIT_TEST(test_interp__change_except),
         UNIT_TEST(test_interp__logon_repaint_and_timer_shots),
+        UNIT_TEST(test_interp__exact_loops),
         UNIT_TEST(test_interp__think_seeded),
         UNIT_TEST(test_interp__measure_groups),
         UNIT_END,
