@@ -11,22 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #include "agent/engine.h"
 #include "agent/interp.h"
 #include "common/hostport.h"
 #include "agent/jsonl_sink.h"
 #include "common/log.h"
+#include "common/shots.h"
 #include "common/workload.h"
-
-#define EXIT_USAGE 64
-#define EXIT_DATAERR 65
-#define EXIT_SOFTWARE 70
 
 struct opts {
     struct engine_config cfg;
     const char *target, *users, *workload, *out, *log_level;
-    unsigned sessions;
+    unsigned sessions, first;          /* --first: number of the first user */
     int64_t duration_ms, ramp_ms, wait_ms, logoff_ms;
     uint64_t seed;
     int size_given;
@@ -111,12 +109,18 @@ static const char RUN_USAGE[] =
     "  --workload FILE          workload YAML\n"
     "  --duration D             run time from the first launch (e.g. 60s, 5m), then log off\n"
     "  --ramp D                 spread the launches evenly over D (default 0: all at once)\n"
-    "  --loops N                log each session off after N workload loops (the run ends\n"
-    "                           when all did, or at --duration, whichever comes first)\n"
+    "  --first N                number of the first user (default 1): --first 5 --sessions 2\n"
+    "                           runs users 5 and 6 of PATTERN\n"
+    "  --loops N                log each session off right after its Nth workload loop (the\n"
+    "                           run ends when all did, or at --duration, whichever is first)\n"
     "  --fingerprint LIST       accept only these certificate fingerprints (sha256:AA:BB:..)\n"
     "  --no-verify              accept any certificate\n"
     "  --security LAYER         negotiate (default), tls, nla or rdp\n"
-    "  --shots DIR              save a PNG there when a wait times out\n"
+    "  --shots DIR              save a PNG there when a wait or the logon times out\n"
+    "  --shot-timers            with --shots: also one at the end of every timer of each\n"
+    "                           session's first loop, and an index.html contact sheet\n"
+    "  --logon-retries N        start a logon over with a fresh connection up to N times\n"
+    "                           when the desktop never got ready (default 0)\n"
     "  --connect-threads K      connect thread pool size (default 4)\n"
     "  --connect-timeout D      connect watchdog per attempt (default 30s)\n"
     "  --max-attempts N         connect attempts per session for connect errors (default 2)\n"
@@ -137,7 +141,8 @@ static const char SHOT_USAGE[] =
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
-       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_HELP };
+       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_FIRST, O_SHOT_TIMERS,
+       O_LOGON_RETRIES, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -149,7 +154,9 @@ static const struct option LONGOPTS[] = {
     { "size", 1, 0, O_SIZE }, { "bpp", 1, 0, O_BPP }, { "domain", 1, 0, O_DOMAIN },
     { "seed", 1, 0, O_SEED }, { "config-dir", 1, 0, O_CONFIGDIR },
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
-    { "security", 1, 0, O_SECURITY }, { "help", 0, 0, O_HELP },
+    { "security", 1, 0, O_SECURITY }, { "first", 1, 0, O_FIRST },
+    { "shot-timers", 0, 0, O_SHOT_TIMERS }, { "logon-retries", 1, 0, O_LOGON_RETRIES },
+    { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -164,17 +171,17 @@ static const char *opt_name(int c)
 static int bad(const char *cmd, const char *opt, const char *val)
 {
     fprintf(stderr, "sessmax-agent %s: bad value for --%s: '%s' (see --help)\n", cmd, opt, val);
-    return EXIT_USAGE;
+    return EX_USAGE;
 }
 
-/* Returns 0, EXIT_USAGE, or -1 for --help (printed). */
+/* Returns 0, EX_USAGE, or -1 for --help (printed). */
 static int parse(int argc, char **argv, struct opts *o, const char *usage)
 {
     const char *cmd = argv[0];
     int c;
     unsigned long v;
     char *end;
-    optind = 1;
+    optind = 0;                  /* 0, not 1: re-initialises getopt after main()'s own scan */
     while ((c = getopt_long(argc, argv, "o:h", LONGOPTS, NULL)) != -1) {
         switch (c) {
         case O_TARGET: o->target = optarg; break;
@@ -195,9 +202,12 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             o->log_level = optarg;
             break;
         case 'o': o->out = optarg; break;
+        case O_SHOT_TIMERS: o->cfg.shot_timers = 1; break;
         case O_SESSIONS: case O_THREADS: case O_ATTEMPTS: case O_BPP: case O_SEED: case O_LOOPS:
+        case O_FIRST: case O_LOGON_RETRIES:
             v = strtoul(optarg, &end, 10);
-            if (*end || !*optarg || (c != O_SEED && (v == 0 || v > 100000)) ||
+            if (*end || !*optarg || (c != O_SEED && c != O_LOGON_RETRIES && (v == 0 || v > 100000)) ||
+                (c == O_LOGON_RETRIES && v > 10) ||
                 (c == O_BPP && v != 16 && v != 32))
                 return bad(cmd, opt_name(c), optarg);
             if (c == O_SESSIONS) o->sessions = (unsigned)v;
@@ -206,6 +216,8 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             if (c == O_BPP) o->cfg.bpp = (uint32_t)v;
             if (c == O_SEED) o->seed = v;
             if (c == O_LOOPS) o->cfg.max_loops = (uint32_t)v;
+            if (c == O_FIRST) o->first = (unsigned)v;
+            if (c == O_LOGON_RETRIES) o->cfg.logon_retries = (uint32_t)v;
             break;
         case O_DURATION: case O_RAMP: case O_CTIMEOUT: case O_LOGOFF: case O_WAIT: {
             int64_t ms = standalone_parse_duration_ms(optarg);
@@ -232,13 +244,13 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             return -1;
         default:
             fputs(usage, stderr);
-            return EXIT_USAGE;
+            return EX_USAGE;
         }
     }
     if (optind < argc) {
         fprintf(stderr, "sessmax-agent %s: unexpected argument '%s' (see --help)\n", cmd,
                 argv[optind]);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     return 0;
 }
@@ -248,6 +260,7 @@ static void defaults(struct opts *o)
     memset(o, 0, sizeof *o);
     engine_config_defaults(&o->cfg);
     o->sessions = 1;
+    o->first = 1;
     o->logoff_ms = 30000;
     o->wait_ms = 3000;
     o->seed = 1;
@@ -261,20 +274,20 @@ static int check_common(const char *cmd, struct opts *o, char *host, size_t host
         log_set_level((enum log_level)log_parse_level(o->log_level));
     if (!o->target || parse_target(o->target, &o->cfg, host, hostlen) != 0) {
         fprintf(stderr, "sessmax-agent %s: --target HOST:PORT is required (see --help)\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (!o->users) {
         fprintf(stderr, "sessmax-agent %s: --user(s) is required (see --help)\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (o->cfg.fingerprint && o->cfg.no_verify) {
         fprintf(stderr, "sessmax-agent %s: --fingerprint and --no-verify exclude each other\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     *password = getenv("SESSMAX_PASSWORD");
     if (!*password) {
         fprintf(stderr, "sessmax-agent %s: set the password in SESSMAX_PASSWORD\n", cmd);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     return 0;
 }
@@ -312,7 +325,7 @@ static void launch_cb(evutil_socket_t fd, short what, void *arg)
     unsigned n = r->started + 1;
     if (r->stopping || r->started >= o->sessions)
         return;
-    standalone_expand_user(o->users, n, user, sizeof user);
+    standalone_expand_user(o->users, o->first + n - 1, user, sizeof user);
     struct engine_session_spec spec = { .session_index = n - 1, .user = user,
                                         .password = r->password, .workload = r->wl,
                                         .seed = o->seed * 1000003u + n };
@@ -361,7 +374,7 @@ static int run_loop(struct run *r, struct jsonl_sink *js)
     r->sigint_ev = evsignal_new(r->base, SIGINT, signal_cb, r);
     r->sigterm_ev = evsignal_new(r->base, SIGTERM, signal_cb, r);
     if (!r->eng || !r->launch_ev || !r->stop_ev || !r->sigint_ev || !r->sigterm_ev)
-        return EXIT_SOFTWARE;
+        return EX_SOFTWARE;
     engine_set_idle_cb(r->eng, idle_cb, r);
     struct timeval dur = { (time_t)(o->duration_ms / 1000), (suseconds_t)(o->duration_ms % 1000) * 1000 };
     event_add(r->stop_ev, &dur);
@@ -391,15 +404,15 @@ int standalone_run(int argc, char **argv)
     if ((rc = check_common("run", &o, host, sizeof host, &r.password)) != 0)
         return rc;
     char probe[RESULTS_NAME_LEN];
-    if (standalone_expand_user(o.users, o.sessions, probe, sizeof probe) != 0)
+    if (standalone_expand_user(o.users, o.first + o.sessions - 1, probe, sizeof probe) != 0)
         return bad("run", "users", o.users);
     if (!o.workload || !o.duration_ms) {
         fprintf(stderr, "sessmax-agent run: --workload and --duration are required (see --help)\n");
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (!(wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     if (!o.size_given && workload_width(wl)) {
         o.cfg.width = workload_width(wl);
@@ -408,7 +421,17 @@ int standalone_run(int argc, char **argv)
     if (workload_bpp(wl) && o.cfg.bpp == 16)
         o.cfg.bpp = workload_bpp(wl);
     r.wl = wl;
-    rc = EXIT_SOFTWARE;
+    if (o.cfg.shot_timers && !o.cfg.shot_dir) {
+        fprintf(stderr, "sessmax-agent run: --shot-timers needs --shots DIR\n");
+        workload_free(wl);
+        return EX_USAGE;
+    }
+    if (o.cfg.shot_dir && shots_mkdir(o.cfg.shot_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "sessmax-agent run: %s\n", err);
+        workload_free(wl);
+        return EX_CANTCREAT;
+    }
+    rc = EX_SOFTWARE;
     r.base = event_base_new();
     js = jsonl_sink_new(stdout);
     if (r.base && js)
@@ -420,6 +443,11 @@ int standalone_run(int argc, char **argv)
     if (r.sigterm_ev) event_free(r.sigterm_ev);
     if (r.base) event_base_free(r.base);
     jsonl_sink_free(js);
+    int pics = o.cfg.shot_timers ? shots_contact_sheet(o.cfg.shot_dir, err, sizeof err) : 0;
+    if (pics < 0)
+        fprintf(stderr, "sessmax-agent run: %s\n", err);
+    else if (o.cfg.shot_timers)
+        fprintf(stderr, "shots: %d pictures, contact sheet %s/index.html\n", pics, o.cfg.shot_dir);
     workload_free(wl);
     return rc;
 }
@@ -432,8 +460,21 @@ struct shot {
     struct event_base *base;
     struct engine *eng;
     struct event *wait_ev;
-    int saved, failed;
+    int saved, failed, uniform;
 };
+
+/* A screen of one colour is a desktop that has not painted (yet): not worth a PNG's exit 0. */
+static int shot_uniform(const struct screen_view *v, uint32_t *rgb)
+{
+    *rgb = workload_pixel_rgb(v->pixels, v->stride, v->bytes_per_pixel, 0, 0);
+    for (uint32_t y = 0; y < v->height; y++)
+        if (memcmp(v->pixels + (size_t)y * v->stride, v->pixels, (size_t)v->width * v->bytes_per_pixel) != 0)
+            return 0;
+    for (uint32_t x = 1; x < v->width; x++)
+        if (memcmp(v->pixels + (size_t)x * v->bytes_per_pixel, v->pixels, v->bytes_per_pixel) != 0)
+            return 0;
+    return 1;
+}
 
 /* For writing `match` conditions: each named region's hash at tolerance 0, as a YAML line. */
 static void shot_print_hashes(struct shot *s)
@@ -460,6 +501,13 @@ static void shot_save_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct shot *s = arg;
+    struct screen_view v;
+    uint32_t rgb;
+    if (engine_screen(s->eng, 0, &v) == 0 && shot_uniform(&v, &rgb)) {
+        s->uniform = 1;
+        fprintf(stderr, "sessmax-agent shot: warning: the whole screen is one colour (#%06x): the desktop "
+                "has not painted; try a longer --wait\n", rgb);
+    }
     if (engine_save_png(s->eng, 0, s->o->out) == 0) {
         s->saved = 1;
         fprintf(stderr, "saved %s\n", s->o->out);
@@ -479,6 +527,9 @@ static void shot_session_cb(void *ctx, const struct rec_session *e)
         s->failed = 1;
         fprintf(stderr, "sessmax-agent shot: %s: %s: %s\n", e->user,
                 failure_reason_name(e->reason), e->detail);
+        if (e->reason == FAIL_TLS)
+            fprintf(stderr, "hint: the server's certificate was not accepted: pin it with --fingerprint "
+                    "sha256:AA:BB:... (the warning above shows it), or pass --no-verify on a network you trust\n");
     }
 }
 
@@ -506,15 +557,24 @@ int standalone_shot(int argc, char **argv)
         return rc;
     if (!o.out) {
         fprintf(stderr, "sessmax-agent shot: -o FILE.png is required (see --help)\n");
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
-    char err[WORKLOAD_ERR_LEN];
+    char err[WORKLOAD_ERR_LEN], dir[4096];
+    snprintf(dir, sizeof dir, "%s", o.out);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (shots_mkdir(dir, err, sizeof err) != 0) {
+            fprintf(stderr, "sessmax-agent shot: %s\n", err);
+            return EX_CANTCREAT;
+        }
+    }
     if (o.workload && !(s.wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     struct result_sink sink = { .ctx = &s, .session = shot_session_cb };
-    rc = EXIT_SOFTWARE;
+    rc = EX_SOFTWARE;
     s.base = event_base_new();
     if (s.base)
         s.eng = engine_new(s.base, &o.cfg, &sink);
@@ -524,7 +584,7 @@ int standalone_shot(int argc, char **argv)
                                             .password = password, .seed = o.seed };
         if (engine_start_session(s.eng, &spec) == 0) {
             event_base_dispatch(s.base);
-            rc = s.saved ? 0 : 1;
+            rc = s.saved && !s.uniform ? 0 : 1;
         }
     }
     engine_free(s.eng);

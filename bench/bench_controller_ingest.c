@@ -4,7 +4,7 @@
  * The controller side is the real one (agentpool: listener, local spawn with the token in the
  * environment, authenticated wires, frame decoding; db/store: batched inserts), with the same
  * calls as run.c's record path: store_add_sample per sample, store_flush + ACK every 250 ms. The
- * two agents are this program re-executed as `connect ...` (pool_config.agent_bin): synthetic
+ * two agents are this program re-executed as `connect ...` (agentpool_config.agent_bin): synthetic
  * agents that stream RECORDS batches of samples as fast as the ACKs allow (at most 16 batches
  * unacknowledged). Printed side by side with direct store inserts of the same samples (no
  * network), as a ratio. Target: >= 50,000 samples/s end to end. */
@@ -12,7 +12,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/wire.h"
-#include "controller/agentpool.h"
+#include "controller/run/agentpool.h"
 #include "db/store.h"
 
 #include <event2/bufferevent.h>
@@ -119,12 +119,12 @@ struct ctl {
     struct event_base *base;
     struct store *st;
     int64_t run;
-    struct pool *pool;
+    struct agentpool *pool;
     uint64_t samples, first_us, done_agents;
     int errors;
 };
 
-static void on_records(struct pool_agent *a, const struct proto_records *r, void *arg)
+static void on_records(struct agentpool_agent *a, const struct proto_records *r, void *arg)
 {
     struct ctl *c = arg;
     (void)a;
@@ -137,7 +137,7 @@ static void on_records(struct pool_agent *a, const struct proto_records *r, void
         }
 }
 
-static void on_done(struct pool_agent *a, const struct proto_done *d, void *arg)
+static void on_done(struct agentpool_agent *a, const struct proto_done *d, void *arg)
 {
     struct ctl *c = arg;
     (void)a;
@@ -146,7 +146,7 @@ static void on_done(struct pool_agent *a, const struct proto_done *d, void *arg)
         event_base_loopexit(c->base, NULL);
 }
 
-static void on_lost(struct pool_agent *a, const char *reason, void *arg)
+static void on_lost(struct agentpool_agent *a, const char *reason, void *arg)
 {
     struct ctl *c = arg;
     fprintf(stderr, "bench: agent %s lost: %s\n", a->name, reason);
@@ -161,8 +161,8 @@ static void tick(evutil_socket_t fd, short what, void *arg)
     (void)what;
     if (store_flush(c->st) < 0)
         c->errors++;
-    for (size_t i = 0; i < pool_count(c->pool); i++)
-        pool_ack(pool_agent(c->pool, i));
+    for (size_t i = 0; i < agentpool_count(c->pool); i++)
+        agentpool_ack(agentpool_agent(c->pool, i));
 }
 
 static int64_t begin_run(struct store *st, const char *name)
@@ -218,10 +218,10 @@ int main(int argc, char **argv)
     }
     c.run = begin_run(c.st, "link");
     store_set_batch(c.st, 20000, 1000000);
-    struct pool_config pc = { .local = 1, .count = AGENTS, .token = token, .capacity = 30, .timeout_ms = 15000,
+    struct agentpool_config pc = { .local = 1, .count = AGENTS, .token = token, .capacity = 30, .timeout_ms = 15000,
                               .agent_bin = self };
-    struct pool_events ev = { &c, NULL, on_records, on_done, on_lost };
-    c.pool = pool_new(c.base, &pc, &ev, err, sizeof err);
+    struct agentpool_events ev = { &c, NULL, on_records, on_done, on_lost };
+    c.pool = agentpool_new(c.base, &pc, &ev, err, sizeof err);
     if (!c.pool) {
         fprintf(stderr, "bench: %s\n", err);
         return 1;
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
     double secs = (clock_now_us() - c.first_us) / 1e6;
     double link = c.samples / secs;
     event_free(t);
-    pool_free(c.pool);
+    agentpool_free(c.pool);
     store_close(c.st);
     event_base_free(c.base);
     unlink(db1);

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #include "../tests/unit/fixture_store.h"
-#include "controller/report.h"
-#include "controller/score.h"
+#include "controller/report/report.h"
+#include "controller/report/dashboard.h"
+#include "controller/score/score.h"
 
 static double now_s(void)
 {

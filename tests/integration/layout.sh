@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# layout.sh -- the build lists every source by name: each .c of common/, db/, agent/ and bench/
+# layout.sh -- the build lists every source by name: each .c of common/, db/, agent/, controller/ and bench/
 # appears in its folder's CMakeLists.txt, each unit test and integration script in
 # tests/CMakeLists.txt, and none of those CMakeLists.txt uses file(GLOB). Fails naming the file.
 set -u
@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # listed FILE NAME -- NAME (a word) appears in FILE outside comments.
 listed() { sed 's/#.*//' "$1" | grep -qw -- "$2"; }
 
-for dir in common db agent bench tests; do
+for dir in common db agent bench controller tests; do
     cml="$SRC/$dir/CMakeLists.txt"
     if sed 's/#.*//' "$cml" | grep -qi 'file *( *GLOB'; then
         fail "$dir/CMakeLists.txt uses file(GLOB); list the sources by name"
@@ -23,6 +23,10 @@ for dir in common db agent bench; do
         case $dir in bench) word=${base%.c} ;; *) word=$base ;; esac
         listed "$SRC/$dir/CMakeLists.txt" "$word" || fail "$dir/$base is not listed in $dir/CMakeLists.txt"
     done
+done
+for f in "$SRC"/controller/*/*.c; do
+    rel=${f#"$SRC/controller/"}
+    listed "$SRC/controller/CMakeLists.txt" "$rel" || fail "controller/$rel is not listed in controller/CMakeLists.txt"
 done
 for f in "$SRC"/tests/unit/test_*.c; do
     name=$(basename "$f" .c)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "controller/score_config.h"
+#include "controller/score/score_config.h"
 #include "db/store.h"
 
 struct fixture_run {

@@ -2,8 +2,8 @@
  * names, password sources (env, 0600 file, refused 0644 file) and the plan+workload check. */
 #include "unit.h"
 
-#include "controller/plan.h"
-#include "controller/plan_check.h"
+#include "controller/run/plan.h"
+#include "controller/run/plan_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>

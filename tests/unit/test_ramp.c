@@ -2,7 +2,7 @@
  * never past capacity, never to a lost agent. */
 #include "unit.h"
 
-#include "controller/ramp.h"
+#include "controller/run/ramp.h"
 
 static void test_ramp__offsets_are_even(void)
 {

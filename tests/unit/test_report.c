@@ -3,11 +3,13 @@
  * (tests/integration/report_chromium.sh opens its report in headless Chromium). */
 #include "unit.h"
 
-#include "controller/compare.h"
-#include "controller/export.h"
-#include "controller/json_lite.h"
-#include "controller/report.h"
-#include "controller/verdict.h"
+#include "controller/report/compare.h"
+#include "controller/report/dashboard.h"
+#include "controller/report/export.h"
+#include "controller/score/json_lite.h"
+#include "controller/report/report.h"
+#include "controller/score/summary_load.h"
+#include "controller/score/verdict.h"
 #include "fixture_store.h"
 
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* test_score.c -- smax against hand-computed fixtures, a brute-force oracle and a property. */
 #include "unit.h"
 
-#include "controller/score.h"
+#include "controller/score/score.h"
 
 #include <math.h>
 #include <stdlib.h>

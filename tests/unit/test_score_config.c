@@ -1,7 +1,7 @@
 /* test_score_config.c -- the plan's score: and thresholds: sections, their errors, and JSON. */
 #include "unit.h"
 
-#include "controller/score_config.h"
+#include "controller/score/score_config.h"
 
 #include <stdlib.h>
 #include <string.h>

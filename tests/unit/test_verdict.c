@@ -2,10 +2,11 @@
  * and the exit codes of `sessmax score`. */
 #include "unit.h"
 
-#include "controller/cmd.h"
-#include "controller/json_lite.h"
-#include "controller/summary.h"
-#include "controller/verdict.h"
+#include "controller/cli/cmd_score.h"
+#include "controller/score/json_lite.h"
+#include "controller/score/summary.h"
+#include "controller/score/summary_load.h"
+#include "controller/score/verdict.h"
 #include "fixture_store.h"
 
 #include <math.h>

@@ -1,0 +1,108 @@
+/* cmd_compare.c -- `sessmax compare DB [RUN...] [--by transport,platform,network]`. */
+#include "controller/cli/cmd_compare.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controller/report/compare.h"
+#include "controller/score/runsel.h"
+#include "db/store.h"
+
+static const char usage[] =
+    "usage: sessmax compare DB [RUN...] [--by transport,platform,network] [--format text|csv|markdown]\n"
+    "                          [-o FILE]\n\n"
+    "One table, side by side: smax, baseline, p95 of every timer, kbit/s per session and stuck\n"
+    "sessions, one row per run (default: every run in DB) or, with --by, one row per group of runs\n"
+    "sharing those labels (figures averaged over the group; smax over the runs that reached it).\n"
+    "Example: sessmax compare results.db --by transport,network --format markdown\n";
+
+static int load_all(struct store *st, const char *path, char **ids, int nids, struct summary **out,
+                    size_t *n, int *code)
+{
+    struct store_run *runs = NULL;
+    size_t count = 0;
+    if (nids == 0 && store_list_runs(st, &runs, &count) < 0) {
+        fprintf(stderr, "sessmax compare: %s\n", store_errmsg(st));
+        *code = EX_DATAERR;
+        return -1;
+    }
+    size_t want = nids ? (size_t)nids : count;
+    *out = calloc(want ? want : 1, sizeof **out);
+    *n = 0;
+    int rc = *out ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < want; i++) {
+        int64_t run = nids ? runsel_pick("compare", st, path, ids[i], code) : runs[i].id;
+        struct verdict v;
+        if (run < 0 || runsel_load("compare", st, run, NULL, &(*out)[*n], &v, code) < 0)
+            rc = -1;
+        else
+            (*n)++;
+    }
+    free(runs);
+    return rc;
+}
+
+static int compare(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "by", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
+        { "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+    };
+    unsigned by = 0;
+    int fmt = COMPARE_TEXT, c, code = 0;
+    const char *out = NULL;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b':
+            if (compare_parse_by(optarg, &by) < 0)
+                return cmd_usage_error(&cmd_compare, "--by '%s': use transport, platform, network "
+                                    "(comma-separated)", optarg);
+            break;
+        case 'f':
+            if ((fmt = compare_parse_format(optarg)) < 0)
+                return cmd_usage_error(&cmd_compare, "--format '%s': use text, csv or markdown", optarg);
+            break;
+        case 'o': out = optarg; break;
+        default: return cmd_usage_error(&cmd_compare, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cmd_usage_error(&cmd_compare, "expected a results database");
+    const char *path = argv[optind];
+    struct summary *runs = NULL;
+    size_t n = 0;
+    FILE *o = NULL;
+    struct store *st = runsel_open("compare", path, &code);
+    if (!st || load_all(st, path, argv + optind + 1, argc - optind - 1, &runs, &n, &code) < 0)
+        goto done;
+    if (n == 0) {
+        fprintf(stderr, "sessmax compare: %s holds no run\n", path);
+        code = EX_DATAERR;
+        goto done;
+    }
+    o = out ? fopen(out, "w") : stdout;
+    if (!o) {
+        fprintf(stderr, "sessmax compare: %s: cannot write: %s\n", out, strerror(errno));
+        code = EX_CANTCREAT;
+        goto done;
+    }
+    if (compare_write(runs, n, by, (enum compare_format)fmt, o) < 0 || fflush(o) != 0) {
+        fprintf(stderr, "sessmax compare: write failed: %s\n", strerror(errno));
+        code = EX_IOERR;
+    }
+done:
+    if (o && o != stdout)
+        fclose(o);
+    for (size_t i = 0; i < n; i++)
+        summary_free(&runs[i]);
+    free(runs);
+    store_close(st);
+    return code;
+}
+
+const struct cmd cmd_compare = { "compare", "compare runs side by side (or grouped by labels)", usage, compare };

@@ -1,0 +1,67 @@
+/* cmd_run.c -- `sessmax run PLAN`: validate the plan, run it (controller/run.c), print the
+ * summary and exit with the verdict. */
+#include "controller/cli/cmd_run.h"
+
+#include "controller/run/plan.h"
+#include "controller/run/plan_check.h"
+#include "controller/run/run.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static int run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' }, { "report", required_argument, NULL, 'r' },
+        { "verdict", required_argument, NULL, 'v' }, { "agent-log", required_argument, NULL, 'l' },
+        { "plain", no_argument, NULL, 'p' }, { NULL, 0, NULL, 0 },
+    };
+    struct run_options o = { .tty = -1 };
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': o.db_path = optarg; break;
+        case 'r': o.report_path = optarg; break;
+        case 'v': o.verdict_path = optarg; break;
+        case 'l': o.agent_log = optarg; break;
+        case 'p': o.tty = 0; break;
+        default: return cmd_usage_error(&cmd_run, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind == argc)
+        return cmd_usage_error(&cmd_run, "missing PLAN");
+    if (optind != argc - 1)
+        return cmd_usage_error(&cmd_run, "unexpected argument '%s'", argv[optind + 1]);
+    const char *path = argv[optind];
+    struct plan_checked pc;
+    char err[PLAN_ERR_LEN];
+    int rc = plan_check_load(path, &pc, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "%s\n", err);
+        return rc;
+    }
+    struct run_outcome out;
+    rc = run_execute(&pc, &o, &out);
+    plan_check_free(&pc);
+    return rc;
+}
+
+const struct cmd cmd_run = {
+    "run", "run a test plan: ramp up sessions on agents, record everything, score it",
+    "usage: sessmax run PLAN [--db FILE] [--report FILE.html] [--verdict FILE.json] [--agent-log FILE] [--plain]\n\n"
+    "Validates PLAN (as `sessmax validate` does), starts or waits for the agents it names, starts the\n"
+    "sessions evenly across the launch window, keeps them for the steady state, logs them off, and\n"
+    "records every session, sample, traffic and agent-health record in the results database (the\n"
+    "plan's `results:`, default results.db; --db overrides). On a terminal a live line shows\n"
+    "launched / active / failed sessions, the current index against the threshold and the time left;\n"
+    "--plain (or a non-terminal stdout) prints a line every 10 s instead.\n\n"
+    "Ctrl-C logs every session off and marks the run aborted; a second Ctrl-C stops at once.\n"
+    "The password comes from the plan's password_env or password_file (mode 0600), never argv.\n"
+    "Remote agents (agents: {expect: N}) need SESSMAX_TOKEN set here and on every agent; see\n"
+    "`sessmax help agents`.\n\n"
+    "Exit: 0 pass, 1 thresholds failed, 2 inconclusive (aborted, failed run, lost agents, stuck\n"
+    "sessions), 65 bad plan, 66 missing file, 69 agents unavailable, 74 store error, 78 bad config.\n",
+    run,
+};

@@ -1,0 +1,87 @@
+/* main.c -- sessmax entry point: dispatches to a verb, prints help and the version. */
+#include "controller/cli/cmd_agents.h"
+#include "controller/cli/cmd_compare.h"
+#include "controller/cli/cmd_dashboard.h"
+#include "controller/cli/cmd_db.h"
+#include "controller/cli/cmd_demo.h"
+#include "controller/cli/cmd_export.h"
+#include "controller/cli/cmd_report.h"
+#include "controller/cli/cmd_run.h"
+#include "controller/cli/cmd_score.h"
+#include "controller/cli/cmd_validate.h"
+
+#include "common/log.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cmd *const verbs[] = {
+    &cmd_run, &cmd_validate, &cmd_score, &cmd_compare, &cmd_report, &cmd_dashboard,
+    &cmd_export, &cmd_demo, &cmd_agents, &cmd_db, NULL,
+};
+
+static const struct cmd *find_verb(const char *name)
+{
+    for (int i = 0; verbs[i]; i++)
+        if (strcmp(verbs[i]->name, name) == 0)
+            return verbs[i];
+    return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+    fprintf(out, "usage: sessmax VERB [options]   (sessmax help VERB for details)\n\n"
+                 "How many users can this RDP host carry? Verbs:\n");
+    for (int i = 0; verbs[i]; i++)
+        fprintf(out, "  %-10s %s\n", verbs[i]->name, verbs[i]->summary);
+    fprintf(out, "  %-10s %s\n", "help", "show this overview, or the usage of one verb");
+    fprintf(out, "\nExit codes: 0 pass, 1 thresholds failed, 2 inconclusive, "
+                 "64 usage, 65 bad data, 66 missing input, 70 internal, 74 I/O, 78 bad config.\n");
+}
+
+static int help(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stdout);
+        return 0;
+    }
+    const struct cmd *c = find_verb(argv[1]);
+    if (!c) {
+        fprintf(stderr, "sessmax help: unknown verb '%s'\n", argv[1]);
+        return EX_USAGE;
+    }
+    printf("sessmax %s -- %s\n\n%s", c->name, c->summary, c->usage);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    log_init("sessmax", LOG_INFO);
+    signal(SIGPIPE, SIG_IGN);
+    const char *lvl = getenv("SESSMAX_LOG");
+    if (lvl && log_parse_level(lvl) >= 0)
+        log_set_level((enum log_level)log_parse_level(lvl));
+    if (argc < 2) {
+        print_overview(stderr);
+        return EX_USAGE;
+    }
+    const char *verb = argv[1];
+    if (!strcmp(verb, "--version") || !strcmp(verb, "version")) {
+        printf("sessmax %s\n", SESSMAX_VERSION);
+        return 0;
+    }
+    if (!strcmp(verb, "help") || !strcmp(verb, "--help") || !strcmp(verb, "-h"))
+        return help(argc - 1, argv + 1);
+    const struct cmd *c = find_verb(verb);
+    if (!c) {
+        fprintf(stderr, "sessmax: unknown verb '%s' (try: sessmax help)\n", verb);
+        return EX_USAGE;
+    }
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        printf("sessmax %s -- %s\n\n%s", c->name, c->summary, c->usage);
+        return 0;
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,226 @@
+/* compare.c -- rows (runs or groups) x columns (smax, baseline, p95 per timer, kbit/s, stuck). */
+#include "controller/report/compare.h"
+
+#include "controller/report/export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int compare_parse_by(const char *text, unsigned *mask)
+{
+    static const char *const keys[] = { "transport", "platform", "network" };
+    *mask = 0;
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        for (int k = 0; k < 3; k++)
+            if (strlen(keys[k]) == len && !strncmp(p, keys[k], len)) {
+                *mask |= 1u << k;
+                found = 1;
+            }
+        if (!found)
+            return -1;
+        p += len + (p[len] == ',');
+    }
+    return *mask ? 0 : -1;
+}
+
+int compare_parse_format(const char *text)
+{
+    if (!strcmp(text, "text"))
+        return COMPARE_TEXT;
+    if (!strcmp(text, "csv"))
+        return COMPARE_CSV;
+    if (!strcmp(text, "markdown") || !strcmp(text, "md"))
+        return COMPARE_MARKDOWN;
+    return -1;
+}
+
+#define MAXCOLS 64
+#define CELL 400
+
+struct table {
+    size_t rows, cols;
+    char (*cell)[MAXCOLS][CELL];   /* row 0 is the header */
+};
+
+static void group_label(const struct summary *s, unsigned by, char *buf, size_t len)
+{
+    if (!by) {
+        snprintf(buf, len, "%lld %s", (long long)s->run.id, s->run.name);
+        return;
+    }
+    snprintf(buf, len, "%s%s%s%s%s", by & COMPARE_BY_TRANSPORT ? s->run.transport : "",
+             (by & COMPARE_BY_TRANSPORT) && (by & 6) ? "/" : "", by & COMPARE_BY_PLATFORM ? s->run.platform : "",
+             (by & COMPARE_BY_PLATFORM) && (by & COMPARE_BY_NETWORK) ? "/" : "",
+             by & COMPARE_BY_NETWORK ? s->run.network : "");
+}
+
+/* Timer names in first-seen order across all runs. */
+static size_t timer_columns(const struct summary *runs, size_t n, const char **names, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t t = 0; t < runs[i].timer_count; t++) {
+            size_t j = 0;
+            while (j < k && strcmp(names[j], runs[i].timers[t].name))
+                j++;
+            if (j == k && k < max)
+                names[k++] = runs[i].timers[t].name;
+        }
+    return k;
+}
+
+static double timer_p95(const struct summary *s, const char *name)
+{
+    for (size_t t = 0; t < s->timer_count; t++)
+        if (!strcmp(s->timers[t].name, name))
+            return s->timers[t].p95_ms;
+    return NAN;
+}
+
+/* Mean of the finite values (NaN when none). */
+struct acc { double sum; size_t n; };
+static void acc_add(struct acc *a, double v) { if (isfinite(v)) { a->sum += v; a->n++; } }
+static double acc_mean(const struct acc *a) { return a->n ? a->sum / a->n : NAN; }
+
+static void num(char *cell, double v, const char *fmt)
+{
+    if (isfinite(v))
+        snprintf(cell, CELL, fmt, v);
+    else
+        snprintf(cell, CELL, "-");
+}
+
+/* Fills one row from the runs whose index is listed in members. */
+static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t *members, size_t m,
+                     const char *label, const char **timers, size_t nt)
+{
+    struct acc smax = { 0 }, base = { 0 }, kbps = { 0 }, stuck = { 0 }, p95[MAXCOLS] = { { 0 } };
+    size_t open = 0;
+    uint32_t open_min = UINT32_MAX;
+    for (size_t k = 0; k < m; k++) {
+        const struct summary *s = &runs[members[k]];
+        if (s->score.reached)
+            acc_add(&smax, s->score.smax);
+        else if (s->score.status == SCORE_OK) {
+            open++;
+            open_min = s->score.max_active < open_min ? s->score.max_active : open_min;
+        }
+        acc_add(&base, s->score.baseline_ms);
+        acc_add(&kbps, s->kbps_per_session);
+        acc_add(&stuck, s->stuck);
+        for (size_t t = 0; t < nt; t++)
+            acc_add(&p95[t], timer_p95(s, timers[t]));
+    }
+    size_t c = 0;
+    snprintf(row[c++], CELL, "%s", label);
+    snprintf(row[c++], CELL, "%zu", m);
+    if (smax.n && open)
+        snprintf(row[c++], CELL, "%.1f (%zu not reached)", acc_mean(&smax), open);
+    else if (smax.n)
+        num(row[c++], acc_mean(&smax), m > 1 ? "%.1f" : "%.0f");
+    else if (open)
+        snprintf(row[c++], CELL, "not reached (> %u)", open_min);
+    else
+        snprintf(row[c++], CELL, "n/a");
+    num(row[c++], acc_mean(&base), "%.0f");
+    for (size_t t = 0; t < nt; t++)
+        num(row[c++], acc_mean(&p95[t]), "%.0f");
+    num(row[c++], acc_mean(&kbps), "%.1f");
+    num(row[c++], acc_mean(&stuck), m > 1 ? "%.1f" : "%.0f");
+}
+
+static int build(struct table *tb, const struct summary *runs, size_t n, unsigned by)
+{
+    const char *timers[MAXCOLS];
+    size_t nt = timer_columns(runs, n, timers, MAXCOLS - 6);
+    size_t *members = malloc((n ? n : 1) * sizeof *members);
+    char *done = calloc(n ? n : 1, 1);
+    tb->cell = calloc(n + 1, sizeof *tb->cell);
+    if (!members || !done || !tb->cell) {
+        free(members); free(done);
+        return -1;
+    }
+    tb->cols = nt + 6;
+    size_t c = 0;
+    const char *head[] = { by ? "group" : "run", "runs", "smax", "baseline_ms" };
+    for (size_t k = 0; k < 4; k++)
+        snprintf(tb->cell[0][c++], CELL, "%s", head[k]);
+    for (size_t t = 0; t < nt; t++)
+        snprintf(tb->cell[0][c++], CELL, "p95(%s)", timers[t]);
+    snprintf(tb->cell[0][c++], CELL, "kbps_per_session");
+    snprintf(tb->cell[0][c++], CELL, "stuck");
+    tb->rows = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        char label[CELL], other[CELL];
+        size_t m = 0;
+        group_label(&runs[i], by, label, sizeof label);
+        for (size_t j = i; j < n; j++) {
+            group_label(&runs[j], by, other, sizeof other);
+            if (!done[j] && (j == i || (by && !strcmp(label, other)))) {
+                done[j] = 1;
+                members[m++] = j;
+            }
+        }
+        fill_row(tb->cell[tb->rows++], runs, members, m, label, timers, nt);
+    }
+    free(members);
+    free(done);
+    return 0;
+}
+
+static void write_text(const struct table *tb, FILE *o, int markdown)
+{
+    size_t w[MAXCOLS] = { 0 };
+    for (size_t r = 0; r < tb->rows; r++)
+        for (size_t c = 0; c < tb->cols; c++)
+            if (strlen(tb->cell[r][c]) > w[c])
+                w[c] = strlen(tb->cell[r][c]);
+    for (size_t r = 0; r < tb->rows; r++) {
+        for (size_t c = 0; c < tb->cols; c++) {
+            /* first column left-aligned, figures right-aligned */
+            int width = c ? (int)w[c] : -(int)w[c];
+            if (markdown)
+                fprintf(o, "| %*s ", width, tb->cell[r][c]);
+            else
+                fprintf(o, "%s%*s", c ? "  " : "", width, tb->cell[r][c]);
+        }
+        fprintf(o, markdown ? "|\n" : "\n");
+        if (markdown && r == 0) {
+            for (size_t c = 0; c < tb->cols; c++) {
+                fprintf(o, "|%s", c ? "-" : ":");
+                for (size_t k = 0; k < w[c]; k++)
+                    fputc('-', o);
+                fputc(c ? ':' : '-', o);
+            }
+            fprintf(o, "|\n");
+        }
+    }
+}
+
+static void write_csv(const struct table *tb, FILE *o)
+{
+    for (size_t r = 0; r < tb->rows; r++)
+        for (size_t c = 0; c < tb->cols; c++) {
+            export_csv_field(o, tb->cell[r][c]);
+            fputc(c + 1 < tb->cols ? ',' : '\n', o);
+        }
+}
+
+int compare_write(const struct summary *runs, size_t n, unsigned by, enum compare_format fmt, FILE *out)
+{
+    struct table tb = { 0 };
+    if (build(&tb, runs, n, by) < 0)
+        return -1;
+    if (fmt == COMPARE_CSV)
+        write_csv(&tb, out);
+    else
+        write_text(&tb, out, fmt == COMPARE_MARKDOWN);
+    free(tb.cell);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,180 @@
+/* report.c -- the one-page HTML report of a run: verdict, key figures, "how to read this",
+ * inline SVG charts and the timer table. Self-contained: no script, no external resource. */
+#include "controller/report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "controller/report/report_charts.h"
+#include "controller/report/report_html.h"
+#include "controller/score/summary.h"
+#include "controller/score/summary_load.h"
+#include "controller/report/svg.h"
+#include "controller/score/verdict.h"
+#include "db/store.h"
+
+static void figure(FILE *o, const char *label, const char *fmt, double v)
+{
+    fprintf(o, "<tr><th>%s</th><td>", label);
+    if (isfinite(v))
+        fprintf(o, fmt, v);
+    else
+        fputs("&ndash;", o);
+    fputs("</td></tr>\n", o);
+}
+
+static void key_figures(FILE *o, const struct summary *s)
+{
+    const struct score_result *r = &s->score;
+    char smax[96];
+    score_format_smax(r, smax, sizeof smax);
+    fprintf(o, "<table class=\"figures\">\n<tr><th>smax</th><td class=\"big\" id=\"smax\">");
+    svg_escape(o, smax);
+    fprintf(o, "</td></tr>\n");
+    figure(o, "baseline", "%.0f ms", r->baseline_ms);
+    figure(o, "threshold", "%.0f ms", r->threshold_ms);
+    fprintf(o, "<tr><th>sessions</th><td>launched %u, active %u, stuck %u (%.2f %%), failed %u, cut short by the end of the run %u</td></tr>\n",
+            s->launched, s->active, s->stuck, s->stuck_pct, s->failed_sessions, s->cut_short);
+    fprintf(o, "<tr><th>samples</th><td>%zu '%s' samples (%zu failed)</td></tr>\n", r->samples, s->measure,
+            r->samples_failed);
+    if (s->reason_count) {
+        fprintf(o, "<tr><th>failed by reason</th><td>");
+        for (size_t i = 0; i < s->reason_count; i++) {
+            fprintf(o, "%s", i ? ", " : "");
+            svg_escape(o, s->reasons[i].reason);
+            fprintf(o, " %u", s->reasons[i].count);
+        }
+        fprintf(o, "</td></tr>\n");
+    }
+    figure(o, "logon p50", "%.0f ms", s->logon_p50_ms);
+    figure(o, "logon p95", "%.0f ms", s->logon_p95_ms);
+    figure(o, "bandwidth", "%.1f kbit/s per session", s->kbps_per_session);
+    figure(o, "agent loop lag p99", "%.1f ms", s->lag_p99_ms);
+    fprintf(o, "</table>\n");
+}
+
+static void verdict_box(FILE *o, const struct verdict *v)
+{
+    fprintf(o, "<div class=\"verdict %s\" id=\"verdict\"><b>%s</b><ul>\n", verdict_name(v->kind),
+            verdict_name(v->kind));
+    for (size_t i = 0; i < v->item_count; i++) {
+        if (i < v->validity_count && v->items[i].result == VERDICT_PASS)
+            continue;
+        fprintf(o, "<li class=\"%s\">[%s] ", verdict_name(v->items[i].result), verdict_name(v->items[i].result));
+        svg_escape(o, v->items[i].reason);
+        fprintf(o, "</li>\n");
+    }
+    fprintf(o, "</ul></div>\n");
+}
+
+static void how_to_read(FILE *o, const struct summary *s)
+{
+    const struct score_params *p = &s->config.params;
+    fprintf(o, "<details open><summary>How to read this</summary><p>Sessions were added gradually. "
+               "Every session repeatedly ran the measure group <code>");
+    svg_escape(o, s->measure);
+    fprintf(o, "</code>, whose response time is one sample. The <b>baseline</b> is the mean of the %u "
+               "lowest samples of the run after dropping the %u lowest. The <b>threshold</b> is the "
+               "baseline + %g ms. The <b>index</b> at each sample is the mean of the latest %u + "
+               "%g&nbsp;&times;&nbsp;active-sessions samples with %g %% (at least %u) of them removed at each end. "
+               "<b>smax</b> is the number of active sessions just before the index first went above the "
+               "threshold; &ldquo;not reached&rdquo; means the host carried every session launched. A run "
+               "is <b>inconclusive</b> when more than %g %% of the sessions never became active, an agent "
+               "was lost, or the agents' own loop lag p99 was above %g ms (an overloaded load generator "
+               "inflates response times). Response times are the time the desktop took to show the "
+               "result of an action, not network latency. Score version %s; see docs/scoring.md.</p>"
+               "</details>\n",
+            p->baseline_count, p->baseline_drop, p->threshold_offset_ms, p->window_base, p->window_frac,
+            p->trim_frac * 100, p->trim_min, p->stuck_max_pct, p->lag_p99_max_ms, SCORE_VERSION);
+}
+
+static void timer_table(FILE *o, const struct summary *s)
+{
+    fprintf(o, "<table class=\"timers\"><tr><th>timer</th><th>count</th><th>failed</th><th>min</th>"
+               "<th>avg</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr>\n");
+    for (size_t i = 0; i < s->timer_count; i++) {
+        const struct summary_timer *t = &s->timers[i];
+        fprintf(o, "<tr><td>");
+        svg_escape(o, t->name);
+        fprintf(o, "%s</td><td>%zu</td><td>%zu</td>", t->is_measure ? " (measure)" : "", t->count, t->failed);
+        double v[] = { t->min_ms, t->avg_ms, t->p50_ms, t->p90_ms, t->p95_ms, t->p99_ms, t->max_ms };
+        for (size_t k = 0; k < 7; k++)
+            fprintf(o, isfinite(v[k]) ? "<td>%.0f</td>" : "<td>&ndash;</td>", v[k]);
+        fprintf(o, "</tr>\n");
+    }
+    fprintf(o, "</table>\n");
+}
+
+static void labels(FILE *o, const struct summary *s)
+{
+    char when[64] = "";
+    time_t t = (time_t)(s->run.started_us / 1000000);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+    const char *kv[][2] = { { "transport", s->run.transport }, { "platform", s->run.platform },
+                            { "network", s->run.network }, { "target", s->run.target },
+                            { "workload", s->run.workload_name }, { "status", s->run.status },
+                            { "started", when }, { "score version", SCORE_VERSION } };
+    fprintf(o, "<p class=\"labels\">");
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
+        fprintf(o, "<span><i>%s</i> ", kv[i][0]);
+        svg_escape(o, kv[i][1]);
+        fprintf(o, "</span> ");
+    }
+    fprintf(o, "</p>\n");
+}
+
+static void body(FILE *o, const struct summary *s, const struct verdict *v)
+{
+    fprintf(o, "<h1>Run %lld: ", (long long)s->run.id);
+    svg_escape(o, s->run.name);
+    fprintf(o, "</h1>\n");
+    labels(o, s);
+    if (s->note[0]) {
+        fprintf(o, "<p class=\"note\">");
+        svg_escape(o, s->note);
+        fprintf(o, "</p>\n");
+    }
+    verdict_box(o, v);
+    key_figures(o, s);
+    how_to_read(o, s);
+    fprintf(o, "<h2>Capacity</h2>\n");
+    report_chart_response(o, s);
+    fprintf(o, "<h2>Timers</h2>\n");
+    report_chart_timers(o, s);
+    timer_table(o, s);
+    fprintf(o, "<h2>Logon</h2>\n");
+    report_chart_logon(o, s);
+    fprintf(o, "<h2>Bandwidth</h2>\n");
+    report_chart_bandwidth(o, s);
+    fprintf(o, "<h2>Agent health</h2>\n");
+    report_chart_health(o, s);
+}
+
+int report_write_summary(const struct summary *s, const struct verdict *v, const char *path,
+                         char *err, size_t errlen)
+{
+    char title[256];
+    snprintf(title, sizeof title, "sessmax run %lld: %s", (long long)s->run.id, s->run.name);
+    FILE *o = report_html_open(path, title, err, errlen);
+    if (!o)
+        return -1;
+    body(o, s, v);
+    return report_html_close(o, path, err, errlen);
+}
+
+int report_write(struct store *st, int64_t run, const char *path, char *err, size_t errlen)
+{
+    struct summary s;
+    struct verdict v;
+    if (summary_load(st, run, NULL, &s, err, errlen) < 0)
+        return -1;
+    int rc = verdict_evaluate(&s, &v, err, errlen);
+    if (rc == 0)
+        rc = report_write_summary(&s, &v, path, err, errlen);
+    summary_free(&s);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/* agentpool.h -- the controller's agents: a listener (loopback by default, TLS optional), local
+ * agent processes it spawns, remote ones it accepts, each an authenticated wire.
+ *
+ * Local agents run `sessmax-agent connect 127.0.0.1:PORT --name local-N` with the token in the
+ * environment (SESSMAX_TOKEN, never argv), optionally pinned to a CPU list. Remote agents are
+ * accepted until `count` are ready; more are refused. Every event is reported through
+ * agentpool_events on the loop thread. Agent slots are numbered 0..count-1 in the order they became
+ * ready. */
+#ifndef SESSMAX_AGENTPOOL_H
+#define SESSMAX_AGENTPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/proto.h"
+
+struct event_base;
+struct agentpool;
+
+enum agentpool_agent_state { AGENTPOOL_AGENT_READY, AGENTPOOL_AGENT_DONE, AGENTPOOL_AGENT_LOST };
+
+struct agentpool_agent {
+    struct agentpool *pool;
+    struct wire *wire;            /* NULL once closed */
+    uint32_t slot;
+    int64_t store_id;             /* for the owner */
+    char name[64], host[128];
+    uint32_t capacity;            /* as declared by the agent, capped by the plan */
+    pid_t pid;                    /* local agents: the child; 0 for remote */
+    enum agentpool_agent_state state;
+    uint64_t last_seq;            /* highest RECORDS batch received */
+    uint64_t records;
+};
+
+struct agentpool_events {
+    void *arg;
+    void (*ready)(struct agentpool_agent *a, void *arg);
+    void (*records)(struct agentpool_agent *a, const struct proto_records *r, void *arg);
+    void (*done)(struct agentpool_agent *a, const struct proto_done *d, void *arg);
+    /* The agent died, went silent or broke the protocol. Not called after done. */
+    void (*lost)(struct agentpool_agent *a, const char *reason, void *arg);
+};
+
+struct agentpool_config {
+    int local;                    /* 1: spawn `count` local agents */
+    uint32_t count;
+    const char *listen;           /* "ADDR:PORT"; local agents: port 0 on 127.0.0.1 */
+    int tls;
+    const char *token;            /* shared secret */
+    const char *cpus;             /* local pinning list or NULL */
+    uint32_t capacity;            /* 0: as declared by each agent */
+    uint32_t timeout_ms;          /* heartbeat silence limit */
+    const char *agent_bin;        /* path of sessmax-agent; NULL: next to this executable */
+    const char *agent_log;        /* local agents' stderr goes here (appended); NULL: inherit */
+    const char *shot_dir;         /* local agents save PNGs of timed-out waits here; NULL: none */
+};
+
+/* Opens the listener and spawns local agents. NULL with err on failure. */
+struct agentpool *agentpool_new(struct event_base *base, const struct agentpool_config *cfg, const struct agentpool_events *ev,
+                      char *err, size_t errlen);
+/* Closes every link, terminates local agents still running (SIGTERM, then SIGKILL after 3 s)
+ * and reaps them. Accepts NULL. */
+void agentpool_free(struct agentpool *p);
+
+size_t agentpool_count(const struct agentpool *p);              /* agents that became ready so far */
+struct agentpool_agent *agentpool_agent(struct agentpool *p, size_t slot);
+/* "sha256:..." of the listener's TLS certificate, or "" without TLS. */
+const char *agentpool_tls_fingerprint(const struct agentpool *p);
+/* The address agents connect to ("127.0.0.1:40123"). */
+const char *agentpool_address(const struct agentpool *p);
+/* Stop accepting new agents. */
+void agentpool_close_listener(struct agentpool *p);
+
+int agentpool_send(struct agentpool_agent *a, const struct proto_msg *m);
+/* Acknowledges every batch received so far (call after the store committed them). */
+void agentpool_ack(struct agentpool_agent *a);
+/* Closes an agent's link deliberately (it will be reported lost with `reason`). */
+void agentpool_drop(struct agentpool_agent *a, const char *reason);
+
+/* Parses "1", "0-3,6" into a cpu bitmask array; -1 on bad text. */
+int agentpool_parse_cpus(const char *text, unsigned char *mask, size_t masklen);
+
+#endif

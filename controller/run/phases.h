@@ -1,0 +1,22 @@
+/* phases.h -- the phases of a run (the state machine drawn in run.h) and the loop events that
+ * drive them: the 250 ms tick (commit and acknowledge, live score, phase checks, the live
+ * line), the launch timer of the ramp and Ctrl-C / SIGTERM. */
+#ifndef SESSMAX_PHASES_H
+#define SESSMAX_PHASES_H
+
+#include <event2/event.h>
+
+#define PHASES_TICK_MS 250
+
+struct runner;
+
+/* Loop callbacks; `arg` is the runner. */
+void phases_tick_cb(evutil_socket_t fd, short what, void *arg);
+void phases_launch_cb(evutil_socket_t fd, short what, void *arg);
+void phases_signal_cb(evutil_socket_t sig, short what, void *arg);
+
+/* Asks every live agent to log its sessions off (the LOGOFF phase); `why` (may be NULL) is
+ * noted. A second call with a reason once logoff began does nothing. */
+void phases_begin_logoff(struct runner *r, const char *why);
+
+#endif

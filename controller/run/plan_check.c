@@ -1,0 +1,144 @@
+/* plan_check.c -- loads a plan, its workload and its score section and checks them together. */
+#include "controller/run/plan_check.h"
+
+#include "common/file_read.h"
+#include "common/workload.h"
+#include "common/ydoc.h"
+#include <sysexits.h>
+#include "controller/run/plan.h"
+
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int load_workload(struct plan_checked *pc, char *err, size_t errlen)
+{
+    const struct plan *p = pc->plan;
+    char sub[WORKLOAD_ERR_LEN];
+    if (access(p->workload_path, R_OK) != 0) {
+        plan_error_at(p, p->workload_node, err, errlen, "workload file %s: %s", p->workload_path, strerror(errno));
+        return EX_NOINPUT;
+    }
+    pc->wl_text = file_read_all(p->workload_path, FILE_READ_MAX_CONFIG, &pc->wl_len, sub, sizeof sub);
+    if (pc->wl_text)
+        pc->wl = workload_load_string(p->workload_path, pc->wl_text, pc->wl_len, sub, sizeof sub);
+    if (!pc->wl) {
+        snprintf(err, errlen, "%s", sub);
+        return EX_DATAERR;
+    }
+    return 0;
+}
+
+static int load_score(struct plan_checked *pc, char *err, size_t errlen)
+{
+    const struct workload *wl = pc->wl;
+    const char **names = calloc(wl->ntimers + wl->nmeasures + 1, sizeof *names);
+    if (!names) {
+        snprintf(err, errlen, "out of memory");
+        return EX_SOFTWARE;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < wl->ntimers; i++)
+        names[n++] = wl->timers[i];
+    for (size_t i = 0; i < wl->nmeasures; i++)
+        names[n++] = wl->measures[i].name;
+    int rc = score_config_parse(pc->plan->doc, pc->plan->score_node, pc->plan->thresholds_node, names,
+                                &pc->score, err, errlen);
+    free(names);
+    if (rc < 0)
+        return EX_DATAERR;
+    pc->score_json = score_config_to_json(&pc->score);
+    if (!pc->score_json) {
+        snprintf(err, errlen, "out of memory");
+        return EX_SOFTWARE;
+    }
+    return 0;
+}
+
+/* A password file that exists must be 0600; a missing variable or file is only reported by
+ * describe (validate may run where the secret is not provisioned). */
+static int check_password_source(const struct plan *p, char *err, size_t errlen)
+{
+    char pw[512], sub[PLAN_ERR_LEN];
+    if (!p->cred.password_file || access(p->cred.password_file, F_OK) != 0)
+        return 0;
+    int rc = plan_read_password(p, pw, sizeof pw, sub, sizeof sub);
+    OPENSSL_cleanse(pw, sizeof pw);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", sub);
+        return EX_CONFIG;
+    }
+    return 0;
+}
+
+int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t errlen)
+{
+    memset(pc, 0, sizeof *pc);
+    score_config_init(&pc->score);
+    if (access(path, R_OK) != 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return EX_NOINPUT;
+    }
+    int rc = EX_DATAERR;
+    pc->plan = plan_load_file(path, err, errlen);
+    if (!pc->plan)
+        goto fail;
+    if ((rc = load_workload(pc, err, errlen)) != 0 || (rc = load_score(pc, err, errlen)) != 0 ||
+        (rc = check_password_source(pc->plan, err, errlen)) != 0)
+        goto fail;
+    return 0;
+fail:
+    plan_check_free(pc);
+    return rc;
+}
+
+void plan_check_free(struct plan_checked *pc)
+{
+    plan_free(pc->plan);
+    workload_free(pc->wl);
+    free(pc->wl_text);
+    free(pc->score_json);
+    score_config_free(&pc->score);
+    memset(pc, 0, sizeof *pc);
+}
+
+static void describe_agents(const struct plan *p, FILE *out)
+{
+    const struct plan_agents *a = &p->agents;
+    if (a->mode == PLAN_AGENTS_LOCAL)
+        fprintf(out, "  agents     %u local (loopback%s%s%s)", a->count, a->cpus ? ", pinned to CPUs " : "",
+                a->cpus ? a->cpus : "", a->tls ? ", TLS" : "");
+    else
+        fprintf(out, "  agents     expect %u remote on %s (%s, wait up to %.0f s)", a->count, a->listen,
+                a->tls ? "TLS" : "plain TCP", a->wait_us / 1e6);
+    if (a->capacity)
+        fprintf(out, ", capacity %u each", a->capacity);
+    fprintf(out, "\n");
+}
+
+void plan_check_describe(const struct plan_checked *pc, FILE *out)
+{
+    const struct plan *p = pc->plan;
+    char first[64], last[64];
+    plan_user_name(p, 0, first, sizeof first);
+    plan_user_name(p, p->sessions - 1, last, sizeof last);
+    fprintf(out, "%s: valid plan '%s'\n", p->file, p->name);
+    fprintf(out, "  target     %s:%u (%s, %s%s)\n", p->target.host, p->target.port, plan_security_name(p->target.security),
+            p->target.no_verify ? "certificate not verified" : "pinned ",
+            p->target.no_verify ? "" : p->target.fingerprint);
+    fprintf(out, "  labels     transport=%s platform=%s network=%s\n", plan_transport_name(p->transport),
+            p->platform, p->network);
+    fprintf(out, "  workload   %s (%s, sha256 %.12s..., %zu timers, %zu measures)\n", pc->wl->name, p->workload_path,
+            pc->wl->hash, pc->wl->ntimers, pc->wl->nmeasures);
+    fprintf(out, "  users      %s .. %s, password from %s %s%s\n", first, last,
+            p->cred.password_env ? "environment variable" : "file", p->cred.password_env ? p->cred.password_env
+            : p->cred.password_file, (p->cred.password_env ? getenv(p->cred.password_env) != NULL
+            : access(p->cred.password_file, F_OK) == 0) ? "" : " (NOT SET HERE)");
+    fprintf(out, "  ramp       %u sessions over %.0f s, steady %.0f s, logoff deadline %.0f s%s\n", p->sessions,
+            p->launch_window_us / 1e6, p->steady_state_us / 1e6, p->logoff_deadline_us / 1e6,
+            p->early_stop ? ", early stop after the threshold" : "");
+    describe_agents(p, out);
+    fprintf(out, "  score      %s, %zu thresholds\n", pc->score_json, pc->score.threshold_count);
+}

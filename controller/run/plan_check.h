@@ -1,0 +1,31 @@
+/* plan_check.h -- a plan with everything it refers to, loaded and cross-checked: the workload
+ * (text kept for the agents, name and hash for the labels) and the score configuration (its
+ * thresholds may only name timers the workload defines). Shared by `validate` and `run`. */
+#ifndef SESSMAX_PLAN_CHECK_H
+#define SESSMAX_PLAN_CHECK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "controller/score/score_config.h"
+
+struct plan;
+struct workload;
+
+struct plan_checked {
+    struct plan *plan;
+    struct workload *wl;
+    char *wl_text;               /* the workload file as read (sent to agents) */
+    size_t wl_len;
+    struct score_config score;
+    char *score_json;            /* runs.score_params */
+};
+
+/* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a
+ * one-line err. On failure *out holds nothing to free. */
+int plan_check_load(const char *path, struct plan_checked *out, char *err, size_t errlen);
+void plan_check_free(struct plan_checked *pc);
+/* What a run of this plan would do, a few lines for humans. */
+void plan_check_describe(const struct plan_checked *pc, FILE *out);
+
+#endif

@@ -1,0 +1,237 @@
+/* run.c -- one execution of a plan: sets the runner up (password, token, store, agent pool,
+ * loop), runs the loop through the phases (phases.c), and at the end records the run's status
+ * and scores it exactly as `sessmax score` does (score/score_run.h).
+ *
+ * Invariants: the store is the only destination of results and is written on the loop thread;
+ * a batch is acknowledged to its agent only after store_flush() committed it; the session
+ * ledger holds the state the store also has, so counts shown live match the database. */
+#include "controller/run/run.h"
+
+#include "common/clock.h"
+#include "common/proto.h"
+#include "common/workload.h"
+#include "controller/report/report.h"
+#include "controller/run/agentpool.h"
+#include "controller/run/intake.h"
+#include "controller/run/phases.h"
+#include "controller/run/plan.h"
+#include "controller/run/plan_check.h"
+#include "controller/run/runner.h"
+#include "controller/score/score_run.h"
+#include "db/store.h"
+
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sysexits.h>
+
+#define RUN_BATCH_ROWS 20000          /* store batches: commit after this many rows ... */
+#define RUN_BATCH_US 1000000          /* ... or this long */
+#define RUN_DIR_MODE 0755
+
+static int open_store(struct runner *r, const char *path)
+{
+    char err[512];
+    r->st = store_open(path, STORE_WRITE, err, sizeof err);
+    if (!r->st) {
+        fprintf(stderr, "sessmax run: %s\n", err);
+        return EX_IOERR;
+    }
+    int stale = store_mark_stale_runs(r->st);
+    if (stale > 0)
+        fprintf(r->out, "%s: %d earlier run(s) were left running by a killed controller; marked aborted\n", path, stale);
+    store_set_batch(r->st, RUN_BATCH_ROWS, RUN_BATCH_US);
+    const struct plan *p = r->plan;
+    char target[300];
+    snprintf(target, sizeof target, "%s:%u", p->target.host, p->target.port);
+    struct store_run_info info = { p->name, plan_transport_name(p->transport), p->platform, p->network, target,
+                                   workload_name(r->pc->wl), workload_hash(r->pc->wl), p->text, r->pc->score_json,
+                                   p->sessions, clock_wall_us() };
+    r->run = store_run_begin(r->st, &info);
+    if (r->run <= 0 || store_flush(r->st) < 0) {
+        fprintf(stderr, "sessmax run: %s: cannot start a run: %s\n", path, store_errmsg(r->st));
+        return EX_IOERR;
+    }
+    return 0;
+}
+
+static int get_token(struct runner *r)
+{
+    if (r->plan->agents.mode == PLAN_AGENTS_LOCAL)
+        return proto_new_token(r->token) == 0 ? 0 : EX_SOFTWARE;
+    const char *t = getenv("SESSMAX_TOKEN");
+    if (!t || strlen(t) < RUN_TOKEN_MIN_LEN || strlen(t) > RUN_TOKEN_MAX_LEN) {
+        fprintf(stderr, "sessmax run: remote agents need a shared token of %d-%d characters in SESSMAX_TOKEN "
+                        "(on the controller and on every agent), e.g. export SESSMAX_TOKEN=$(openssl rand -hex 32)\n",
+                RUN_TOKEN_MIN_LEN, RUN_TOKEN_MAX_LEN);
+        return EX_CONFIG;
+    }
+    snprintf(r->token, sizeof r->token, "%s", t);
+    return 0;
+}
+
+/* PNGs of timed-out waits go beside the results: <db>.shots/run-<id>/<user>-loop<k>-<timer>.png */
+static const char *shot_dir(struct runner *r, const char *db_path, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s.shots", db_path);
+    mkdir(buf, RUN_DIR_MODE);
+    snprintf(buf, len, "%s.shots/run-%lld", db_path, (long long)r->run);
+    return (mkdir(buf, RUN_DIR_MODE) == 0 || errno == EEXIST) ? buf : NULL;
+}
+
+static void announce_pool(struct runner *r, const char *agent_log)
+{
+    const struct plan *p = r->plan;
+    if (p->agents.mode == PLAN_AGENTS_LOCAL) {
+        runner_note(r, "started %u local agents on %s%s%s (log: %s)", p->agents.count, agentpool_address(r->pool),
+                    p->agents.cpus ? ", pinned to CPUs " : "", p->agents.cpus ? p->agents.cpus : "", agent_log);
+        return;
+    }
+    runner_note(r, "waiting up to %.0f s for %u agents on %s", p->agents.wait_us / 1e6, p->agents.count,
+                agentpool_address(r->pool));
+    if (p->agents.tls)
+        runner_note(r, "start each agent with: SESSMAX_TOKEN=... sessmax-agent connect HOST:%s --tls-pin %s",
+                    strrchr(agentpool_address(r->pool), ':') + 1, agentpool_tls_fingerprint(r->pool));
+    else
+        runner_note(r, "WARNING: the agent link is plain TCP: session passwords cross the network unencrypted "
+                       "(set agents.tls: true)");
+}
+
+static int start_pool(struct runner *r, const char *db_path)
+{
+    const struct plan *p = r->plan;
+    char err[512], log_path[1024], shot_path[1024];
+    const char *agent_log = r->opt->agent_log;
+    if (!agent_log) {
+        snprintf(log_path, sizeof log_path, "%s.agents.log", db_path);
+        agent_log = log_path;
+    }
+    int local = p->agents.mode == PLAN_AGENTS_LOCAL;
+    struct agentpool_config pc = { local, p->agents.count, p->agents.listen, p->agents.tls, r->token, p->agents.cpus,
+                                   p->agents.capacity ? p->agents.capacity : local ? p->sessions : 0,
+                                   (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
+                                   r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
+                                   shot_dir(r, db_path, shot_path, sizeof shot_path) };
+    struct agentpool_events ev = intake_events(r);
+    r->pool = agentpool_new(r->base, &pc, &ev, err, sizeof err);
+    if (!r->pool) {
+        fprintf(stderr, "sessmax run: %s\n", err);
+        return EX_UNAVAILABLE;
+    }
+    announce_pool(r, agent_log);
+    return 0;
+}
+
+/* The run's score, verdict, verdict.json and report, as `sessmax score` computes them. */
+static int score_end(struct runner *r)
+{
+    struct summary sum;
+    struct verdict v;
+    int code;
+    struct score_run_options so = { "run", NULL, r->out, r->opt->verdict_path };
+    if (score_run(r->st, r->run, &so, &sum, &v, &code) == 0) {
+        runner_stored(r, score_run_store(r->st, &sum, &v), "score");
+        if ((r->aborted || r->failed_run || r->store_errors) && code == EXIT_PASS)
+            code = EXIT_INCONCLUSIVE;
+        char err[512];
+        if (r->opt->report_path) {
+            if (report_write_summary(&sum, &v, r->opt->report_path, err, sizeof err) < 0)
+                fprintf(stderr, "sessmax run: %s\n", err);
+            else
+                fprintf(r->out, "report: %s\n", r->opt->report_path);
+        }
+    }
+    summary_free(&sum);
+    runner_stored(r, store_flush(r->st), "commit");
+    return code;
+}
+
+static int finish(struct runner *r, struct run_outcome *out)
+{
+    const struct ledger *l = &r->ledger;
+    const char *status = r->aborted ? "aborted" : r->failed_run ? "failed" : "completed";
+    if (!r->message[0])
+        snprintf(r->message, sizeof r->message, "%u sessions: %u ended cleanly, %u failed", l->launched, l->ended,
+                 l->failed);
+    runner_stored(r, store_flush(r->st), "commit");
+    runner_stored(r, store_run_end(r->st, r->run, status, clock_wall_us(), r->message), "run end");
+    snprintf(out->status, sizeof out->status, "%s", status);
+    snprintf(out->message, sizeof out->message, "%.250s", r->message);
+    progress_done(&r->progress);
+    fprintf(r->out, "run %lld %s: %s\n", (long long)r->run, status, r->message);
+    return r->exit_code ? r->exit_code : score_end(r);
+}
+
+static int setup_loop(struct runner *r)
+{
+    r->base = event_base_new();
+    if (!r->base)
+        return -1;
+    r->tick = event_new(r->base, -1, EV_PERSIST, phases_tick_cb, r);
+    r->launch_ev = evtimer_new(r->base, phases_launch_cb, r);
+    r->sig_int = evsignal_new(r->base, SIGINT, phases_signal_cb, r);
+    r->sig_term = evsignal_new(r->base, SIGTERM, phases_signal_cb, r);
+    struct timeval tv = { 0, PHASES_TICK_MS * 1000 };
+    if (!r->tick || !r->launch_ev || !r->sig_int || !r->sig_term || event_add(r->tick, &tv) < 0 ||
+        event_add(r->sig_int, NULL) < 0 || event_add(r->sig_term, NULL) < 0)
+        return -1;
+    return 0;
+}
+
+static void teardown(struct runner *r)
+{
+    agentpool_free(r->pool);
+    if (r->tick) event_free(r->tick);
+    if (r->launch_ev) event_free(r->launch_ev);
+    if (r->sig_int) event_free(r->sig_int);
+    if (r->sig_term) event_free(r->sig_term);
+    if (r->base) event_base_free(r->base);
+    store_close(r->st);
+    ledger_free(&r->ledger);
+    livescore_free(&r->live);
+    OPENSSL_cleanse(r->password, sizeof r->password);
+    OPENSSL_cleanse(r->token, sizeof r->token);
+}
+
+int run_execute(struct plan_checked *pc, const struct run_options *o, struct run_outcome *out)
+{
+    struct runner r = { .pc = pc, .plan = pc->plan, .opt = o, .run = -1 };
+    r.out = o->out ? o->out : stdout;
+    memset(out, 0, sizeof *out);
+    out->run_id = -1;
+    progress_init(&r.progress, r.out, o->tty);
+    livescore_init(&r.live, &pc->score.params);
+    const char *db_path = o->db_path ? o->db_path : pc->plan->results;
+    char err[512];
+    int code;
+    if (ledger_init(&r.ledger, pc->plan->sessions) < 0 || setup_loop(&r) < 0) {
+        fprintf(stderr, "sessmax run: out of memory\n");
+        code = EX_SOFTWARE;
+        goto out;
+    }
+    if (plan_read_password(pc->plan, r.password, sizeof r.password, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax run: %s\n", err);
+        code = EX_CONFIG;
+        goto out;
+    }
+    if ((code = get_token(&r)) != 0 || (code = open_store(&r, db_path)) != 0)
+        goto out;
+    out->run_id = r.run;
+    fprintf(r.out, "run %lld of plan '%s' -> %s\n", (long long)r.run, pc->plan->name, db_path);
+    r.t_start_us = clock_now_us();
+    if ((code = start_pool(&r, db_path)) != 0) {
+        snprintf(r.message, sizeof r.message, "agents could not start");
+        r.failed_run = 1;
+        r.exit_code = code;
+        code = finish(&r, out);
+        goto out;
+    }
+    event_base_dispatch(r.base);
+    code = finish(&r, out);
+out:
+    teardown(&r);
+    return code;
+}

@@ -1,0 +1,37 @@
+/* runner.c -- the services every part of a run uses: notes, store failures, live agents. */
+#include "controller/run/runner.h"
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "controller/run/agentpool.h"
+#include "db/store.h"
+
+#include <stdarg.h>
+
+void runner_note(struct runner *r, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    progress_note(&r->progress, "%s", line);
+    if (r->st && r->run > 0)
+        store_add_event(r->st, r->run, clock_wall_us(), "info", line);
+}
+
+void runner_stored(struct runner *r, int rc, const char *what)
+{
+    if (rc >= 0)
+        return;
+    r->store_errors++;
+    log_ratelimited(LOG_ERROR, "store", "results store: %s failed: %s", what, store_errmsg(r->st));
+}
+
+int runner_agents_alive(struct runner *r)
+{
+    int n = 0;
+    for (size_t i = 0; i < agentpool_count(r->pool); i++)
+        n += agentpool_agent(r->pool, i)->state == AGENTPOOL_AGENT_READY;
+    return n;
+}

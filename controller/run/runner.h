@@ -1,0 +1,53 @@
+/* runner.h -- the state of one run shared by its parts: the plan, the loop, the store, the agent
+ * pool, the session ledger, the live score and the phase. run.c sets it up and tears it down,
+ * phases.c moves it through its phases, intake.c takes in what the agents send. Everything runs
+ * on the loop thread. */
+#ifndef SESSMAX_RUNNER_H
+#define SESSMAX_RUNNER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "controller/run/ledger.h"
+#include "controller/run/livescore.h"
+#include "controller/run/progress.h"
+#include "controller/run/run.h"
+#include "controller/run/run_limits.h"
+
+enum runner_phase { RUNNER_WAIT, RUNNER_RAMP, RUNNER_STEADY, RUNNER_LOGOFF, RUNNER_DRAIN, RUNNER_END };
+
+#define RUNNER_PASSWORD_LEN 512
+
+struct runner {
+    struct plan_checked *pc;
+    const struct plan *plan;
+    const struct run_options *opt;
+    struct event_base *base;
+    struct store *st;
+    int64_t run;
+    struct agentpool *pool;
+    char token[RUN_TOKEN_MAX_LEN + 1];
+    char password[RUNNER_PASSWORD_LEN];
+    struct ledger ledger;
+    struct livescore live;
+    enum runner_phase phase;
+    uint64_t t_start_us, t_ramp_us, t_steady_end_us, t_logoff_end_us, t_drain_end_us;
+    uint32_t next_launch;
+    struct event *tick, *launch_ev, *sig_int, *sig_term;
+    uint64_t samples;
+    uint64_t cross_at_us;
+    int aborted, failed_run, store_errors;
+    int exit_code;
+    char message[512];
+    struct progress progress;
+    FILE *out;
+};
+
+/* A line on the console that is also a run event in the store. */
+void runner_note(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts and logs (rate-limited) a failed store call `what` when rc < 0. */
+void runner_stored(struct runner *r, int rc, const char *what);
+/* Agents still ready (not done, not lost). */
+int runner_agents_alive(struct runner *r);
+
+#endif

@@ -1,0 +1,234 @@
+/* score_config.c -- the plan's `score:` and `thresholds:` sections, and their JSON form. */
+#include "controller/score/score_config.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controller/score/json_lite.h"
+
+enum field_kind { F_U32, F_DOUBLE };
+
+struct field {
+    const char *key;
+    enum field_kind kind;
+    size_t off;
+    double min, max;
+};
+
+#define U32(k, lo, hi) { #k, F_U32, offsetof(struct score_params, k), lo, hi }
+#define DBL(k, lo, hi) { #k, F_DOUBLE, offsetof(struct score_params, k), lo, hi }
+static const struct field fields[] = {
+    U32(baseline_count, 1, 1000000), U32(baseline_drop, 0, 1000000),
+    DBL(threshold_offset_ms, 0, 1e7), U32(window_base, 0, 1000000), DBL(window_frac, 0, 100),
+    DBL(trim_frac, 0, 0.4999), U32(trim_min, 0, 1000000), U32(consecutive, 1, 1000000),
+    U32(min_samples, 0, 1000000000), DBL(stuck_max_pct, 0, 100), DBL(lag_p99_max_ms, 0.001, 1e7),
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+void score_config_init(struct score_config *c)
+{
+    memset(c, 0, sizeof *c);
+    score_params_default(&c->params);
+}
+
+void score_config_free(struct score_config *c)
+{
+    free(c->thresholds);
+    c->thresholds = NULL;
+    c->threshold_count = 0;
+}
+
+static void field_set(struct score_params *p, const struct field *f, double v)
+{
+    char *base = (char *)p + f->off;
+    if (f->kind == F_U32)
+        *(uint32_t *)(void *)base = (uint32_t)v;
+    else
+        *(double *)(void *)base = v;
+}
+
+static double field_get(const struct score_params *p, const struct field *f)
+{
+    const char *base = (const char *)p + f->off;
+    return f->kind == F_U32 ? *(const uint32_t *)(const void *)base : *(const double *)(const void *)base;
+}
+
+static int add_threshold(struct score_config *c, const struct threshold *t)
+{
+    struct threshold *n = realloc(c->thresholds, (c->threshold_count + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    c->thresholds = n;
+    c->thresholds[c->threshold_count++] = *t;
+    return 0;
+}
+
+static int parse_score(const struct ydoc *doc, const struct ydoc_node *map, struct score_params *p,
+                       char *err, size_t errlen)
+{
+    static const char *const allowed[] = {
+        "measure", "baseline_count", "baseline_drop", "threshold_offset_ms", "window_base",
+        "window_frac", "trim_frac", "trim_min", "consecutive", "min_samples", "stuck_max_pct",
+        "lag_p99_max_ms", NULL,
+    };
+    if (ydoc_check_keys(doc, map, allowed, "score", err, errlen) < 0)
+        return -1;
+    for (size_t i = 0; i < map->n; i++) {
+        const char *key = map->keys[i]->value;
+        const struct ydoc_node *v = map->items[i];
+        if (!strcmp(key, "measure")) {
+            const char *s;
+            if (ydoc_str(doc, v, &s, err, errlen) < 0)
+                return -1;
+            if (!*s || strlen(s) >= sizeof p->measure)
+                return ydoc_error(doc, v, err, errlen, "score.measure: a measure group name of 1 to %zu characters",
+                                  sizeof p->measure - 1);
+            snprintf(p->measure, sizeof p->measure, "%s", s);
+            continue;
+        }
+        for (size_t f = 0; f < NFIELDS; f++) {
+            if (strcmp(fields[f].key, key))
+                continue;
+            double d;
+            long long ll;
+            if (fields[f].kind == F_U32) {
+                if (ydoc_int(doc, v, (long long)fields[f].min, (long long)fields[f].max, &ll, err, errlen) < 0)
+                    return -1;
+                d = (double)ll;
+            } else if (ydoc_double(doc, v, fields[f].min, fields[f].max, &d, err, errlen) < 0) {
+                return -1;
+            }
+            field_set(p, &fields[f], d);
+        }
+    }
+    char why[256];
+    if (score_params_check(p, why, sizeof why) < 0)
+        return ydoc_error(doc, map, err, errlen, "%s", why);
+    return 0;
+}
+
+static int known_timer(const char *const *timers, const char *name)
+{
+    for (size_t i = 0; timers[i]; i++)
+        if (!strcmp(timers[i], name))
+            return 1;
+    return 0;
+}
+
+static int parse_thresholds(const struct ydoc *doc, const struct ydoc_node *seq,
+                            const char *const *timers, struct score_config *c, char *err, size_t errlen)
+{
+    if (ydoc_expect(doc, seq, YDOC_SEQ, "thresholds (a list of \"metric op value\" strings)", err, errlen) < 0)
+        return -1;
+    for (size_t i = 0; i < seq->n; i++) {
+        const char *text;
+        struct threshold t;
+        char why[400];
+        if (ydoc_str(doc, seq->items[i], &text, err, errlen) < 0)
+            return -1;
+        if (threshold_parse(text, &t, why, sizeof why) < 0)
+            return ydoc_error(doc, seq->items[i], err, errlen, "%s", why);
+        if (timers && t.timer[0] && !known_timer(timers, t.timer))
+            return ydoc_error(doc, seq->items[i], err, errlen,
+                              "threshold \"%s\": the workload has no timer or measure named '%s'",
+                              text, t.timer);
+        if (add_threshold(c, &t) < 0)
+            return ydoc_error(doc, seq->items[i], err, errlen, "out of memory");
+    }
+    return 0;
+}
+
+int score_config_parse(const struct ydoc *doc, const struct ydoc_node *score,
+                       const struct ydoc_node *thresholds, const char *const *timers,
+                       struct score_config *out, char *err, size_t errlen)
+{
+    score_config_init(out);
+    if (score && parse_score(doc, score, &out->params, err, errlen) < 0)
+        return -1;
+    if (thresholds && parse_thresholds(doc, thresholds, timers, out, err, errlen) < 0)
+        return -1;
+    return 0;
+}
+
+char *score_config_to_json(const struct score_config *c)
+{
+    struct json_lite_buf b;
+    json_lite_buf_init(&b);
+    json_lite_buf_printf(&b, "{\"version\":");
+    json_lite_buf_str(&b, SCORE_VERSION);
+    json_lite_buf_printf(&b, ",\"measure\":");
+    json_lite_buf_str(&b, c->params.measure);
+    for (size_t f = 0; f < NFIELDS; f++)
+        json_lite_buf_printf(&b, ",\"%s\":%.17g", fields[f].key, field_get(&c->params, &fields[f]));
+    json_lite_buf_printf(&b, ",\"thresholds\":[");
+    for (size_t i = 0; i < c->threshold_count; i++) {
+        if (i)
+            json_lite_buf_printf(&b, ",");
+        json_lite_buf_str(&b, c->thresholds[i].text);
+    }
+    json_lite_buf_printf(&b, "]}");
+    return json_lite_buf_take(&b);
+}
+
+static int from_json_value(struct score_config *c, const char *key, const struct json_lite_value *v,
+                           char *err, size_t errlen)
+{
+    if (!strcmp(key, "version"))
+        return v->kind == JSON_LITE_STRING ? 0 : -1;
+    if (!strcmp(key, "measure")) {
+        if (v->kind != JSON_LITE_STRING || !v->str[0] || strlen(v->str) >= sizeof c->params.measure)
+            return -1;
+        snprintf(c->params.measure, sizeof c->params.measure, "%s", v->str);
+        return 0;
+    }
+    if (!strcmp(key, "thresholds")) {
+        if (v->kind != JSON_LITE_ARRAY)
+            return -1;
+        for (size_t i = 0; i < v->count; i++) {
+            struct threshold t;
+            if (v->items[i].kind != JSON_LITE_STRING || threshold_parse(v->items[i].str, &t, err, errlen) < 0 ||
+                add_threshold(c, &t) < 0)
+                return -2;
+        }
+        return 0;
+    }
+    for (size_t f = 0; f < NFIELDS; f++)
+        if (!strcmp(fields[f].key, key)) {
+            if (v->kind != JSON_LITE_NUMBER || v->num < fields[f].min || v->num > fields[f].max)
+                return -1;
+            field_set(&c->params, &fields[f], v->num);
+            return 0;
+        }
+    return -1;
+}
+
+int score_config_from_json(const char *json, struct score_config *out, char *err, size_t errlen)
+{
+    score_config_init(out);
+    if (!json || !*json)
+        return 0;
+    struct json_lite_value root;
+    if (json_lite_parse(json, &root, err, errlen) < 0)
+        return -1;
+    int rc = -1;
+    if (root.kind != JSON_LITE_OBJECT) {
+        snprintf(err, errlen, "score_params: expected a JSON object");
+        goto done;
+    }
+    for (size_t i = 0; i < root.count; i++) {
+        int r = from_json_value(out, root.keys[i], &root.items[i], err, errlen);
+        if (r == -1)
+            snprintf(err, errlen, "score_params: bad or unknown key \"%s\"", root.keys[i]);
+        if (r < 0)
+            goto done;
+    }
+    if (score_params_check(&out->params, err, errlen) < 0)
+        goto done;
+    rc = 0;
+done:
+    json_lite_free(&root);
+    return rc;
+}

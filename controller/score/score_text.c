@@ -1,0 +1,76 @@
+/* score_text.c -- the terminal rendering of one run's summary and verdict (`sessmax score`). */
+#include "controller/score/score_text.h"
+
+#include <math.h>
+#include <string.h>
+
+static void ms(FILE *o, const char *label, double v)
+{
+    if (isfinite(v))
+        fprintf(o, "  %s %.0f ms", label, v);
+    else
+        fprintf(o, "  %s -", label);
+}
+
+static void print_timers(FILE *o, const struct summary *s)
+{
+    fprintf(o, "\n%-24s %7s %6s %8s %8s %8s %8s %8s\n", "timer (ms)", "count", "failed", "p50", "p95",
+            "p99", "avg", "max");
+    for (size_t i = 0; i < s->timer_count; i++) {
+        const struct summary_timer *t = &s->timers[i];
+        fprintf(o, "%-24.24s %7zu %6zu %8.0f %8.0f %8.0f %8.0f %8.0f%s\n", t->name, t->count, t->failed,
+                t->p50_ms, t->p95_ms, t->p99_ms, t->avg_ms, t->max_ms, t->is_measure ? "  (measure)" : "");
+    }
+}
+
+void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
+{
+    const struct score_result *r = &s->score;
+    char smax[96];
+    score_format_smax(r, smax, sizeof smax);
+    fprintf(o, "run %lld  %s  transport=%s platform=%s network=%s  (%s)\n", (long long)s->run.id,
+            s->run.name, s->run.transport, s->run.platform, s->run.network, s->run.status);
+    fprintf(o, "score %s, measure '%s': %zu samples, %zu failed\n", SCORE_VERSION, s->measure,
+            r->samples, r->samples_failed);
+    if (s->note[0])
+        fprintf(o, "note: %s\n", s->note);
+    if (r->status == SCORE_OK) {
+        fprintf(o, "baseline   %10.1f ms  (mean of the %u lowest samples without the %u lowest)\n",
+                r->baseline_ms, s->config.params.baseline_count - s->config.params.baseline_drop,
+                s->config.params.baseline_drop);
+        fprintf(o, "threshold  %10.1f ms  (baseline + %g ms)\n", r->threshold_ms,
+                s->config.params.threshold_offset_ms);
+    }
+    fprintf(o, "smax       %s", smax);
+    if (r->reached)
+        fprintf(o, "  (index %.1f ms > threshold at %u active sessions)", r->cross_index_ms, r->cross_active);
+    else if (r->status == SCORE_OK)
+        fprintf(o, "  (highest index %.1f ms)", r->max_index_ms);
+    fprintf(o, "\nsessions   launched %u, active %u, stuck %u (%.2f %%), failed %u", s->launched, s->active,
+            s->stuck, s->stuck_pct, s->failed_sessions);
+    if (s->cut_short)
+        fprintf(o, ", cut short by the end of the run %u", s->cut_short);
+    fputc('\n', o);
+    for (size_t i = 0; i < s->reason_count; i++)
+        fprintf(o, "%s%s %u%s", i ? ", " : "           failed by reason: ", s->reasons[i].reason,
+                s->reasons[i].count, i + 1 == s->reason_count ? "\n" : "");
+    fprintf(o, "logon     ");
+    ms(o, "p50", s->logon_p50_ms);
+    ms(o, "p95", s->logon_p95_ms);
+    ms(o, "p99", s->logon_p99_ms);
+    fprintf(o, "\nbandwidth  ");
+    if (isfinite(s->kbps_per_session))
+        fprintf(o, "%.1f kbit/s per session\n", s->kbps_per_session);
+    else
+        fprintf(o, "- (no traffic records)\n");
+    fprintf(o, "agents     %zu (%zu lost), loop lag p99 ", s->agents, s->agents_lost);
+    if (isfinite(s->lag_p99_ms))
+        fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);
+    else
+        fprintf(o, "- (no health records)\n");
+    print_timers(o, s);
+    fprintf(o, "\nverdict    %s\n", verdict_name(v->kind));
+    for (size_t i = 0; i < v->item_count; i++)
+        if (v->items[i].result != VERDICT_PASS || i >= v->validity_count)
+            fprintf(o, "  [%s] %s\n", verdict_name(v->items[i].result), v->items[i].reason);
+}

@@ -1,0 +1,12 @@
+/* score_text.h -- the terminal rendering of one run's summary and verdict (`sessmax score`). */
+#ifndef SESSMAX_SCORE_TEXT_H
+#define SESSMAX_SCORE_TEXT_H
+
+#include <stdio.h>
+
+#include "controller/score/summary.h"
+#include "controller/score/verdict.h"
+
+void score_text_print(FILE *out, const struct summary *s, const struct verdict *v);
+
+#endif

@@ -1,0 +1,375 @@
+/* summary.c -- the figures of one run: smax, per-timer percentiles, sessions, logon times,
+ * bandwidth per session, agent health and the chart buckets. Pure over the store's rows. */
+#include "controller/score/summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUMMARY_BUCKETS 60
+
+double summary_percentile(const double *sorted, size_t n, double p)
+{
+    if (n == 0)
+        return NAN;
+    double rank = ceil(p / 100.0 * (double)n - 1e-9);
+    size_t k = rank < 1 ? 0 : (size_t)rank - 1;
+    return sorted[k < n ? k : n - 1];
+}
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The measure group to score: the configured one, else the only one present. */
+static int pick_measure(const struct store_samples *ss, const char *want, struct summary *out)
+{
+    int found = -1, only = -1, groups = 0;
+    char list[160] = "";
+    for (size_t k = 0; k < ss->name_count; k++) {
+        int used = 0;
+        for (size_t i = 0; i < ss->count && !used; i++)
+            used = ss->rows[i].is_measure && ss->rows[i].name_id == (int)k;
+        if (!used)
+            continue;
+        groups++;
+        only = (int)k;
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", ss->names[k]);
+        if (!strcmp(ss->names[k], want))
+            found = (int)k;
+    }
+    snprintf(out->measure, sizeof out->measure, "%s", want);
+    if (found >= 0)
+        return found;
+    if (groups == 1) {
+        snprintf(out->measure, sizeof out->measure, "%s", ss->names[only]);
+        snprintf(out->note, sizeof out->note, "no measure group named '%s'; scored the only one, '%s'",
+                 want, ss->names[only]);
+        return only;
+    }
+    if (groups)
+        snprintf(out->note, sizeof out->note, "no measure group named '%s' (groups in this run: %s); "
+                 "set score.measure", want, list);
+    else
+        snprintf(out->note, sizeof out->note, "the run recorded no measure samples");
+    return -1;
+}
+
+static int do_score(const struct store_samples *ss, int mid, struct summary *out, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ss->count; i++)
+        n += ss->rows[i].is_measure && ss->rows[i].name_id == mid;
+    struct score_sample *s = malloc((n ? n : 1) * sizeof *s);
+    double *idx = malloc((n ? n : 1) * sizeof *idx);
+    out->points = malloc((n ? n : 1) * sizeof *out->points);
+    int rc = -1;
+    if (!s || !idx || !out->points) {
+        snprintf(err, errlen, "score: out of memory");
+        goto done;
+    }
+    for (size_t i = 0, k = 0; i < ss->count; i++) {
+        const struct store_sample_row *r = &ss->rows[i];
+        if (r->is_measure && r->name_id == mid)
+            s[k++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok };
+    }
+    if (score_compute(&out->config.params, s, n, &out->score, idx, err, errlen) < 0)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        if (s[i].ok)
+            out->points[out->point_count++] = (struct summary_point){ s[i].t_us, s[i].active,
+                                                                      s[i].value_us / 1000.0, idx[i] };
+    rc = 0;
+done:
+    free(s);
+    free(idx);
+    return rc;
+}
+
+static void timer_stats(struct summary_timer *t, double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, dcmp);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    t->min_ms = n ? v[0] : NAN;
+    t->max_ms = n ? v[n - 1] : NAN;
+    t->avg_ms = n ? sum / (double)n : NAN;
+    t->p50_ms = summary_percentile(v, n, 50);
+    t->p90_ms = summary_percentile(v, n, 90);
+    t->p95_ms = summary_percentile(v, n, 95);
+    t->p99_ms = summary_percentile(v, n, 99);
+}
+
+static int do_timers(const struct store_samples *ss, struct summary *out)
+{
+    out->timers = calloc(ss->name_count ? ss->name_count : 1, sizeof *out->timers);
+    double *v = malloc((ss->count ? ss->count : 1) * sizeof *v);
+    if (!out->timers || !v) {
+        free(v);
+        return -1;
+    }
+    for (size_t k = 0; k < ss->name_count; k++) {
+        struct summary_timer *t = &out->timers[out->timer_count];
+        size_t n = 0;
+        memset(t, 0, sizeof *t);
+        snprintf(t->name, sizeof t->name, "%s", ss->names[k]);
+        for (size_t i = 0; i < ss->count; i++) {
+            const struct store_sample_row *r = &ss->rows[i];
+            if (r->name_id != (int)k)
+                continue;
+            t->count++;
+            t->is_measure |= r->is_measure;
+            if (r->ok)
+                v[n++] = r->value_us / 1000.0;
+            else
+                t->failed++;
+        }
+        if (t->count == 0)
+            continue;
+        timer_stats(t, v, n);
+        out->timer_count++;
+    }
+    free(v);
+    return 0;
+}
+
+static void count_reason(struct summary *out, const char *reason)
+{
+    size_t k = 0;
+    while (k < out->reason_count && strcmp(out->reasons[k].reason, reason))
+        k++;
+    if (k == out->reason_count) {
+        if (k == FAIL__COUNT)
+            k--;   /* unknown extra reasons share the last slot */
+        else
+            snprintf(out->reasons[out->reason_count++].reason, sizeof out->reasons[k].reason, "%s", reason);
+    }
+    out->reasons[k].count++;
+}
+
+static int do_sessions(const struct summary_input *in, struct summary *out)
+{
+    size_t n = in->session_count;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    out->logons = malloc((n ? n : 1) * sizeof *out->logons);
+    if (!v || !out->logons) {
+        free(v);
+        return -1;
+    }
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct store_session_row *s = &in->sessions[i];
+        out->launched++;
+        if (!strcmp(s->state, "failed")) {
+            out->failed_sessions++;
+            count_reason(out, s->reason);
+        }
+        out->ended += !strcmp(s->state, "ended");
+        if (!strcmp(s->reason, "lost"))
+            out->agents_lost_sessions++;
+        if (s->logon_us < 0 && s->active_us == 0) {
+            out->cut_short += !strcmp(s->state, "failed") && !strcmp(s->reason, "aborted");
+            continue;
+        }
+        out->active++;
+        if (s->logon_us >= 0) {
+            double ms = s->logon_us / 1000.0;
+            v[out->logon_count] = ms;
+            out->logons[out->logon_count++] = (struct summary_logon){ s->index, s->launch_us, ms };
+            sum += ms;
+        }
+    }
+    out->stuck = out->launched - out->active - out->cut_short;
+    out->stuck_pct = out->launched ? 100.0 * out->stuck / out->launched : 0;
+    qsort(v, out->logon_count, sizeof *v, dcmp);
+    out->logon_p50_ms = summary_percentile(v, out->logon_count, 50);
+    out->logon_p95_ms = summary_percentile(v, out->logon_count, 95);
+    out->logon_p99_ms = summary_percentile(v, out->logon_count, 99);
+    out->logon_avg_ms = out->logon_count ? sum / (double)out->logon_count : NAN;
+    free(v);
+    return 0;
+}
+
+static void do_agents(const struct summary_input *in, struct summary *out)
+{
+    out->agents = in->agent_count;
+    for (size_t i = 0; i < in->agent_count; i++)
+        out->agents_lost += !strcmp(in->agents[i].status, "lost") || !strcmp(in->agents[i].status, "failed");
+    size_t n = in->health_count;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    out->lag_max_ms = out->cpu_max_pct = NAN;
+    for (size_t i = 0; i < n; i++) {
+        const struct rec_health *h = &in->health[i].h;
+        if (v)
+            v[i] = h->lag_p99_us / 1000.0;
+        if (isnan(out->lag_max_ms) || h->lag_max_us / 1000.0 > out->lag_max_ms)
+            out->lag_max_ms = h->lag_max_us / 1000.0;
+        if (isnan(out->cpu_max_pct) || h->cpu_permille / 10.0 > out->cpu_max_pct)
+            out->cpu_max_pct = h->cpu_permille / 10.0;
+    }
+    if (v)
+        qsort(v, n, sizeof *v, dcmp);
+    out->lag_p99_ms = v ? summary_percentile(v, n, 99) : NAN;
+    free(v);
+}
+
+/* Traffic rows are cumulative per session: each consecutive pair of one session gives a byte
+ * delta over a stretch of active time. */
+struct tdelta { uint64_t t_us; double bytes, secs; };
+
+static size_t traffic_deltas(const struct summary_input *in, struct tdelta *d)
+{
+    size_t nd = 0, nsess = 0;
+    const struct store_traffic_row *t = in->traffic;
+    for (size_t i = 0; i < in->traffic_count; i++)
+        if (t[i].session + (size_t)1 > nsess)
+            nsess = t[i].session + (size_t)1;
+    size_t *last = malloc((nsess ? nsess : 1) * sizeof *last);   /* previous row + 1, per session */
+    if (!last)
+        return 0;
+    memset(last, 0, (nsess ? nsess : 1) * sizeof *last);
+    for (size_t i = 0; i < in->traffic_count; i++) {
+        size_t j = last[t[i].session];
+        last[t[i].session] = i + 1;
+        if (!j-- || t[i].t.t_us <= t[j].t.t_us)
+            continue;
+        double b = (double)(t[i].t.bytes_in + t[i].t.bytes_out) - (double)(t[j].t.bytes_in + t[j].t.bytes_out);
+        d[nd++] = (struct tdelta){ t[i].t.t_us, b > 0 ? b : 0, (t[i].t.t_us - t[j].t.t_us) / 1e6 };
+    }
+    free(last);
+    return nd;
+}
+
+static size_t bucket_of(uint64_t t, uint64_t t0, uint64_t width, size_t nb)
+{
+    size_t b = t < t0 ? 0 : (size_t)((t - t0) / width);
+    return b < nb ? b : nb - 1;
+}
+
+static void span(const struct summary_input *in, const struct summary *out, uint64_t *t0, uint64_t *t1)
+{
+    *t0 = UINT64_MAX;
+    *t1 = 0;
+#define SPAN(t) do { if ((t) < *t0) *t0 = (t); if ((t) > *t1) *t1 = (t); } while (0)
+    for (size_t i = 0; i < out->point_count; i++)
+        SPAN(out->points[i].t_us);
+    for (size_t i = 0; i < in->traffic_count; i++)
+        SPAN(in->traffic[i].t.t_us);
+    for (size_t i = 0; i < in->health_count; i++)
+        SPAN(in->health[i].h.t_us);
+#undef SPAN
+}
+
+static int do_buckets(const struct summary_input *in, struct summary *out, struct tdelta *d, size_t nd)
+{
+    uint64_t t0, t1;
+    span(in, out, &t0, &t1);
+    if (t0 > t1)
+        return 0;
+    size_t nb = SUMMARY_BUCKETS;
+    uint64_t width = (t1 - t0) / nb + 1;
+    struct summary_bucket *b = calloc(nb, sizeof *b);
+    double *rt_n = calloc(nb, sizeof *rt_n), *bytes = calloc(nb, sizeof *bytes), *secs = calloc(nb, sizeof *secs);
+    if (!b || !rt_n || !bytes || !secs) {
+        free(b); free(rt_n); free(bytes); free(secs);
+        return -1;
+    }
+    for (size_t k = 0; k < nb; k++)
+        b[k] = (struct summary_bucket){ t0 + k * width, 0, NAN, 0, NAN, NAN, NAN, NAN };
+    for (size_t i = 0; i < out->point_count; i++) {
+        const struct summary_point *p = &out->points[i];
+        struct summary_bucket *x = &b[bucket_of(p->t_us, t0, width, nb)];
+        x->active = p->active;
+        x->rt_min_ms = isnan(x->rt_min_ms) || p->value_ms < x->rt_min_ms ? p->value_ms : x->rt_min_ms;
+        x->rt_max_ms = isnan(x->rt_max_ms) || p->value_ms > x->rt_max_ms ? p->value_ms : x->rt_max_ms;
+        x->rt_avg_ms += p->value_ms;
+        rt_n[x - b]++;
+    }
+    for (size_t i = 0; i < nd; i++) {
+        size_t k = bucket_of(d[i].t_us, t0, width, nb);
+        bytes[k] += d[i].bytes;
+        secs[k] += d[i].secs;
+    }
+    for (size_t i = 0; i < in->health_count; i++) {
+        const struct rec_health *h = &in->health[i].h;
+        struct summary_bucket *x = &b[bucket_of(h->t_us, t0, width, nb)];
+        if (isnan(x->lag_p99_ms) || h->lag_p99_us / 1000.0 > x->lag_p99_ms)
+            x->lag_p99_ms = h->lag_p99_us / 1000.0;
+        if (isnan(x->cpu_pct) || h->cpu_permille / 10.0 > x->cpu_pct)
+            x->cpu_pct = h->cpu_permille / 10.0;
+    }
+    for (size_t k = 0; k < nb; k++) {
+        b[k].rt_avg_ms = rt_n[k] ? b[k].rt_avg_ms / rt_n[k] : NAN;
+        b[k].kbps_per_session = secs[k] > 0 ? bytes[k] * 8 / 1000 / secs[k] : NAN;
+    }
+    out->buckets = b;
+    out->bucket_count = nb;
+    free(rt_n); free(bytes); free(secs);
+    return 0;
+}
+
+static int do_traffic(const struct summary_input *in, struct summary *out)
+{
+    struct tdelta *d = malloc((in->traffic_count ? in->traffic_count : 1) * sizeof *d);
+    if (!d)
+        return -1;
+    size_t nd = traffic_deltas(in, d);
+    double bytes = 0, secs = 0;
+    for (size_t i = 0; i < nd; i++) {
+        bytes += d[i].bytes;
+        secs += d[i].secs;
+    }
+    out->kbps_per_session = secs > 0 ? bytes * 8 / 1000 / secs : NAN;
+    int rc = do_buckets(in, out, d, nd);
+    free(d);
+    return rc;
+}
+
+int summary_compute(const struct summary_input *in, const struct score_config *cfg,
+                    struct summary *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->run = *in->run;
+    out->config = *cfg;
+    out->config.thresholds = NULL;
+    out->config.threshold_count = 0;
+    if (cfg->threshold_count) {
+        out->config.thresholds = malloc(cfg->threshold_count * sizeof *cfg->thresholds);
+        if (!out->config.thresholds)
+            goto oom;
+        memcpy(out->config.thresholds, cfg->thresholds, cfg->threshold_count * sizeof *cfg->thresholds);
+        out->config.threshold_count = cfg->threshold_count;
+    }
+    const struct store_samples *ss = in->samples;
+    int mid = pick_measure(ss, cfg->params.measure, out);
+    if (do_score(ss, mid, out, err, errlen) < 0)
+        return -1;
+    out->samples = ss->count;
+    for (size_t i = 0; i < ss->count; i++)
+        out->samples_failed += !ss->rows[i].ok;
+    out->failed_samples_pct = ss->count ? 100.0 * out->samples_failed / ss->count : 0;
+    if (do_timers(ss, out) < 0 || do_sessions(in, out) < 0)
+        goto oom;
+    do_agents(in, out);
+    if (do_traffic(in, out) < 0)
+        goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "summary: out of memory");
+    return -1;
+}
+
+void summary_free(struct summary *s)
+{
+    score_config_free(&s->config);
+    free(s->timers);
+    free(s->points);
+    free(s->buckets);
+    free(s->logons);
+    memset(s, 0, sizeof *s);
+}

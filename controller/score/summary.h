@@ -1,0 +1,90 @@
+/* summary.h -- everything `score`, `compare`, `report` and `export` say about one run: the smax
+ * result plus per-timer percentiles, logon times, bandwidth per session and agent health.
+ *
+ * summary_compute() is pure (arrays in, figures out); summary_load() reads a run through
+ * db/store.h and calls it. A summary owns its arrays; free it with summary_free(). */
+#ifndef SESSMAX_SUMMARY_H
+#define SESSMAX_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "controller/score/score.h"
+#include "controller/score/score_config.h"
+#include "db/store.h"
+
+struct summary_timer {
+    char name[RESULTS_NAME_LEN];
+    int is_measure;
+    size_t count, failed;
+    double min_ms, avg_ms, max_ms, p50_ms, p90_ms, p95_ms, p99_ms;   /* over ok samples */
+};
+
+/* One point of the measure curve (ok samples only), in time order. */
+struct summary_point {
+    uint64_t t_us;
+    uint32_t active;
+    double value_ms, index_ms;
+};
+
+/* Per-interval aggregates for the charts (index over time buckets of equal width). */
+struct summary_bucket {
+    uint64_t t_us;                 /* bucket start */
+    uint32_t active;               /* last active count seen in the bucket */
+    double rt_min_ms, rt_avg_ms, rt_max_ms;   /* measure samples; NaN when none */
+    double kbps_per_session;       /* NaN when no traffic */
+    double lag_p99_ms, cpu_pct;    /* worst agent in the bucket; NaN when none */
+};
+
+struct summary_logon { uint32_t session; uint64_t launch_us; double logon_ms; };
+
+/* Failed sessions counted by failure reason ("logon_timeout", "lost", ...). */
+struct summary_reason { char reason[24]; uint32_t count; };
+
+struct summary {
+    struct store_run run;          /* labels as stored */
+    struct score_config config;    /* as used (from runs.score_params, then overrides) */
+    char measure[RESULTS_NAME_LEN];/* the measure group actually scored */
+    char note[256];                /* e.g. measure fallback; "" when none */
+    struct score_result score;
+    uint32_t launched, active, stuck, failed_sessions, ended;
+    /* Sessions the run itself stopped before they could log on (reason "aborted", never active):
+     * an early stop or Ctrl-C a second after a launch says nothing about the host, so they are
+     * reported but not counted as stuck. stuck = launched - active - cut_short. */
+    uint32_t cut_short;
+    double stuck_pct;
+    size_t agents, agents_lost;    /* agents with status "lost" or "failed" */
+    uint32_t agents_lost_sessions; /* sessions failed with reason "lost" (their agent vanished) */
+    double lag_p99_ms, lag_max_ms, cpu_max_pct;   /* worst over all health records; NaN none */
+    double kbps_per_session;       /* payload bytes in+out * 8 / 1000 / session-seconds active */
+    double logon_p50_ms, logon_p95_ms, logon_p99_ms, logon_avg_ms;
+    size_t samples, samples_failed;
+    double failed_samples_pct;
+    struct summary_timer *timers;  size_t timer_count;
+    struct summary_point *points;  size_t point_count;
+    struct summary_bucket *buckets; size_t bucket_count;
+    struct summary_logon *logons;  size_t logon_count;
+    struct summary_reason reasons[FAIL__COUNT]; size_t reason_count;
+};
+
+/* Raw inputs of summary_compute (the store's reader rows). */
+struct summary_input {
+    const struct store_run *run;
+    const struct store_samples *samples;
+    const struct store_session_row *sessions; size_t session_count;
+    const struct store_traffic_row *traffic;  size_t traffic_count;
+    const struct store_health_row *health;    size_t health_count;
+    const struct store_agent_row *agents;     size_t agent_count;
+};
+
+/* Pure: computes every figure. `cfg` is copied. Returns 0 or -1 with err (allocation, bad
+ * parameters). A run with too few samples still succeeds (score.status says so). */
+int summary_compute(const struct summary_input *in, const struct score_config *cfg,
+                    struct summary *out, char *err, size_t errlen);
+
+void summary_free(struct summary *s);
+
+/* Percentile of sorted values (nearest-rank, p in 0..100); NaN when n == 0. */
+double summary_percentile(const double *sorted, size_t n, double p);
+
+#endif

@@ -1,0 +1,214 @@
+/* verdict.c -- validity rules, then the plan's thresholds, into pass / fail / inconclusive. */
+#include "controller/score/verdict.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sysexits.h>
+#include "controller/score/json_lite.h"
+#include "controller/score/summary_metric.h"
+
+const char *verdict_name(enum verdict_kind k)
+{
+    return k == VERDICT_PASS ? "pass" : k == VERDICT_FAIL ? "fail" : "inconclusive";
+}
+
+int verdict_exit_code(enum verdict_kind k)
+{
+    return k == VERDICT_PASS ? EXIT_PASS : k == VERDICT_FAIL ? EXIT_THRESHOLD_FAILED : EXIT_INCONCLUSIVE;
+}
+
+static void add(struct verdict *v, const char *text, double actual, enum verdict_kind r, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void add(struct verdict *v, const char *text, double actual, enum verdict_kind r, const char *fmt, ...)
+{
+    if (v->item_count == VERDICT_MAX_ITEMS)
+        return;
+    struct verdict_item *it = &v->items[v->item_count++];
+    snprintf(it->text, sizeof it->text, "%s", text);
+    it->actual = actual;
+    it->result = r;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->reason, sizeof it->reason, fmt, ap);
+    va_end(ap);
+}
+
+static void validity(const struct summary *s, struct verdict *v)
+{
+    const struct score_params *p = &s->config.params;
+    const struct score_result *r = &s->score;
+    if (r->status != SCORE_OK)
+        add(v, "enough samples for a baseline", (double)r->samples_ok, VERDICT_INCONCLUSIVE,
+            "too few samples for a baseline: %zu ok '%s' samples, %zu needed%s%s", r->samples_ok,
+            s->measure, r->samples_needed, s->note[0] ? "; " : "", s->note);
+    else
+        add(v, "enough samples for a baseline", (double)r->samples_ok, VERDICT_PASS,
+            "%zu ok '%s' samples (%zu needed)", r->samples_ok, s->measure, r->samples_needed);
+    char rule[THRESHOLD_TEXT_LEN];
+    snprintf(rule, sizeof rule, "stuck_pct <= %g", p->stuck_max_pct);
+    add(v, rule, s->stuck_pct, s->stuck_pct > p->stuck_max_pct ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
+        "stuck sessions %.2f %% (%u of %u launched never became active; limit %g %%)",
+        s->stuck_pct, s->stuck, s->launched, p->stuck_max_pct);
+    int lost = s->agents_lost > 0 || s->agents_lost_sessions > 0;
+    add(v, "no agent lost", (double)s->agents_lost, lost ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
+        "%zu of %zu agents lost, %u sessions lost with their agent", s->agents_lost, s->agents,
+        s->agents_lost_sessions);
+    snprintf(rule, sizeof rule, "lag_p99_ms <= %g", p->lag_p99_max_ms);
+    if (isnan(s->lag_p99_ms))
+        add(v, rule, NAN, VERDICT_PASS, "no agent health records: agent load not checked");
+    else
+        add(v, rule, s->lag_p99_ms, s->lag_p99_ms > p->lag_p99_max_ms ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
+            "agent loop lag p99 %.1f ms (limit %g ms)%s", s->lag_p99_ms, p->lag_p99_max_ms,
+            s->lag_p99_ms > p->lag_p99_max_ms ? ": an overloaded agent inflates response times" : "");
+    if (!strcmp(s->run.status, "aborted") || !strcmp(s->run.status, "failed"))
+        add(v, "run completed", NAN, VERDICT_INCONCLUSIVE, "the run is %s", s->run.status);
+}
+
+static int holds(enum threshold_op op, double a, double b)
+{
+    switch (op) {
+    case THR_LT: return a < b;
+    case THR_LE: return a <= b;
+    case THR_GT: return a > b;
+    case THR_GE: return a >= b;
+    case THR_EQ: return a == b;
+    case THR_NE: return a != b;
+    }
+    return 0;
+}
+
+/* smax not reached: only smax >= N + 1 is known. */
+static enum verdict_kind open_interval(enum threshold_op op, double lo, double x)
+{
+    switch (op) {
+    case THR_GT: case THR_GE: return holds(op, lo, x) ? VERDICT_PASS : VERDICT_INCONCLUSIVE;
+    case THR_LT: case THR_LE: return holds(op, lo, x) ? VERDICT_INCONCLUSIVE : VERDICT_FAIL;
+    case THR_EQ: return x < lo ? VERDICT_FAIL : VERDICT_INCONCLUSIVE;
+    case THR_NE: return x < lo ? VERDICT_PASS : VERDICT_INCONCLUSIVE;
+    }
+    return VERDICT_INCONCLUSIVE;
+}
+
+static int threshold(const struct summary *s, const struct threshold *t, struct verdict *v,
+                     char *err, size_t errlen)
+{
+    double a;
+    if (summary_metric(s, t->metric, t->timer, &a, err, errlen) < 0) {
+        char why[512];
+        snprintf(why, sizeof why, "threshold \"%s\": %s", t->text, err);
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    const char *op = threshold_op_name(t->op);
+    if (!strcmp(t->metric, "smax") && s->score.status == SCORE_OK && !s->score.reached) {
+        double lo = s->score.max_active + 1.0;
+        enum verdict_kind r = open_interval(t->op, lo, t->value);
+        add(v, t->text, NAN, r, "smax not reached (> %u): \"smax %s %g\" %s", s->score.max_active, op,
+            t->value, r == VERDICT_PASS ? "holds" : r == VERDICT_FAIL ? "cannot hold" :
+            "cannot be decided (the ramp stopped too early)");
+    } else if (isnan(a)) {
+        add(v, t->text, NAN, VERDICT_INCONCLUSIVE, "%s: no data in this run", t->text);
+    } else {
+        int ok = holds(t->op, a, t->value);
+        add(v, t->text, a, ok ? VERDICT_PASS : VERDICT_FAIL, "%s%s%s = %.6g, %s %s %g",
+            t->metric, t->timer[0] ? "/" : "", t->timer, a, ok ? "is" : "is not", op, t->value);
+    }
+    return 0;
+}
+
+int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    validity(s, out);
+    size_t nvalid = out->validity_count = out->item_count;
+    for (size_t i = 0; i < s->config.threshold_count; i++)
+        if (threshold(s, &s->config.thresholds[i], out, err, errlen) < 0)
+            return -1;
+    int invalid = 0, failed = 0, undecided = 0;
+    for (size_t i = 0; i < out->item_count; i++) {
+        enum verdict_kind r = out->items[i].result;
+        invalid |= i < nvalid && r == VERDICT_INCONCLUSIVE;
+        failed |= r == VERDICT_FAIL;
+        undecided |= r == VERDICT_INCONCLUSIVE;
+    }
+    out->kind = invalid ? VERDICT_INCONCLUSIVE : failed ? VERDICT_FAIL :
+                undecided ? VERDICT_INCONCLUSIVE : VERDICT_PASS;
+    return 0;
+}
+
+void verdict_reasons(const struct verdict *v, char *buf, size_t len)
+{
+    size_t l = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < v->item_count && l < len; i++)
+        if (v->items[i].result != VERDICT_PASS)
+            l += (size_t)snprintf(buf + l, len - l, "%s%s", l ? "\n" : "", v->items[i].reason);
+}
+
+char *verdict_to_json(const struct summary *s, const struct verdict *v)
+{
+    struct json_lite_buf b;
+    json_lite_buf_init(&b);
+    json_lite_buf_printf(&b, "{\"run\":%lld,\"name\":", (long long)s->run.id);
+    json_lite_buf_str(&b, s->run.name);
+    json_lite_buf_printf(&b, ",\"transport\":");
+    json_lite_buf_str(&b, s->run.transport);
+    json_lite_buf_printf(&b, ",\"platform\":");
+    json_lite_buf_str(&b, s->run.platform);
+    json_lite_buf_printf(&b, ",\"network\":");
+    json_lite_buf_str(&b, s->run.network);
+    json_lite_buf_printf(&b, ",\"verdict\":\"%s\",\"exit_code\":%d,\"score_version\":\"%s\",\"measure\":",
+                         verdict_name(v->kind), verdict_exit_code(v->kind), SCORE_VERSION);
+    json_lite_buf_str(&b, s->measure);
+    json_lite_buf_printf(&b, ",\"smax\":");
+    if (s->score.reached)
+        json_lite_buf_printf(&b, "%d", s->score.smax);
+    else
+        json_lite_buf_printf(&b, "null");
+    json_lite_buf_printf(&b, ",\"smax_reached\":%s,\"max_active\":%u,\"baseline_ms\":",
+                         s->score.reached ? "true" : "false", s->score.max_active);
+    json_lite_buf_num(&b, s->score.baseline_ms);
+    json_lite_buf_printf(&b, ",\"threshold_ms\":");
+    json_lite_buf_num(&b, s->score.threshold_ms);
+    json_lite_buf_printf(&b, ",\"launched\":%u,\"active\":%u,\"stuck\":%u,\"items\":[",
+                         s->launched, s->active, s->stuck);
+    for (size_t i = 0; i < v->item_count; i++) {
+        const struct verdict_item *it = &v->items[i];
+        json_lite_buf_printf(&b, "%s{\"check\":", i ? "," : "");
+        json_lite_buf_str(&b, it->text);
+        json_lite_buf_printf(&b, ",\"result\":\"%s\",\"actual\":", verdict_name(it->result));
+        json_lite_buf_num(&b, it->actual);
+        json_lite_buf_printf(&b, ",\"reason\":");
+        json_lite_buf_str(&b, it->reason);
+        json_lite_buf_printf(&b, "}");
+    }
+    json_lite_buf_printf(&b, "]}\n");
+    return json_lite_buf_take(&b);
+}
+
+int verdict_write_json(const struct summary *s, const struct verdict *v, const char *path,
+                       char *err, size_t errlen)
+{
+    char *text = verdict_to_json(s, v);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    int rc = -1;
+    if (!text)
+        snprintf(err, errlen, "%s: out of memory", path);
+    else if (!f)
+        snprintf(err, errlen, "%s: cannot write: %m", path);
+    else if (fputs(text, f) < 0 || fflush(f) != 0)
+        snprintf(err, errlen, "%s: write failed: %m", path);
+    else
+        rc = 0;
+    if (f && fclose(f) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s: close failed: %m", path);
+        rc = -1;
+    }
+    free(text);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/* verdict.h -- pass / fail / inconclusive for one run, with the reasons.
+ *
+ * Validity first: too few samples for a baseline, stuck sessions above score.stuck_max_pct, a
+ * lost agent, or agent loop lag p99 above score.lag_p99_max_ms make the run inconclusive (the
+ * figures cannot be trusted), whatever the thresholds say. Otherwise every plan threshold is
+ * checked; any failure makes the verdict "fail". A threshold on smax when smax was not reached
+ * knows only that smax > N: it passes when it holds for every such value, fails when it holds
+ * for none, and is inconclusive otherwise. Exit codes: EXIT_* below. */
+#ifndef SESSMAX_VERDICT_H
+#define SESSMAX_VERDICT_H
+
+/* Exit codes of the verdict; everything else is a <sysexits.h> code. */
+#define EXIT_PASS 0
+#define EXIT_THRESHOLD_FAILED 1
+#define EXIT_INCONCLUSIVE 2
+
+#include <stddef.h>
+
+#include "controller/score/summary.h"
+
+enum verdict_kind { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_INCONCLUSIVE = 2 };
+
+#define VERDICT_MAX_ITEMS 64
+
+struct verdict_item {
+    char text[THRESHOLD_TEXT_LEN];   /* the threshold, or the validity rule */
+    double actual;                   /* NaN when unknown */
+    enum verdict_kind result;
+    char reason[256];                /* one line, e.g. "stuck_pct = 3.0 > 1 (3 of 100 sessions)" */
+};
+
+struct verdict {
+    enum verdict_kind kind;
+    struct verdict_item items[VERDICT_MAX_ITEMS];
+    size_t item_count;
+    size_t validity_count;           /* items[0..validity_count) are validity rules */
+};
+
+const char *verdict_name(enum verdict_kind k);   /* "pass" | "fail" | "inconclusive" */
+int verdict_exit_code(enum verdict_kind k);      /* 0 | 1 | 2 */
+
+/* Evaluates validity and the thresholds of s->config. Returns 0, or -1 with err when a
+ * threshold names a timer the run does not have (a data error: exit 65). */
+int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen);
+
+/* Reasons that made the verdict (failed/inconclusive items), one per line, into buf. */
+void verdict_reasons(const struct verdict *v, char *buf, size_t len);
+
+/* verdict.json text (malloc'd; NULL on allocation failure). */
+char *verdict_to_json(const struct summary *s, const struct verdict *v);
+
+/* verdict.json: {"run":..,"verdict":"..","score_version":..,"smax":..,"items":[...]}.
+ * Returns 0 or -1 with err naming the file. */
+int verdict_write_json(const struct summary *s, const struct verdict *v, const char *path,
+                       char *err, size_t errlen);
+
+#endif
