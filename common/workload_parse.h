@@ -21,6 +21,7 @@ enum {
     WORKLOAD_WAIT_ON_TIMEOUT = 1,        /* on_timeout (wait, until) */
     WORKLOAD_WAIT_MIN = 2,               /* min (until) */
     WORKLOAD_WAIT_REPAINT = 4,           /* repaint_after (logon) */
+    WORKLOAD_WAIT_FAIL = 8,              /* fail: {...} (until; parsed by the caller) */
 };
 /* Parses a condition map (change/stable/match/pixel + timeout and what `flags` allow).
  * default_timeout_us applies when `timeout` is absent. */
@@ -34,5 +35,9 @@ void workload_free_steps(struct workload_step *steps, size_t n);
 /* Copies a name of at most RESULTS_NAME_LEN-1 chars of [A-Za-z0-9_.-]. */
 int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, const char *what,
                         char out[RESULTS_NAME_LEN]);
+
+/* Parses `drives:` (NULL: none) into p->wl->drives (common/workload_drives.c). */
+int workload_parse_drives(struct workload_parse *p, const struct ydoc_node *map);
+void workload_free_drives(struct workload *wl);
 
 #endif

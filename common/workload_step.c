@@ -198,6 +198,8 @@ int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, c
         keys[nk++] = "min";
     if (flags & WORKLOAD_WAIT_REPAINT)
         keys[nk++] = "repaint_after";
+    if (flags & WORKLOAD_WAIT_FAIL)
+        keys[nk++] = "fail";
     keys[nk] = NULL;
     memset(out, 0, sizeof *out);
     if (ydoc_expect(p->doc, map, YDOC_MAP, what, p->err, p->errlen) != 0 ||
@@ -213,6 +215,8 @@ int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, c
     for (size_t i = 0; i < map->n; i++) {
         const char *k = map->keys[i]->value;
         const struct ydoc_node *v = map->items[i];
+        if (!strcmp(k, "fail"))
+            continue;                    /* step_timer parses it */
         if (!strcmp(k, "min")) {
             if (workload_parse_min(p, v, &out->min, &out->min_us) != 0)
                 return -1;
@@ -395,8 +399,12 @@ static int step_timer(struct workload_parse *p, const struct ydoc_node *step, co
     const struct ydoc_node *until = ydoc_get(step, "until");
     if (!until)
         return ERR(p, step, "timer '%s' needs until: {<condition>, timeout}", s->name);
-    if (workload_parse_wait(p, until, "until", WORKLOAD_WAIT_ON_TIMEOUT | WORKLOAD_WAIT_MIN,
+    if (workload_parse_wait(p, until, "until", WORKLOAD_WAIT_ON_TIMEOUT | WORKLOAD_WAIT_MIN | WORKLOAD_WAIT_FAIL,
                             p->wl->timeout_us, &s->wait) != 0)
+        return -1;
+    const struct ydoc_node *fail = ydoc_get(until, "fail");
+    if (fail && (ydoc_expect(p->doc, fail, YDOC_MAP, "fail", p->err, p->errlen) != 0 ||
+                 workload_parse_wait(p, fail, "fail", 0, s->wait.timeout_us, &s->fail) != 0))
         return -1;
     const struct ydoc_node *steps = ydoc_get(step, "steps");
     if (steps && workload_parse_steps(p, steps, "timer steps", &s->steps, &s->nsteps) != 0)
