@@ -16,8 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/engine_config.h"
 #include "agent/netem_sys.h"
 #include "common/log.h"
+#include "common/netcap.h"
 
 #define STANDIN_ADDR "198.18.0.1"     /* RFC 2544 benchmark range: what a loopback target becomes */
 #define NS_DEV "smxn0"
@@ -43,23 +45,7 @@ static int run(char *err, size_t errlen, const char *const argv[])
 
 int netem_check(char *err, size_t errlen)
 {
-    static const char NEED[] = "a shaped network profile needs CAP_NET_ADMIN (run the agent as root or "
-                               "with setcap cap_net_admin+ep), /dev/net/tun, and the ip and iptables "
-                               "commands (iproute2, iptables)";
-    if (!netem_sys_have_net_admin()) {
-        snprintf(err, errlen, "%s: this process lacks CAP_NET_ADMIN", NEED);
-        return -1;
-    }
-    if (access("/dev/net/tun", R_OK | W_OK) != 0) {
-        snprintf(err, errlen, "%s: /dev/net/tun: %s", NEED, strerror(errno));
-        return -1;
-    }
-    const char *const ip[] = { "ip", "-V", NULL }, *const ipt[] = { "iptables", "-V", NULL };
-    if (netem_sys_run(ip, NULL, 0, NULL, 0) != 0 || netem_sys_run(ipt, NULL, 0, NULL, 0) != 0) {
-        snprintf(err, errlen, "%s: ip or iptables is not installed", NEED);
-        return -1;
-    }
-    return 0;
+    return netcap_check(err, errlen);
 }
 
 /* Deletes every iptables rule in `table` whose comment is smx-<pid> with a pid for which
@@ -302,6 +288,23 @@ fail:
         close(fd_ns);
     netem_close(n);
     return -1;
+}
+
+int netem_apply(const struct netprofile *p, struct engine_config *cfg, struct netem **out, char *host_buf,
+                size_t len, char *err, size_t errlen)
+{
+    *out = NULL;
+    cfg->connection_type = (uint32_t)p->conn;
+    if (!netprofile_is_shaped(p))
+        return 0;
+    if (netem_open(p, cfg->host, out, host_buf, len, err, errlen) != 0)
+        return -1;
+    char desc[256];
+    netprofile_describe(p, desc, sizeof desc);
+    log_info("network %s: RDP traffic shaped by the built-in emulator", desc);
+    cfg->host = host_buf;
+    cfg->netem = *out;
+    return 0;
 }
 
 int netem_enter(const struct netem *n)

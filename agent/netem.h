@@ -38,6 +38,14 @@ int netem_enter(const struct netem *n);
 /* Counters of the shaper. */
 void netem_stats(struct netem *n, struct netem_stats *out);
 
+/* Applies profile p to an engine configuration: the connection type always; for a shaped profile
+ * also the emulator (netem_open for cfg->host; cfg->host then points into host_buf, len >= 64,
+ * and cfg->netem to *out, which must outlive the engine). *out stays NULL for an unshaped
+ * profile. 0, or -1 with err. */
+struct engine_config;
+int netem_apply(const struct netprofile *p, struct engine_config *cfg, struct netem **out, char *host_buf,
+                size_t len, char *err, size_t errlen);
+
 /* Stops the shaper and removes everything netem_open created. Accepts NULL. */
 void netem_close(struct netem *n);
 

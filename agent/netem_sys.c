@@ -131,20 +131,6 @@ int netem_sys_tun(const char *name, char *err, size_t errlen)
     return fd;
 }
 
-int netem_sys_have_net_admin(void)
-{
-    FILE *f = fopen("/proc/self/status", "re");
-    char line[256];
-    unsigned long long eff = 0;
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "CapEff: %llx", &eff) == 1)
-            break;
-    fclose(f);
-    return (eff >> 12) & 1;   /* CAP_NET_ADMIN = 12 */
-}
-
 int netem_sys_pid_alive(long pid)
 {
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);

@@ -1,5 +1,5 @@
 /* netem_sys.h -- the system calls around the link emulator that are not packet forwarding:
- * running ip/iptables (argv, never a shell), writing sysctls, TUN devices, CAP_NET_ADMIN. */
+ * running ip/iptables (argv, never a shell), writing sysctls, TUN devices, whether a pid is alive. */
 #ifndef SESSMAX_NETEM_SYS_H
 #define SESSMAX_NETEM_SYS_H
 
@@ -18,9 +18,6 @@ int netem_sys_read(const char *path, char *buf, size_t len);
 /* Creates TUN device `name` (IFF_TUN | IFF_NO_PI) in the calling thread's network namespace and
  * returns its non-blocking, close-on-exec fd, or -1 with err. */
 int netem_sys_tun(const char *name, char *err, size_t errlen);
-
-/* 1 if this process has CAP_NET_ADMIN in its effective set. */
-int netem_sys_have_net_admin(void);
 
 /* 1 if a process with this pid exists. */
 int netem_sys_pid_alive(long pid);
