@@ -1,7 +1,7 @@
 /* jsonl_sink.c -- JSON lines on a FILE and the standalone run's summary. */
 #include "agent/jsonl_sink.h"
 
-#include <inttypes.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,18 +25,28 @@ struct jsonl_sink {
     uint32_t max_active;
 };
 
-void jsonl_write_string(FILE *f, const char *s)
+/* A JSON string of s; bytes that are not UTF-8 (a peer's text may hold any) become '?'. */
+static json_t *jstr(const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
+    json_t *v = json_string(s ? s : "");
+    if (v)
+        return v;
+    char buf[RESULTS_DETAIL_LEN + RESULTS_NAME_LEN];
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 1 < sizeof buf; p++)
+        buf[n++] = *p < 0x80 ? (char)*p : '?';
+    buf[n] = 0;
+    return json_string(buf);
+}
+
+/* Writes one record as a line and frees it. */
+static void put_line(struct jsonl_sink *j, json_t *rec)
+{
+    if (!rec)
+        return;
+    if (json_dumpf(rec, j->out, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0)
+        fputc('\n', j->out);
+    json_decref(rec);
 }
 
 static int push(int64_t **v, size_t *n, size_t *cap, int64_t x)
@@ -76,11 +86,11 @@ static struct timer_stats *timer_of(struct jsonl_sink *j, const char *name, int 
 static void on_sample(void *ctx, const struct rec_sample *s)
 {
     struct jsonl_sink *j = ctx;
-    fprintf(j->out, "{\"type\":\"sample\",\"t_us\":%" PRIu64 ",\"session\":%" PRIu32
-            ",\"loop\":%" PRIu32 ",\"name\":", s->t_us, s->session, s->loop);
-    jsonl_write_string(j->out, s->name);
-    fprintf(j->out, ",\"value_us\":%" PRId64 ",\"ok\":%s,\"measure\":%s}\n", s->value_us,
-            s->ok ? "true" : "false", s->is_measure ? "true" : "false");
+    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b}", "type", "sample",
+                          "t_us", (json_int_t)s->t_us, "session", (json_int_t)s->session,
+                          "loop", (json_int_t)s->loop, "name", jstr(s->name),
+                          "value_us", (json_int_t)s->value_us, "ok", s->ok, "measure",
+                          s->is_measure));
     struct timer_stats *t = timer_of(j, s->name, s->is_measure);
     if (!t)
         return;
@@ -90,20 +100,8 @@ static void on_sample(void *ctx, const struct rec_sample *s)
         t->failed++;
 }
 
-static void on_session(void *ctx, const struct rec_session *e)
+static void count_session(struct jsonl_sink *j, const struct rec_session *e)
 {
-    struct jsonl_sink *j = ctx;
-    fprintf(j->out, "{\"type\":\"session\",\"t_us\":%" PRIu64 ",\"session\":%" PRIu32
-            ",\"event\":\"%s\",\"user\":", e->t_us, e->session, session_event_name(e->kind));
-    jsonl_write_string(j->out, e->user);
-    fprintf(j->out, ",\"value_us\":%" PRId64, e->value_us);
-    if (e->kind == SESSION_FAILED)
-        fprintf(j->out, ",\"reason\":\"%s\"", failure_reason_name(e->reason));
-    if (e->detail[0]) {
-        fputs(",\"detail\":", j->out);
-        jsonl_write_string(j->out, e->detail);
-    }
-    fputs("}\n", j->out);
     switch (e->kind) {
     case SESSION_LAUNCHED: j->launched++; break;
     case SESSION_ACTIVE:
@@ -120,24 +118,40 @@ static void on_session(void *ctx, const struct rec_session *e)
     }
 }
 
+static void on_session(void *ctx, const struct rec_session *e)
+{
+    struct jsonl_sink *j = ctx;
+    json_t *rec = json_pack("{s:s, s:I, s:I, s:s, s:o, s:I}", "type", "session",
+                            "t_us", (json_int_t)e->t_us, "session", (json_int_t)e->session,
+                            "event", session_event_name(e->kind), "user", jstr(e->user),
+                            "value_us", (json_int_t)e->value_us);
+    if (rec && e->kind == SESSION_FAILED)
+        json_object_set_new(rec, "reason", json_string(failure_reason_name(e->reason)));
+    if (rec && e->detail[0])
+        json_object_set_new(rec, "detail", jstr(e->detail));
+    put_line(j, rec);
+    count_session(j, e);
+}
+
 static void on_traffic(void *ctx, const struct rec_traffic *t)
 {
     struct jsonl_sink *j = ctx;
-    fprintf(j->out, "{\"type\":\"traffic\",\"t_us\":%" PRIu64 ",\"session\":%" PRIu32
-            ",\"bytes_in\":%" PRIu64 ",\"bytes_out\":%" PRIu64 ",\"wire_in\":%" PRIu64
-            ",\"wire_out\":%" PRIu64 ",\"rtt_us\":%" PRIu32 ",\"frames\":%" PRIu32 "}\n",
-            t->t_us, t->session, t->bytes_in, t->bytes_out, t->wire_in, t->wire_out, t->rtt_us,
-            t->frames);
+    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "traffic",
+                          "t_us", (json_int_t)t->t_us, "session", (json_int_t)t->session,
+                          "bytes_in", (json_int_t)t->bytes_in, "bytes_out", (json_int_t)t->bytes_out,
+                          "wire_in", (json_int_t)t->wire_in, "wire_out", (json_int_t)t->wire_out,
+                          "rtt_us", (json_int_t)t->rtt_us, "frames", (json_int_t)t->frames));
 }
 
 static void on_health(void *ctx, const struct rec_health *h)
 {
     struct jsonl_sink *j = ctx;
-    fprintf(j->out, "{\"type\":\"health\",\"t_us\":%" PRIu64 ",\"sessions_active\":%" PRIu32
-            ",\"sessions_connecting\":%" PRIu32 ",\"lag_p50_us\":%" PRIu32 ",\"lag_p99_us\":%" PRIu32
-            ",\"lag_max_us\":%" PRIu32 ",\"cpu_permille\":%" PRIu32 ",\"rss_kb\":%" PRIu64 "}\n",
-            h->t_us, h->sessions_active, h->sessions_connecting, h->lag_p50_us, h->lag_p99_us,
-            h->lag_max_us, h->cpu_permille, h->rss_kb);
+    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "health",
+                          "t_us", (json_int_t)h->t_us, "sessions_active", (json_int_t)h->sessions_active,
+                          "sessions_connecting", (json_int_t)h->sessions_connecting,
+                          "lag_p50_us", (json_int_t)h->lag_p50_us, "lag_p99_us", (json_int_t)h->lag_p99_us,
+                          "lag_max_us", (json_int_t)h->lag_max_us,
+                          "cpu_permille", (json_int_t)h->cpu_permille, "rss_kb", (json_int_t)h->rss_kb));
     if (h->sessions_active > j->max_active)
         j->max_active = h->sessions_active;
     fflush(j->out);

@@ -1,6 +1,6 @@
 /* jsonl_sink.h -- standalone output: one JSON object per line for every record (sample, session
  * event, traffic, health) and the end-of-run summary (sessions by outcome, samples per timer
- * with p50/p95, loop lag). Loop thread only. */
+ * with p50/p95, loop lag). JSON is written by libjansson. Loop thread only. */
 #ifndef SESSMAX_JSONL_SINK_H
 #define SESSMAX_JSONL_SINK_H
 
@@ -19,8 +19,5 @@ const struct result_sink *jsonl_sink_result_sink(struct jsonl_sink *j);
 unsigned jsonl_sink_summary(struct jsonl_sink *j, FILE *f, uint32_t lag_p50_us,
                             uint32_t lag_p99_us, uint32_t lag_max_us);
 void jsonl_sink_free(struct jsonl_sink *j);
-
-/* Writes s as a JSON string literal (quotes included, control characters escaped). */
-void jsonl_write_string(FILE *f, const char *s);
 
 #endif

@@ -1,8 +1,10 @@
 /* main.c -- sessmax-agent: dispatches to `run` and `shot` (standalone.c) or `connect` (the
- * controller link, link.c). */
+ * controller link, link.c). Options before the command: --help, --version. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #include "agent/link.h"
 #include "agent/standalone.h"
@@ -16,6 +18,15 @@ static const char USAGE[] =
     "  --version\n"
     "Passwords come from SESSMAX_PASSWORD, never from the command line.\n";
 
+static const struct {
+    const char *name;
+    int (*main)(int argc, char **argv);
+} COMMANDS[] = {
+    { "run", standalone_run },
+    { "shot", standalone_shot },
+    { "connect", link_main },
+};
+
 int main(int argc, char **argv)
 {
     /* libevent 2.1 otherwise keeps time with CLOCK_MONOTONIC_COARSE (one jiffy, 4 ms here): every
@@ -25,25 +36,39 @@ int main(int argc, char **argv)
     const char *lvl = getenv("SESSMAX_LOG");
     int level = lvl ? log_parse_level(lvl) : LOG_WARN;
     log_init("sessmax-agent", level < 0 ? LOG_WARN : (enum log_level)level);
-    if (argc < 2) {
+
+    enum { O_VERSION = 256 };
+    static const struct option longopts[] = {
+        { "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, O_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    /* '+': stop at the command; its own options are parsed by the command. */
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(USAGE, stdout);
+            return EX_OK;
+        case O_VERSION:
+            printf("sessmax-agent %s\n", SESSMAX_VERSION);
+            return EX_OK;
+        default:
+            fputs(USAGE, stderr);
+            return EX_USAGE;
+        }
+    }
+    if (optind >= argc) {
         fputs(USAGE, stderr);
-        return 64;
+        return EX_USAGE;
     }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "run"))
-        return standalone_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "shot"))
-        return standalone_shot(argc - 1, argv + 1);
-    if (!strcmp(cmd, "connect"))
-        return link_main(argc - 1, argv + 1);
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    const char *cmd = argv[optind];
+    if (!strcmp(cmd, "help")) {
         fputs(USAGE, stdout);
-        return 0;
+        return EX_OK;
     }
-    if (!strcmp(cmd, "--version")) {
-        printf("sessmax-agent %s\n", SESSMAX_VERSION);
-        return 0;
-    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (!strcmp(cmd, COMMANDS[i].name))
+            return COMMANDS[i].main(argc - optind, argv + optind);
     fprintf(stderr, "sessmax-agent: unknown command '%s'\n%s", cmd, USAGE);
-    return 64;
+    return EX_USAGE;
 }

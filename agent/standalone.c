@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #include "agent/engine.h"
 #include "agent/interp.h"
@@ -18,10 +19,6 @@
 #include "agent/jsonl_sink.h"
 #include "common/log.h"
 #include "common/workload.h"
-
-#define EXIT_USAGE 64
-#define EXIT_DATAERR 65
-#define EXIT_SOFTWARE 70
 
 struct opts {
     struct engine_config cfg;
@@ -164,17 +161,17 @@ static const char *opt_name(int c)
 static int bad(const char *cmd, const char *opt, const char *val)
 {
     fprintf(stderr, "sessmax-agent %s: bad value for --%s: '%s' (see --help)\n", cmd, opt, val);
-    return EXIT_USAGE;
+    return EX_USAGE;
 }
 
-/* Returns 0, EXIT_USAGE, or -1 for --help (printed). */
+/* Returns 0, EX_USAGE, or -1 for --help (printed). */
 static int parse(int argc, char **argv, struct opts *o, const char *usage)
 {
     const char *cmd = argv[0];
     int c;
     unsigned long v;
     char *end;
-    optind = 1;
+    optind = 0;                  /* 0, not 1: re-initialises getopt after main()'s own scan */
     while ((c = getopt_long(argc, argv, "o:h", LONGOPTS, NULL)) != -1) {
         switch (c) {
         case O_TARGET: o->target = optarg; break;
@@ -232,13 +229,13 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             return -1;
         default:
             fputs(usage, stderr);
-            return EXIT_USAGE;
+            return EX_USAGE;
         }
     }
     if (optind < argc) {
         fprintf(stderr, "sessmax-agent %s: unexpected argument '%s' (see --help)\n", cmd,
                 argv[optind]);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     return 0;
 }
@@ -261,20 +258,20 @@ static int check_common(const char *cmd, struct opts *o, char *host, size_t host
         log_set_level((enum log_level)log_parse_level(o->log_level));
     if (!o->target || parse_target(o->target, &o->cfg, host, hostlen) != 0) {
         fprintf(stderr, "sessmax-agent %s: --target HOST:PORT is required (see --help)\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (!o->users) {
         fprintf(stderr, "sessmax-agent %s: --user(s) is required (see --help)\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (o->cfg.fingerprint && o->cfg.no_verify) {
         fprintf(stderr, "sessmax-agent %s: --fingerprint and --no-verify exclude each other\n", cmd);
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     *password = getenv("SESSMAX_PASSWORD");
     if (!*password) {
         fprintf(stderr, "sessmax-agent %s: set the password in SESSMAX_PASSWORD\n", cmd);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     return 0;
 }
@@ -361,7 +358,7 @@ static int run_loop(struct run *r, struct jsonl_sink *js)
     r->sigint_ev = evsignal_new(r->base, SIGINT, signal_cb, r);
     r->sigterm_ev = evsignal_new(r->base, SIGTERM, signal_cb, r);
     if (!r->eng || !r->launch_ev || !r->stop_ev || !r->sigint_ev || !r->sigterm_ev)
-        return EXIT_SOFTWARE;
+        return EX_SOFTWARE;
     engine_set_idle_cb(r->eng, idle_cb, r);
     struct timeval dur = { (time_t)(o->duration_ms / 1000), (suseconds_t)(o->duration_ms % 1000) * 1000 };
     event_add(r->stop_ev, &dur);
@@ -395,11 +392,11 @@ int standalone_run(int argc, char **argv)
         return bad("run", "users", o.users);
     if (!o.workload || !o.duration_ms) {
         fprintf(stderr, "sessmax-agent run: --workload and --duration are required (see --help)\n");
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     if (!(wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     if (!o.size_given && workload_width(wl)) {
         o.cfg.width = workload_width(wl);
@@ -408,7 +405,7 @@ int standalone_run(int argc, char **argv)
     if (workload_bpp(wl) && o.cfg.bpp == 16)
         o.cfg.bpp = workload_bpp(wl);
     r.wl = wl;
-    rc = EXIT_SOFTWARE;
+    rc = EX_SOFTWARE;
     r.base = event_base_new();
     js = jsonl_sink_new(stdout);
     if (r.base && js)
@@ -506,15 +503,15 @@ int standalone_shot(int argc, char **argv)
         return rc;
     if (!o.out) {
         fprintf(stderr, "sessmax-agent shot: -o FILE.png is required (see --help)\n");
-        return EXIT_USAGE;
+        return EX_USAGE;
     }
     char err[WORKLOAD_ERR_LEN];
     if (o.workload && !(s.wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
-        return EXIT_DATAERR;
+        return EX_DATAERR;
     }
     struct result_sink sink = { .ctx = &s, .session = shot_session_cb };
-    rc = EXIT_SOFTWARE;
+    rc = EX_SOFTWARE;
     s.base = event_base_new();
     if (s.base)
         s.eng = engine_new(s.base, &o.cfg, &sink);

@@ -1,12 +1,9 @@
-/* proto.c -- encoding and bounds-checked decoding of the controller<->agent messages, and the
- * HMAC challenge-response helpers. A reader never trusts a length: each get checks what is left
+/* proto.c -- encoding and bounds-checked decoding of the controller<->agent messages (the MACs
+ * are in proto_auth.c). A reader never trusts a length: each get checks what is left
  * and latches `bad`, so decoders read straight through and test once at the end. */
 #include "common/proto.h"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +14,7 @@
 const char *proto_type_name(int type)
 {
     static const char *const names[] = { "?", "hello", "challenge", "auth", "welcome", "config", "start",
-                                         "stop", "heartbeat", "records", "ack", "done", "error" };
+                                         "stop", "heartbeat", "records", "ack", "done", "error", "ping", "pong" };
     return type > 0 && type < PROTO__COUNT ? names[type] : "unknown";
 }
 
@@ -50,6 +47,12 @@ static void put(struct proto_buf *b, const void *p, size_t n)
 }
 
 static void put_u8(struct proto_buf *b, uint8_t v) { put(b, &v, 1); }
+
+static void put_u16(struct proto_buf *b, uint16_t v)
+{
+    uint8_t x[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+    put(b, x, 2);
+}
 
 static void put_u32(struct proto_buf *b, uint32_t v)
 {
@@ -110,12 +113,23 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
     }
 }
 
+/* Every field, in tag order (canonical: a decoded CONFIG re-encodes to the same bytes). */
+static void put_config(struct proto_buf *b, const struct proto_config *c)
+{
+#define PUT_S(tag, name, max) put_u16(b, tag); put_str(b, c->name);
+#define PUT_N(tag, name, max) put_u16(b, tag); put_u32(b, c->name);
+    PROTO_CONFIG_FIELDS(PUT_S, PUT_N)
+#undef PUT_S
+#undef PUT_N
+}
+
 static void put_body(struct proto_buf *b, const struct proto_msg *m)
 {
     switch (m->type) {
     case PROTO_HELLO:
         put_u32(b, PROTO_MAGIC); put_u32(b, m->u.hello.version); put_str(b, m->u.hello.name);
         put_u32(b, m->u.hello.capacity); put_u32(b, m->u.hello.pid); put(b, m->u.hello.nonce, PROTO_NONCE_LEN);
+        put(b, m->u.hello.ticket, PROTO_TICKET_LEN);
         break;
     case PROTO_CHALLENGE:
         put_u32(b, m->u.challenge.version); put(b, m->u.challenge.nonce, PROTO_NONCE_LEN);
@@ -126,15 +140,16 @@ static void put_body(struct proto_buf *b, const struct proto_msg *m)
         break;
     case PROTO_WELCOME:
         put_u32(b, m->u.welcome.agent_id); put_u32(b, m->u.welcome.heartbeat_ms); put_u32(b, m->u.welcome.timeout_ms);
+        put_u32(b, m->u.welcome.grace_ms); put_u8(b, m->u.welcome.resumed); put_u64(b, m->u.welcome.acked_seq);
+        put(b, m->u.welcome.ticket, PROTO_TICKET_LEN);
         break;
-    case PROTO_CONFIG: {
-        const struct proto_config *c = &m->u.config;
-        put_str(b, c->host); put_u32(b, c->port); put_str(b, c->fingerprint); put_u8(b, c->no_verify);
-        put_str(b, c->security); put_str(b, c->domain); put_str(b, c->gateway_host); put_u32(b, c->gateway_port);
-        put_str(b, c->workload_name); put_str(b, c->workload_text); put_u32(b, c->connect_timeout_ms);
-        put_u32(b, c->traffic_interval_ms); put_u32(b, c->health_interval_ms);
+    case PROTO_CONFIG: put_config(b, &m->u.config); break;
+    case PROTO_PING:
+    case PROTO_PONG:
+        put_u32(b, m->u.ping.id); put_u64(b, m->u.ping.ctl_us);
+        if (m->type == PROTO_PONG)
+            put_u64(b, m->u.ping.agent_us);
         break;
-    }
     case PROTO_START:
         put_u32(b, m->u.start.index); put_str(b, m->u.start.user); put_str(b, m->u.start.password);
         put_u64(b, m->u.start.seed);
@@ -368,14 +383,48 @@ static void get_records(struct rd *r, struct proto_records *rs)
         get_record(r, &rs->recs[i]);
 }
 
+static int above(uint64_t v, uint64_t max) { return v > max; }
+
+static void get_config_field(struct rd *r, struct proto_config *c, unsigned tag)
+{
+    uint32_t v;
+    switch (tag) {
+#define GET_S(t, name, max) case t: c->name = get_str(r, max); return;
+#define GET_N(t, name, max)                                                                         \
+    case t:                                                                                         \
+        v = get_u32(r);                                                                             \
+        if (!r->bad && above(v, max)) { r->bad = 1; r->why = "value out of range in " #name; } \
+        c->name = v;                                                                                \
+        return;
+        PROTO_CONFIG_FIELDS(GET_S, GET_N)
+#undef GET_S
+#undef GET_N
+    default:
+        r->bad = 1;
+        r->why = "unknown CONFIG field (is the agent older than the controller?)";
+    }
+}
+
+/* Tagged fields in strictly ascending order to the end of the frame; absent strings become "". */
 static void get_config(struct rd *r, struct proto_config *c)
 {
-    c->host = get_str(r, PROTO_TEXT_MAX); c->port = (uint16_t)get_u32(r);
-    c->fingerprint = get_str(r, PROTO_TEXT_MAX); c->no_verify = get_u8(r);
-    c->security = get_str(r, 32); c->domain = get_str(r, PROTO_TEXT_MAX);
-    c->gateway_host = get_str(r, PROTO_TEXT_MAX); c->gateway_port = (uint16_t)get_u32(r);
-    c->workload_name = get_str(r, PROTO_TEXT_MAX); c->workload_text = get_str(r, PROTO_MAX_FRAME);
-    c->connect_timeout_ms = get_u32(r); c->traffic_interval_ms = get_u32(r); c->health_interval_ms = get_u32(r);
+    unsigned last = 0;
+    while (!r->bad && r->off < r->len) {
+        uint16_t tag = (uint16_t)(get_u8(r) << 8);
+        tag |= get_u8(r);
+        if (!r->bad && tag <= last) {
+            r->bad = 1;
+            r->why = "CONFIG fields out of order or repeated";
+        }
+        last = tag;
+        if (!r->bad)
+            get_config_field(r, c, tag);
+    }
+#define FILL_S(t, name, max) if (!r->bad && !c->name && !(c->name = calloc(1, 1))) { r->bad = 1; r->why = "out of memory"; }
+#define FILL_N(t, name, max)
+    PROTO_CONFIG_FIELDS(FILL_S, FILL_N)
+#undef FILL_S
+#undef FILL_N
 }
 
 static void get_body(struct rd *r, struct proto_msg *m)
@@ -390,6 +439,7 @@ static void get_body(struct rd *r, struct proto_msg *m)
         m->u.hello.version = get_u32(r); m->u.hello.name = get_str(r, 64);
         m->u.hello.capacity = get_u32(r); m->u.hello.pid = get_u32(r);
         get_bytes(r, m->u.hello.nonce, PROTO_NONCE_LEN);
+        get_bytes(r, m->u.hello.ticket, PROTO_TICKET_LEN);
         break;
     case PROTO_CHALLENGE:
         m->u.challenge.version = get_u32(r);
@@ -399,6 +449,18 @@ static void get_body(struct rd *r, struct proto_msg *m)
     case PROTO_AUTH: get_bytes(r, m->u.auth_proof, PROTO_MAC_LEN); break;
     case PROTO_WELCOME:
         m->u.welcome.agent_id = get_u32(r); m->u.welcome.heartbeat_ms = get_u32(r); m->u.welcome.timeout_ms = get_u32(r);
+        m->u.welcome.grace_ms = get_u32(r); m->u.welcome.resumed = get_u8(r); m->u.welcome.acked_seq = get_u64(r);
+        get_bytes(r, m->u.welcome.ticket, PROTO_TICKET_LEN);
+        if (!r->bad && m->u.welcome.resumed > 1) {
+            r->bad = 1;
+            r->why = "bad resumed flag";
+        }
+        break;
+    case PROTO_PING:
+    case PROTO_PONG:
+        m->u.ping.id = get_u32(r); m->u.ping.ctl_us = get_u64(r);
+        if (m->type == PROTO_PONG)
+            m->u.ping.agent_us = get_u64(r);
         break;
     case PROTO_CONFIG: get_config(r, &m->u.config); break;
     case PROTO_START:
@@ -466,8 +528,11 @@ void proto_msg_clear(struct proto_msg *m)
     case PROTO_HELLO: free(m->u.hello.name); break;
     case PROTO_CONFIG: {
         struct proto_config *c = &m->u.config;
-        free(c->host); free(c->fingerprint); free(c->security); free(c->domain);
-        free(c->gateway_host); free(c->workload_name); free(c->workload_text);
+#define FREE_S(t, name, max) free(c->name);
+#define FREE_N(t, name, max)
+        PROTO_CONFIG_FIELDS(FREE_S, FREE_N)
+#undef FREE_S
+#undef FREE_N
         break;
     }
     case PROTO_START: free(m->u.start.user); wipe_free(m->u.start.password); break;
@@ -500,42 +565,4 @@ long proto_parse_stream(const uint8_t *data, size_t len, uint32_t max_frame,
         }
     }
     return (long)off;
-}
-
-/* --- authentication ------------------------------------------------------------------------ */
-
-void proto_auth_mac(const char *token, const char *label, const uint8_t a[PROTO_NONCE_LEN],
-                    const uint8_t b[PROTO_NONCE_LEN], uint8_t mac[PROTO_MAC_LEN])
-{
-    uint8_t msg[64 + 2 * PROTO_NONCE_LEN];
-    size_t ll = strlen(label);
-    if (ll > 64)
-        ll = 64;
-    memcpy(msg, label, ll);
-    memcpy(msg + ll, a, PROTO_NONCE_LEN);
-    memcpy(msg + ll + PROTO_NONCE_LEN, b, PROTO_NONCE_LEN);
-    unsigned int maclen = PROTO_MAC_LEN;
-    if (!HMAC(EVP_sha256(), token, (int)strlen(token), msg, ll + 2 * PROTO_NONCE_LEN, mac, &maclen))
-        memset(mac, 0, PROTO_MAC_LEN);
-}
-
-int proto_mac_equal(const uint8_t a[PROTO_MAC_LEN], const uint8_t b[PROTO_MAC_LEN])
-{
-    return CRYPTO_memcmp(a, b, PROTO_MAC_LEN) == 0;
-}
-
-int proto_random(uint8_t *buf, size_t len)
-{
-    return RAND_bytes(buf, (int)len) == 1 ? 0 : -1;
-}
-
-int proto_new_token(char out[65])
-{
-    uint8_t raw[32];
-    if (proto_random(raw, sizeof raw) < 0)
-        return -1;
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", raw[i]);
-    OPENSSL_cleanse(raw, sizeof raw);
-    return 0;
 }

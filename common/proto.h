@@ -15,10 +15,12 @@
 #include "common/results.h"
 
 #define PROTO_MAGIC 0x534d4158u        /* "SMAX" */
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2
 #define PROTO_MAX_FRAME (1u << 20)     /* 1 MiB: a workload text plus headroom */
 #define PROTO_NONCE_LEN 32
 #define PROTO_MAC_LEN 32
+#define PROTO_TAG_LEN 16             /* per-frame MAC after AUTH (HMAC-SHA256, truncated) */
+#define PROTO_TICKET_LEN 16          /* resume ticket: WELCOME gives it, a reconnecting HELLO shows it */
 #define PROTO_TEXT_MAX 4096            /* names, hosts, error texts */
 
 enum proto_type {
@@ -34,6 +36,8 @@ enum proto_type {
     PROTO_ACK,             /* ctl -> agent: every batch up to seq is committed to the store */
     PROTO_DONE,            /* agent -> ctl: every session ended after STOP */
     PROTO_ERROR,           /* both ways: one line, then the sender closes */
+    PROTO_PING,            /* ctl -> agent: clock probe (id, controller wall clock) */
+    PROTO_PONG,            /* agent -> ctl: the probe echoed with the agent's wall clock */
     PROTO__COUNT
 };
 const char *proto_type_name(int type);
@@ -44,6 +48,7 @@ struct proto_hello {
     uint32_t capacity;
     uint32_t pid;
     uint8_t nonce[PROTO_NONCE_LEN];
+    uint8_t ticket[PROTO_TICKET_LEN];   /* zeros: a new agent; else the ticket of the link it resumes */
 };
 
 struct proto_challenge {
@@ -56,22 +61,41 @@ struct proto_welcome {
     uint32_t agent_id;
     uint32_t heartbeat_ms;
     uint32_t timeout_ms;
+    uint32_t grace_ms;                  /* a lost link may be resumed within this long (0: never) */
+    uint8_t resumed;                    /* 1: this link continues the agent named by the ticket */
+    uint64_t acked_seq;                 /* resumed: every RECORDS batch up to this one is stored */
+    uint8_t ticket[PROTO_TICKET_LEN];   /* show it in HELLO to resume after a lost link */
 };
 
+struct proto_ping {
+    uint32_t id;
+    uint64_t ctl_us;                    /* controller wall clock when sent (echoed in PONG) */
+    uint64_t agent_us;                  /* PONG: agent wall clock when answered */
+};
+
+/* CONFIG is a list of tagged fields: (u16 tag, value) in ascending tag order, a field left out
+ * takes its zero value ("" for strings), an unknown tag is an error (an agent older than its
+ * controller says so instead of ignoring a setting). To add a setting, add one line here with
+ * the next free tag: S(tag, name, max length) for a string, N(tag, name, max value) for a u32. */
+#define PROTO_CONFIG_FIELDS(S, N)                                                                     \
+    S(1, host, PROTO_TEXT_MAX)                                                                        \
+    N(2, port, 65535)                                                                                 \
+    S(3, fingerprint, PROTO_TEXT_MAX)   /* "" when no_verify */                                       \
+    N(4, no_verify, 1)                                                                                \
+    S(5, security, 32)                  /* negotiate | tls | nla | rdp */                             \
+    S(6, domain, PROTO_TEXT_MAX)        /* "" when none */                                            \
+    S(7, gateway_host, PROTO_TEXT_MAX)  /* "" unless transport gateway */                             \
+    N(8, gateway_port, 65535)                                                                         \
+    S(9, workload_name, PROTO_TEXT_MAX) /* for messages */                                            \
+    S(10, workload_text, PROTO_MAX_FRAME) /* the YAML, loaded by the agent */                         \
+    N(11, connect_timeout_ms, UINT32_MAX)                                                             \
+    N(12, traffic_interval_ms, UINT32_MAX)                                                            \
+    N(13, health_interval_ms, UINT32_MAX)
+
+#define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
+#define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
 struct proto_config {
-    char *host;
-    uint16_t port;
-    char *fingerprint;           /* "" when no_verify */
-    uint8_t no_verify;
-    char *security;              /* negotiate | tls | nla | rdp */
-    char *domain;                /* "" when none */
-    char *gateway_host;          /* "" unless transport gateway */
-    uint16_t gateway_port;
-    char *workload_name;         /* for messages */
-    char *workload_text;         /* the YAML, loaded by the agent */
-    uint32_t connect_timeout_ms;
-    uint32_t traffic_interval_ms;
-    uint32_t health_interval_ms;
+    PROTO_CONFIG_FIELDS(PROTO_CFG_STR_MEMBER, PROTO_CFG_NUM_MEMBER)
 };
 
 struct proto_start {
@@ -115,6 +139,7 @@ struct proto_msg {
         struct proto_start start;
         uint32_t stop_deadline_ms;
         uint64_t heartbeat_t_us;
+        struct proto_ping ping;         /* PING and PONG */
         struct proto_records records;
         uint64_t ack_seq;
         struct proto_done done;
@@ -168,10 +193,25 @@ long proto_parse_stream(const uint8_t *data, size_t len, uint32_t max_frame,
 
 /* --- authentication ------------------------------------------------------------------------ */
 
-/* HMAC-SHA256(token, label || nonce_a || nonce_b) into mac. label is "sessmax-ctl-v1" for the
- * controller's proof (nonce_a = agent nonce) and "sessmax-agent-v1" for the agent's. */
-void proto_auth_mac(const char *token, const char *label, const uint8_t nonce_a[PROTO_NONCE_LEN],
-                    const uint8_t nonce_b[PROTO_NONCE_LEN], uint8_t mac[PROTO_MAC_LEN]);
+/* The handshake transcript th = SHA-256(HELLO payload as encoded | u32 version | controller
+ * nonce): both proofs and both frame keys cover it, so nothing of HELLO or CHALLENGE can be
+ * changed in transit. */
+void proto_transcript(const struct proto_hello *hello, uint32_t version, const uint8_t nonce_c[PROTO_NONCE_LEN],
+                      uint8_t th[PROTO_MAC_LEN]);
+/* HMAC-SHA256(token, label || th || binding) into mac. binding is the TLS channel binding (RFC
+ * 9266 tls-exporter, 32 bytes) or zeros on plain TCP; it is concatenated, never mixed into data
+ * the peer chose. Labels: PROTO_LABEL_* below. */
+void proto_auth_mac(const char *token, const char *label, const uint8_t th[PROTO_MAC_LEN],
+                    const uint8_t binding[PROTO_NONCE_LEN], uint8_t mac[PROTO_MAC_LEN]);
+#define PROTO_LABEL_CTL "sessmax-ctl-v2"        /* the controller's proof (CHALLENGE) */
+#define PROTO_LABEL_AGENT "sessmax-agent-v2"    /* the agent's proof (AUTH) */
+#define PROTO_LABEL_KEY_C2A "sessmax-key-c2a-v2" /* frame key, controller -> agent */
+#define PROTO_LABEL_KEY_A2C "sessmax-key-a2c-v2" /* frame key, agent -> controller */
+/* The tag of one frame after AUTH: HMAC-SHA256(key, u64 seq || frame) truncated to
+ * PROTO_TAG_LEN, where frame is the 4-byte header (its length counting the tag) and payload. */
+void proto_frame_tag(const uint8_t key[PROTO_MAC_LEN], uint64_t seq, const uint8_t *frame, size_t len,
+                     uint8_t tag[PROTO_TAG_LEN]);
+int proto_tag_equal(const uint8_t a[PROTO_TAG_LEN], const uint8_t b[PROTO_TAG_LEN]);
 /* Constant-time comparison of two MACs; 1 when equal. */
 int proto_mac_equal(const uint8_t a[PROTO_MAC_LEN], const uint8_t b[PROTO_MAC_LEN]);
 /* Fills buf with cryptographically random bytes; 0 or -1. */

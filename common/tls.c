@@ -47,7 +47,7 @@ SSL_CTX *tls_server_ctx(char fp[TLS_FP_LEN], char *err, size_t errlen)
     ctx = SSL_CTX_new(TLS_server_method());
     if (!ctx || !SSL_CTX_use_certificate(ctx, x) || !SSL_CTX_use_PrivateKey(ctx, key))
         goto fail;
-    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);   /* RFC 9266 exporter binding */
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned n = 0;
     X509_digest(x, EVP_sha256(), md, &n);
@@ -71,7 +71,7 @@ SSL_CTX *tls_client_ctx(char *err, size_t errlen)
         snprintf(err, errlen, "agent link TLS: cannot create a client context");
         return NULL;
     }
-    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);   /* RFC 9266 exporter binding */
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
     return ctx;
 }

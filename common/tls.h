@@ -3,8 +3,8 @@
  *
  * The controller makes a fresh P-256 key and certificate per run (nothing written to disk) and
  * prints its fingerprint; agents pin it (`--tls-pin sha256:...`) or skip the check
- * (`--tls-insecure`). Either way the wire's challenge-response is bound to the TLS session, so a
- * relay in the middle cannot authenticate. */
+ * (`--tls-insecure`). TLS 1.3 only: the wire binds its proofs and frame keys to the session with
+ * the RFC 9266 exporter, so a relay in the middle cannot authenticate. */
 #ifndef SESSMAX_TLS_H
 #define SESSMAX_TLS_H
 

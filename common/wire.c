@@ -1,9 +1,9 @@
 /* wire.c -- framing, handshake and heartbeats of one controller<->agent connection (see wire.h).
  *
- * States: HELLO_WAIT (controller) / HELLO_SENT (agent) -> AUTH_WAIT / CHALLENGED -> READY ->
- * CLOSED. Before READY only the handshake messages of the current state are accepted and
- * frames are limited to 4 KiB, so an unauthenticated peer can neither send commands nor make
- * us buffer much. */
+ * States: HELLO_WAIT (controller) / HELLO_SENT (agent) -> AUTH_WAIT / CHALLENGED -> (controller:
+ * PINGING) -> READY -> CLOSED. Before AUTH only the handshake messages of the current state are
+ * accepted and frames are limited to 4 KiB, so an unauthenticated peer can neither send commands
+ * nor make us buffer much. From AUTH on every frame carries a tag; one bad tag closes the link. */
 #include "common/wire.h"
 
 #include "common/clock.h"
@@ -23,10 +23,9 @@
 #include <unistd.h>
 
 #define PREAUTH_MAX_FRAME 4096
-#define LABEL_CTL "sessmax-ctl-v1"
-#define LABEL_AGENT "sessmax-agent-v1"
+#define EXPORTER_LABEL "EXPORTER-Channel-Binding"   /* RFC 9266 tls-exporter */
 
-enum wstate { W_HELLO_WAIT, W_HELLO_SENT, W_AUTH_WAIT, W_CHALLENGED, W_READY, W_CLOSING, W_CLOSED };
+enum wstate { W_HELLO_WAIT, W_HELLO_SENT, W_AUTH_WAIT, W_CHALLENGED, W_PINGING, W_READY, W_CLOSING, W_CLOSED };
 
 struct wire {
     struct event_base *base;
@@ -36,9 +35,16 @@ struct wire {
     struct wire_callbacks cb;
     char *token, *peer, *name, *pin;
     enum wstate state;
-    uint8_t my_nonce[PROTO_NONCE_LEN], peer_nonce[PROTO_NONCE_LEN];
+    uint8_t my_nonce[PROTO_NONCE_LEN], ticket[PROTO_TICKET_LEN];
+    uint8_t th[PROTO_MAC_LEN], key_tx[PROTO_MAC_LEN], key_rx[PROTO_MAC_LEN];
+    int tx_tagged, rx_tagged;
+    uint64_t seq_tx, seq_rx;
     struct proto_hello hello;          /* controller: the agent's hello (name owned) */
     struct proto_welcome welcome;
+    uint32_t pongs;                    /* controller: clock probes answered */
+    uint64_t ping_sent_us;
+    int64_t clock_offset_us;
+    uint32_t clock_rtt_us;
     uint64_t last_rx_us, last_tx_us, born_us;
     int depth;                         /* callbacks of this wire on the stack */
     int free_pending;
@@ -48,23 +54,62 @@ struct wire {
 
 static void close_now(struct wire *w, const char *reason);
 
-/* TLS channel binding: both ends derive the same 32 bytes from the TLS session, so a proof made
- * for one TLS session is useless in another. Zeros on plain TCP. */
+/* RFC 9266 channel binding: both ends of one TLS 1.3 session derive the same 32 bytes, two
+ * sessions (a relay's two legs) never do. Zeros on plain TCP. */
 static void channel_binding(struct wire *w, uint8_t out[PROTO_NONCE_LEN])
 {
     memset(out, 0, PROTO_NONCE_LEN);
     SSL *ssl = bufferevent_openssl_get_ssl(w->bev);
-    if (ssl)
-        SSL_export_keying_material(ssl, out, PROTO_NONCE_LEN, "EXPORTER-sessmax-auth", 21, NULL, 0, 0);
+    if (ssl && SSL_export_keying_material(ssl, out, PROTO_NONCE_LEN, EXPORTER_LABEL, strlen(EXPORTER_LABEL),
+                                          NULL, 0, 0) != 1)
+        proto_random(out, PROTO_NONCE_LEN);   /* cannot bind: make the proofs fail */
 }
 
-static void mac(struct wire *w, const char *label, const uint8_t *a, const uint8_t *b, uint8_t out[PROTO_MAC_LEN])
+/* Proof or key for label over the transcript and this connection's channel binding. */
+static void mac(struct wire *w, const char *label, uint8_t out[PROTO_MAC_LEN])
 {
-    uint8_t bind[PROTO_NONCE_LEN], mixed[PROTO_NONCE_LEN];
+    uint8_t bind[PROTO_NONCE_LEN];
     channel_binding(w, bind);
-    for (int i = 0; i < PROTO_NONCE_LEN; i++)
-        mixed[i] = b[i] ^ bind[i];
-    proto_auth_mac(w->token, label, a, mixed, out);
+    proto_auth_mac(w->token, label, w->th, bind, out);
+    OPENSSL_cleanse(bind, sizeof bind);
+}
+
+/* After the proofs: frame keys for both directions; every frame from now on carries a tag. */
+static void start_tagging(struct wire *w)
+{
+    int ctl = w->p.role == WIRE_CONTROLLER;
+    mac(w, ctl ? PROTO_LABEL_KEY_C2A : PROTO_LABEL_KEY_A2C, w->key_tx);
+    mac(w, ctl ? PROTO_LABEL_KEY_A2C : PROTO_LABEL_KEY_C2A, w->key_rx);
+    w->tx_tagged = w->rx_tagged = 1;
+}
+
+/* Writes complete frames, each with its tag once tagging started (the length then counts it). */
+static int send_frames(struct wire *w, const uint8_t *data, size_t len)
+{
+    if (!w->tx_tagged)
+        return bufferevent_write(w->bev, data, len);
+    struct evbuffer *out = bufferevent_get_output(w->bev);
+    while (len >= 4) {
+        uint32_t n = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
+        if (n > len - 4)
+            return -1;
+        uint32_t t = n + PROTO_TAG_LEN;
+        uint8_t hdr[4] = { (uint8_t)(t >> 24), (uint8_t)(t >> 16), (uint8_t)(t >> 8), (uint8_t)t };
+        uint8_t *frame = malloc(4 + (size_t)n), tag[PROTO_TAG_LEN];
+        if (!frame)
+            return -1;
+        memcpy(frame, hdr, 4);
+        memcpy(frame + 4, data + 4, n);
+        proto_frame_tag(w->key_tx, w->seq_tx++, frame, 4 + (size_t)n, tag);
+        int rc = evbuffer_add(out, frame, 4 + (size_t)n) == 0 && evbuffer_add(out, tag, sizeof tag) == 0 ? 0 : -1;
+        OPENSSL_cleanse(frame, 4 + (size_t)n);   /* START frames carry a password */
+        free(frame);
+        if (rc < 0)
+            return -1;
+        data += 4 + (size_t)n;
+        len -= 4 + (size_t)n;
+    }
+    return len ? -1 : 0;
 }
 
 int wire_send(struct wire *w, const struct proto_msg *m)
@@ -74,7 +119,7 @@ int wire_send(struct wire *w, const struct proto_msg *m)
     struct proto_buf b = { 0 };
     int rc = proto_encode(&b, m);
     if (rc == 0)
-        rc = bufferevent_write(w->bev, b.data, b.len);
+        rc = send_frames(w, b.data, b.len);
     if (b.data)
         OPENSSL_cleanse(b.data, b.len);   /* START frames carry a password */
     proto_buf_free(&b);
@@ -88,7 +133,7 @@ int wire_send_raw(struct wire *w, const uint8_t *data, size_t len)
     if (!w || w->state >= W_CLOSING)
         return -1;
     w->last_tx_us = clock_now_us();
-    return bufferevent_write(w->bev, data, len);
+    return send_frames(w, data, len);
 }
 
 static void send_hello(struct wire *w)
@@ -99,6 +144,9 @@ static void send_hello(struct wire *w)
     m.u.hello.capacity = w->p.capacity;
     m.u.hello.pid = (uint32_t)getpid();
     memcpy(m.u.hello.nonce, w->my_nonce, PROTO_NONCE_LEN);
+    memcpy(m.u.hello.ticket, w->ticket, PROTO_TICKET_LEN);
+    w->hello = m.u.hello;
+    w->hello.name = NULL;              /* the agent keeps its own hello for the transcript */
     wire_send(w, &m);
     w->state = W_HELLO_SENT;
 }
@@ -114,45 +162,96 @@ static void on_hello(struct wire *w, struct proto_msg *m)
     }
     w->hello = m->u.hello;
     m->u.hello.name = NULL;            /* moved */
-    memcpy(w->peer_nonce, w->hello.nonce, PROTO_NONCE_LEN);
+    proto_transcript(&w->hello, PROTO_VERSION, w->my_nonce, w->th);
     struct proto_msg c = { .type = PROTO_CHALLENGE };
     c.u.challenge.version = PROTO_VERSION;
     memcpy(c.u.challenge.nonce, w->my_nonce, PROTO_NONCE_LEN);
-    mac(w, LABEL_CTL, w->peer_nonce, w->my_nonce, c.u.challenge.proof);
+    mac(w, PROTO_LABEL_CTL, c.u.challenge.proof);
     wire_send(w, &c);
     w->state = W_AUTH_WAIT;
 }
 
-static void on_auth(struct wire *w, struct proto_msg *m)
+static void send_ping(struct wire *w)
 {
-    uint8_t want[PROTO_MAC_LEN];
-    mac(w, LABEL_AGENT, w->my_nonce, w->peer_nonce, want);
-    if (!proto_mac_equal(want, m->u.auth_proof)) {
-        wire_close(w, "authentication failed: the agent's token does not match (check SESSMAX_TOKEN)");
-        return;
-    }
-    struct proto_msg wm = { .type = PROTO_WELCOME };
-    wm.u.welcome.agent_id = w->p.agent_id;
-    wm.u.welcome.heartbeat_ms = w->p.heartbeat_ms;
-    wm.u.welcome.timeout_ms = w->p.timeout_ms;
-    wire_send(w, &wm);
+    struct proto_msg m = { .type = PROTO_PING };
+    m.u.ping.id = w->pongs + 1;
+    m.u.ping.ctl_us = clock_wall_us();
+    w->ping_sent_us = clock_now_us();
+    wire_send(w, &m);
+}
+
+static void become_ready(struct wire *w)
+{
     w->state = W_READY;
     if (w->cb.on_ready)
         w->cb.on_ready(w, w->cb.arg);
 }
 
+static void on_auth(struct wire *w, struct proto_msg *m)
+{
+    uint8_t want[PROTO_MAC_LEN];
+    mac(w, PROTO_LABEL_AGENT, want);
+    if (!proto_mac_equal(want, m->u.auth_proof)) {
+        wire_close(w, "authentication failed: the agent's token does not match (check SESSMAX_TOKEN)");
+        return;
+    }
+    start_tagging(w);
+    struct proto_welcome *wm = &w->welcome;
+    wm->agent_id = w->p.agent_id;
+    wm->heartbeat_ms = w->p.heartbeat_ms;
+    wm->timeout_ms = w->p.timeout_ms;
+    wm->grace_ms = w->p.grace_ms;
+    proto_random(wm->ticket, PROTO_TICKET_LEN);
+    char why[256] = "refused";
+    if (w->p.admit && w->p.admit(w, wm, why, sizeof why, w->cb.arg) < 0) {
+        wire_close(w, why);
+        return;
+    }
+    struct proto_msg out = { .type = PROTO_WELCOME };
+    out.u.welcome = *wm;
+    wire_send(w, &out);
+    w->state = W_PINGING;
+    if (w->p.pings)
+        send_ping(w);
+    else
+        become_ready(w);
+}
+
+/* Controller: a PONG. Keeps the probe with the smallest round trip; ready after the last. */
+static void on_pong(struct wire *w, const struct proto_ping *pg)
+{
+    if (pg->id != w->pongs + 1) {
+        wire_close(w, "protocol error: clock probe answered out of order");
+        return;
+    }
+    uint32_t rtt = (uint32_t)(clock_now_us() - w->ping_sent_us);
+    int64_t offset = (int64_t)(pg->agent_us - pg->ctl_us) - (int64_t)rtt / 2;
+    if (!w->pongs++ || rtt < w->clock_rtt_us) {
+        w->clock_rtt_us = rtt;
+        w->clock_offset_us = offset;
+    }
+    if (w->pongs < w->p.pings)
+        send_ping(w);
+    else
+        become_ready(w);
+}
+
 static void on_challenge(struct wire *w, struct proto_msg *m)
 {
     uint8_t want[PROTO_MAC_LEN];
-    memcpy(w->peer_nonce, m->u.challenge.nonce, PROTO_NONCE_LEN);
-    mac(w, LABEL_CTL, w->my_nonce, w->peer_nonce, want);
-    if (!proto_mac_equal(want, m->u.challenge.proof)) {
-        wire_close(w, "authentication failed: the controller's token does not match (check SESSMAX_TOKEN)");
+    struct proto_hello mine = w->hello;
+    mine.name = w->name;
+    proto_transcript(&mine, m->u.challenge.version, m->u.challenge.nonce, w->th);
+    mac(w, PROTO_LABEL_CTL, want);
+    if (m->u.challenge.version != PROTO_VERSION || !proto_mac_equal(want, m->u.challenge.proof)) {
+        wire_close(w, "authentication failed: the controller's token does not match (check SESSMAX_TOKEN), "
+                      "or something between us altered the handshake");
         return;
     }
     struct proto_msg a = { .type = PROTO_AUTH };
-    mac(w, LABEL_AGENT, w->peer_nonce, w->my_nonce, a.u.auth_proof);
+    mac(w, PROTO_LABEL_AGENT, a.u.auth_proof);
     wire_send(w, &a);
+    start_tagging(w);
     w->state = W_CHALLENGED;
 }
 
@@ -160,7 +259,7 @@ static void handshake(struct wire *w, struct proto_msg *m)
 {
     static const enum proto_type expect[] = {
         [W_HELLO_WAIT] = PROTO_HELLO, [W_HELLO_SENT] = PROTO_CHALLENGE,
-        [W_AUTH_WAIT] = PROTO_AUTH, [W_CHALLENGED] = PROTO_WELCOME,
+        [W_AUTH_WAIT] = PROTO_AUTH, [W_CHALLENGED] = PROTO_WELCOME, [W_PINGING] = PROTO_PONG,
     };
     if (m->type == PROTO_ERROR) {
         char t[300];
@@ -168,6 +267,8 @@ static void handshake(struct wire *w, struct proto_msg *m)
         close_now(w, t);
         return;
     }
+    if (m->type == PROTO_HEARTBEAT && w->state == W_PINGING)
+        return;                        /* the agent is ready already and may be idle */
     if (m->type != expect[w->state]) {
         char t[160];
         snprintf(t, sizeof t, "protocol error: expected %s during the handshake, got %s",
@@ -179,11 +280,10 @@ static void handshake(struct wire *w, struct proto_msg *m)
     case W_HELLO_WAIT: on_hello(w, m); break;
     case W_AUTH_WAIT: on_auth(w, m); break;
     case W_HELLO_SENT: on_challenge(w, m); break;
+    case W_PINGING: on_pong(w, &m->u.ping); break;
     case W_CHALLENGED:
         w->welcome = m->u.welcome;
-        w->state = W_READY;
-        if (w->cb.on_ready)
-            w->cb.on_ready(w, w->cb.arg);
+        become_ready(w);
         break;
     default: break;
     }
@@ -197,6 +297,13 @@ static void dispatch(struct wire *w, struct proto_msg *m)
     }
     if (m->type == PROTO_HEARTBEAT)
         return;
+    if (m->type == PROTO_PING && w->p.role == WIRE_AGENT) {
+        struct proto_msg r = { .type = PROTO_PONG };
+        r.u.ping = m->u.ping;
+        r.u.ping.agent_us = clock_wall_us();
+        wire_send(w, &r);
+        return;
+    }
     if (m->type == PROTO_ERROR) {
         char t[300];
         snprintf(t, sizeof t, "peer reported: %s", m->u.error);
@@ -205,6 +312,16 @@ static void dispatch(struct wire *w, struct proto_msg *m)
     }
     if (w->cb.on_msg)
         w->cb.on_msg(w, m, w->cb.arg);
+}
+
+/* Checks and strips the tag of one frame (4 + n bytes at f); returns the payload length or -1. */
+static long untag(struct wire *w, const uint8_t *f, uint32_t n)
+{
+    uint8_t want[PROTO_TAG_LEN];
+    if (n < 1 + PROTO_TAG_LEN)
+        return -1;
+    proto_frame_tag(w->key_rx, w->seq_rx++, f, 4 + (size_t)n - PROTO_TAG_LEN, want);
+    return proto_tag_equal(want, f + 4 + n - PROTO_TAG_LEN) ? (long)(n - PROTO_TAG_LEN) : -1;
 }
 
 static void read_cb(struct bufferevent *bev, void *arg)
@@ -219,19 +336,23 @@ static void read_cb(struct bufferevent *bev, void *arg)
         char err[200];
         if (evbuffer_copyout(in, hdr, 4) < 4)
             break;
-        uint32_t max = w->state == W_READY ? w->p.max_frame : PREAUTH_MAX_FRAME;
+        uint32_t max = w->rx_tagged ? w->p.max_frame + PROTO_TAG_LEN : PREAUTH_MAX_FRAME;
         if (proto_frame_header(hdr, max, &n, err, sizeof err) < 0) {
             wire_close(w, err);
             break;
         }
         if (evbuffer_get_length(in) < 4 + (size_t)n)
             break;
-        const uint8_t *payload = evbuffer_pullup(in, 4 + (ssize_t)n);
+        const uint8_t *frame = evbuffer_pullup(in, 4 + (ssize_t)n);
+        long plen = frame && w->rx_tagged ? untag(w, frame, n) : (long)n;
         struct proto_msg m;
-        int rc = payload ? proto_decode(payload + 4, n, &m, err, sizeof err) : -1;
+        int rc = frame && plen >= 0 ? proto_decode(frame + 4, (size_t)plen, &m, err, sizeof err) : -1;
         evbuffer_drain(in, 4 + (size_t)n);
         if (rc < 0) {
-            wire_close(w, payload ? err : "out of memory");
+            if (frame && plen < 0)
+                snprintf(err, sizeof err, "message authentication failed (a forged or altered frame from %s)",
+                         w->peer);
+            wire_close(w, frame ? err : "out of memory");
             break;
         }
         dispatch(w, &m);
@@ -334,10 +455,14 @@ struct wire *wire_new(struct event_base *base, struct bufferevent *bev, const st
         w->p.handshake_ms = 10000;
     if (!w->p.max_frame)
         w->p.max_frame = PROTO_MAX_FRAME;
+    if (!w->p.pings)
+        w->p.pings = 5;
     w->token = strdup(p->token ? p->token : "");
     w->peer = strdup(p->peer ? p->peer : "peer");
     w->name = strdup(p->name ? p->name : "agent");
     w->pin = p->tls_pin ? strdup(p->tls_pin) : NULL;
+    if (p->ticket)
+        memcpy(w->ticket, p->ticket, PROTO_TICKET_LEN);
     w->born_us = w->last_rx_us = w->last_tx_us = clock_now_us();
     w->state = W_HELLO_WAIT;
     if (!w->token || !w->peer || !w->name || proto_random(w->my_nonce, PROTO_NONCE_LEN) < 0)
@@ -411,6 +536,8 @@ void wire_free(struct wire *w)
     free(w->name);
     free(w->pin);
     free(w->hello.name);
+    OPENSSL_cleanse(w->key_tx, sizeof w->key_tx);
+    OPENSSL_cleanse(w->key_rx, sizeof w->key_rx);
     free(w);
 }
 
@@ -424,6 +551,13 @@ size_t wire_pending_out(const struct wire *w)
 const struct proto_hello *wire_hello(const struct wire *w) { return &w->hello; }
 const char *wire_peer(const struct wire *w) { return w->peer; }
 const struct proto_welcome *wire_welcome(const struct wire *w) { return &w->welcome; }
+
+unsigned wire_clock(const struct wire *w, int64_t *offset_us, uint32_t *rtt_us)
+{
+    *offset_us = w->clock_offset_us;
+    *rtt_us = w->clock_rtt_us;
+    return w->pongs;
+}
 
 void wire_start(struct wire *w)
 {

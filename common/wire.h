@@ -1,16 +1,19 @@
 /* wire.h -- one authenticated, heartbeated controller<->agent connection on a libevent loop.
  *
  * A wire wraps a bufferevent (plain TCP, or TLS from tls.h) and does the parts both sides share:
- * frame splitting with a size limit (small until authenticated), the versioned hello and the
- * HMAC challenge-response (the token never crosses the wire; with TLS the proofs also cover the
- * TLS session's exported keying material, so a relay in the middle cannot reuse them),
+ * frame splitting with a size limit (small until authenticated), the versioned hello, the HMAC
+ * challenge-response over the handshake transcript th and the TLS channel binding B (RFC 9266
+ * exporter; zeros on plain TCP), a MAC tag on every frame after AUTH in both directions (keys
+ * derived from token, th and B; per-direction sequence numbers), the controller's clock probes,
  * heartbeats both ways with a silence timeout, and a single close notification.
  *
  *   agent                          controller
- *   HELLO(version, name, cap, Na) -->
- *                                <-- CHALLENGE(Nc, HMAC(token, "ctl"|Na|Nc|B))
- *   AUTH(HMAC(token,"agent"|Nc|Na|B)) -->
- *                                <-- WELCOME(agent id, heartbeat, timeout)    => both ready
+ *   HELLO(version, name, cap, Na, ticket) -->
+ *                                <-- CHALLENGE(Nc, HMAC(token, "ctl" | th | B))
+ *   AUTH(HMAC(token, "agent" | th | B)) -->
+ *                 ...every frame from here on carries a tag...
+ *                                <-- WELCOME(agent id, heartbeat, timeout, grace, resume)
+ *                                <-- PING x N  /  PONG x N -->  => both ready
  *
  * Threading: everything on the loop thread of the event_base. */
 #ifndef SESSMAX_WIRE_H
@@ -39,13 +42,20 @@ struct wire_params {
     const char *name;
     uint32_t capacity;
     const char *tls_pin;           /* TLS: the controller's certificate fingerprint; NULL: no check */
+    const uint8_t *ticket;         /* resume the link this ticket names (PROTO_TICKET_LEN); NULL: new */
     /* controller side */
     uint32_t agent_id;
+    uint32_t grace_ms;             /* told to the agent in WELCOME */
+    uint32_t pings;                /* clock probes before ready; default 5 */
+    /* The agent proved the token: fill in (or keep) the WELCOME (agent id, resume fields) or
+     * refuse with a reason (return -1). Optional; gets the callbacks' arg. */
+    int (*admit)(struct wire *w, struct proto_welcome *wm, char *why, size_t whylen, void *arg);
 };
 
 struct wire_callbacks {
     void *arg;
-    /* Authenticated (controller: the agent proved the token; agent: WELCOME arrived). */
+    /* Authenticated (controller: the agent proved the token and the clock probes are done;
+     * agent: WELCOME arrived). */
     void (*on_ready)(struct wire *w, void *arg);
     /* Every message after the handshake except heartbeats. The message is cleared afterwards. */
     void (*on_msg)(struct wire *w, struct proto_msg *m, void *arg);
@@ -77,7 +87,10 @@ size_t wire_pending_out(const struct wire *w);
 /* The peer's hello (controller side, after ready): name, capacity, pid. */
 const struct proto_hello *wire_hello(const struct wire *w);
 const char *wire_peer(const struct wire *w);
-/* The WELCOME the agent received (agent side, after ready). */
+/* The WELCOME the agent received (agent side) or sent (controller side), after ready. */
 const struct proto_welcome *wire_welcome(const struct wire *w);
+/* Controller side, after ready: the agent's clock minus ours and the round trip, from the probe
+ * with the smallest round trip. Returns the number of probes answered (0: unknown). */
+unsigned wire_clock(const struct wire *w, int64_t *offset_us, uint32_t *rtt_us);
 
 #endif

@@ -145,14 +145,21 @@ static int parse_measures(struct workload_parse *p, const struct ydoc_node *n)
     return 0;
 }
 
-/* A loop that never waits would spin the agent's event loop and flood the server. */
-static int pauses(void *ctx, const struct workload_step *s, const char *timer)
+/* A loop that never waits would spin the agent's event loop and flood the server. Looks at
+ * each step once (a repeat's body once, whatever its count: count is at least 1), so nested
+ * repeats cost their size, not the product of their counts. */
+static int pauses(const struct workload_step *steps, size_t n)
 {
-    (void)ctx;
-    (void)timer;
-    return s->kind == WORKLOAD_STEP_WAIT || s->kind == WORKLOAD_STEP_TIMER ||
-           (s->kind == WORKLOAD_STEP_THINK && s->think_max_us > 0) ||
-           (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0);
+    for (size_t i = 0; i < n; i++) {
+        const struct workload_step *s = &steps[i];
+        if (s->kind == WORKLOAD_STEP_WAIT || s->kind == WORKLOAD_STEP_TIMER ||
+            (s->kind == WORKLOAD_STEP_THINK && s->think_max_us > 0) ||
+            (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0))
+            return 1;
+        if (s->kind == WORKLOAD_STEP_REPEAT && pauses(s->steps, s->nsteps))
+            return 1;
+    }
+    return 0;
 }
 
 static int parse_top(struct workload_parse *p)
@@ -194,7 +201,7 @@ static int parse_top(struct workload_parse *p)
         return ERR(p, root, "loop is missing");
     if (workload_parse_steps(p, loop, "loop", &wl->loop, &wl->nloop) != 0)
         return -1;
-    if (!workload_walk(wl, WORKLOAD_PART_LOOP, pauses, NULL))
+    if (!pauses(wl->loop, wl->nloop))
         return ERR(p, loop, "loop never pauses, so it would repeat unbounded: add a think, wait, timer or type step");
     const struct ydoc_node *logoff = ydoc_get(root, "logoff");
     if (logoff && workload_parse_steps(p, logoff, "logoff", &wl->logoff, &wl->nlogoff) != 0)
@@ -314,6 +321,29 @@ int workload_walk(const struct workload *wl, enum workload_part part, workload_v
     if (part == WORKLOAD_PART_LOOP)
         return walk(wl->loop, wl->nloop, NULL, fn, ctx);
     return walk(wl->logoff, wl->nlogoff, NULL, fn, ctx);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+static uint64_t flat_steps(const struct workload_step *steps, size_t n)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct workload_step *s = &steps[i];
+        if (s->kind == WORKLOAD_STEP_REPEAT)
+            total = sat_add(total, sat_mul(flat_steps(s->steps, s->nsteps), s->count));
+        else if (s->kind == WORKLOAD_STEP_TIMER)
+            total = sat_add(total, sat_add(1, flat_steps(s->steps, s->nsteps)));
+        else
+            total = sat_add(total, 1);
+    }
+    return total;
+}
+
+uint64_t workload_flat_steps(const struct workload *wl, enum workload_part part)
+{
+    return part == WORKLOAD_PART_LOOP ? flat_steps(wl->loop, wl->nloop) : flat_steps(wl->logoff, wl->nlogoff);
 }
 
 size_t workload_expand(const char *text, const char *user, char *out, size_t outlen)

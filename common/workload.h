@@ -149,8 +149,13 @@ typedef int (*workload_visit_fn)(void *ctx, const struct workload_step *step, co
 /* Walks one part flattened: a repeat is never visited itself, its steps are visited `count`
  * times; a timer is visited (kind TIMER, timer = its name) and then its steps. So a walk sees
  * every KEY/TYPE/CLICK/MOVE/THINK/WAIT in the order one pass of the loop runs them. Returns
- * what the visitor returned to stop it, or 0. */
+ * what the visitor returned to stop it, or 0. Costs workload_flat_steps() visits: nested
+ * repeats multiply (three of 100,000 are 10^15), so check that first on a workload from outside. */
 int workload_walk(const struct workload *wl, enum workload_part part, workload_visit_fn fn, void *ctx);
+
+/* How many visits workload_walk() makes over one part, computed in time linear in the
+ * workload's size; saturates at UINT64_MAX. */
+uint64_t workload_flat_steps(const struct workload *wl, enum workload_part part);
 
 /* Expands "{user}" in typed text into out (always NUL-terminated). Returns the full length the
  * expansion needs (like snprintf). */

@@ -45,21 +45,84 @@ void ydoc_free(struct ydoc *doc)
     free(doc);
 }
 
+/* Appends a pair (map) or an item (seq), doubling the arrays so a long map costs O(n). */
 static int push(struct ydoc_node *parent, struct ydoc_node *key, struct ydoc_node *item)
 {
-    size_t cap = parent->n + 1;
-    struct ydoc_node **items = realloc(parent->items, cap * sizeof *items);
-    if (!items)
-        return -1;
-    parent->items = items;
-    if (parent->kind == YDOC_MAP) {
-        struct ydoc_node **keys = realloc(parent->keys, cap * sizeof *keys);
-        if (!keys)
+    if (parent->n == parent->cap) {
+        size_t cap = parent->cap ? parent->cap * 2 : 4;
+        struct ydoc_node **items = realloc(parent->items, cap * sizeof *items);
+        if (!items)
             return -1;
-        parent->keys = keys;
-        parent->keys[parent->n] = key;
+        parent->items = items;
+        if (parent->kind == YDOC_MAP) {
+            struct ydoc_node **keys = realloc(parent->keys, cap * sizeof *keys);
+            if (!keys)
+                return -1;
+            parent->keys = keys;
+        }
+        parent->cap = cap;
     }
+    if (parent->kind == YDOC_MAP)
+        parent->keys[parent->n] = key;
     parent->items[parent->n++] = item;
+    return 0;
+}
+
+/* The keys of the map being built, for the duplicate check: a linear scan while the map is
+ * small, then an open-addressing hash set of key indices, so a map of n keys costs O(n). */
+#define KEYSET_LINEAR 16
+
+struct keyset {
+    size_t *slot;                /* 1 + key index; 0 = empty */
+    size_t cap;                  /* power of two, at least twice the keys held */
+};
+
+static uint64_t key_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* Slot of `key` in the set: where it is, or the empty slot where it would go. */
+static size_t *keyset_find(const struct keyset *ks, const struct ydoc_node *map, const char *key)
+{
+    size_t i = (size_t)key_hash(key) & (ks->cap - 1);
+    while (ks->slot[i] && strcmp(map->keys[ks->slot[i] - 1]->value, key) != 0)
+        i = (i + 1) & (ks->cap - 1);
+    return &ks->slot[i];
+}
+
+/* Makes room for map->n + 1 keys, rehashing the map's keys when the table grows. */
+static int keyset_reserve(struct keyset *ks, const struct ydoc_node *map)
+{
+    if (ks->cap >= 2 * (map->n + 1))
+        return 0;
+    size_t cap = ks->cap ? ks->cap * 2 : 4 * KEYSET_LINEAR;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return -1;
+    free(ks->slot);
+    ks->slot = slot;
+    ks->cap = cap;
+    for (size_t i = 0; i < map->n; i++)
+        *keyset_find(ks, map, map->keys[i]->value) = i + 1;
+    return 0;
+}
+
+/* 1 when `key` is already in the map, 0 when not (it is then recorded as index map->n), -1 when
+ * memory ran out. */
+static int keyset_check(struct keyset *ks, const struct ydoc_node *map, const char *key)
+{
+    if (map->n < KEYSET_LINEAR)
+        return ydoc_get(map, key) != NULL;
+    if (keyset_reserve(ks, map) != 0)
+        return -1;
+    size_t *slot = keyset_find(ks, map, key);
+    if (*slot)
+        return 1;
+    *slot = map->n + 1;
     return 0;
 }
 
@@ -112,10 +175,12 @@ static int build_node(struct builder *b, yaml_event_t *ev, struct ydoc_node **ou
         struct ydoc_node *n = new_node(is_map ? YDOC_MAP : YDOC_SEQ, &ev->start_mark);
         if (!n)
             return build_error(b, &ev->start_mark, "out of memory");
+        struct keyset ks = { NULL, 0 };
         for (;;) {
             yaml_event_t child;
             if (!yaml_parser_parse(&b->parser, &child)) {
                 node_free(n);
+                free(ks.slot);
                 return build_error(b, &b->parser.problem_mark, b->parser.problem ? b->parser.problem : "syntax error");
             }
             if (child.type == YAML_SEQUENCE_END_EVENT || child.type == YAML_MAPPING_END_EVENT) {
@@ -126,10 +191,13 @@ static int build_node(struct builder *b, yaml_event_t *ev, struct ydoc_node **ou
             int rc = build_node(b, &child, is_map ? &key : &val, depth + 1);
             yaml_mark_t key_mark = child.start_mark;
             yaml_event_delete(&child);
+            int dup = 0;
             if (rc == 0 && is_map) {
                 if (key->kind != YDOC_SCALAR) {
                     rc = build_error(b, &key_mark, "map keys must be plain scalars");
-                } else if (ydoc_get(n, key->value)) {
+                } else if ((dup = keyset_check(&ks, n, key->value)) < 0) {
+                    rc = build_error(b, &key_mark, "out of memory");
+                } else if (dup) {
                     char msg[256];
                     snprintf(msg, sizeof msg, "duplicate key '%.100s'", key->value);
                     rc = build_error(b, &key_mark, msg);
@@ -149,9 +217,11 @@ static int build_node(struct builder *b, yaml_event_t *ev, struct ydoc_node **ou
                 node_free(key);
                 node_free(val);
                 node_free(n);
+                free(ks.slot);
                 return -1;
             }
         }
+        free(ks.slot);
         *out = n;
         return 0;
     }

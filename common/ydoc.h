@@ -18,6 +18,7 @@ struct ydoc_node {
     char *value;                 /* scalar text (NUL-terminated); NULL for maps and seqs */
     int quoted;                  /* scalar was written in quotes: never a number or bool */
     size_t n;                    /* number of items (seq) or pairs (map) */
+    size_t cap;                  /* allocated room in keys/items (the loader's business) */
     struct ydoc_node **keys;     /* map: key scalars (with their own positions) */
     struct ydoc_node **items;    /* seq: items; map: values, parallel to keys */
 };

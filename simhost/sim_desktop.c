@@ -1,7 +1,7 @@
 /* sim_desktop.c -- desktop state machine (run box, app window, dialog) and its renderer. */
 #include "simhost/sim_desktop.h"
 
-#include "common/keymap.h"
+#include "simhost/sim_kbd.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -138,17 +138,6 @@ static void escape(struct sim_desktop *d)
     }
 }
 
-static unsigned modifier_bit(uint32_t sc)
-{
-    switch (sc) {
-    case KEYMAP_SC_LSHIFT: case KEYMAP_SC_RSHIFT: return SIM_MOD_SHIFT;
-    case KEYMAP_SC_LCTRL: case KEYMAP_SC_LCTRL | KEYMAP_EXT: return SIM_MOD_CTRL;
-    case KEYMAP_SC_LALT: case KEYMAP_SC_LALT | KEYMAP_EXT: return SIM_MOD_ALT;
-    case KEYMAP_SC_LWIN: case 0x5Cu | KEYMAP_EXT: return SIM_MOD_WIN;
-    default: return 0;
-    }
-}
-
 /* Appends or deletes one character of an input line; returns 1 when the text changed. */
 static int edit_text(char *text, int *len, char c)
 {
@@ -192,37 +181,35 @@ static enum sim_key_result typed(struct sim_desktop *d, char c, struct sim_cmd *
     return SIM_KEY_NONE;
 }
 
-enum sim_key_result sim_desktop_key(struct sim_desktop *d, uint32_t sc, int down, struct sim_cmd *cmd)
+enum sim_key_result sim_desktop_key(struct sim_desktop *d, uint32_t code, int down, struct sim_cmd *cmd)
 {
-    unsigned bit = modifier_bit(sc);
-    if (bit) {
-        d->mods = down ? (d->mods | bit) : (d->mods & ~bit);
+    const struct sim_kbd_key *k = sim_kbd_decode(code);
+    if (!k)
+        return SIM_KEY_NONE;
+    if (k->mod) {
+        d->mods = down ? (d->mods | k->mod) : (d->mods & ~k->mod);
         return SIM_KEY_NONE;
     }
     if (!down)
         return SIM_KEY_NONE;
-    if (sc == (0x1Cu | KEYMAP_EXT))   /* keypad enter */
-        sc = KEYMAP_SC_ENTER;
-    if (sc == KEYMAP_SC_ESC) {
+    if (!strcmp(k->name, "esc")) {
         escape(d);
         return SIM_KEY_NONE;
     }
-    if ((d->mods & SIM_MOD_WIN) && sc == 0x13u) {          /* win+r */
+    if ((d->mods & SIM_MOD_WIN) && !strcmp(k->name, "r")) {
         open_run_box(d);
         return SIM_KEY_NONE;
     }
-    if ((d->mods & SIM_MOD_ALT) && sc == 0x3Eu) {          /* alt+f4 */
+    if ((d->mods & SIM_MOD_ALT) && !strcmp(k->name, "f4")) {
         sim_desktop_close_app(d);
         return SIM_KEY_NONE;
     }
     if (d->mods & SIM_MOD_CTRL) {
-        if (sc == 0x18u && d->app.open && d->editor && !d->dlg.open && !d->run_open)
-            return SIM_KEY_OPEN_DIALOG;                     /* ctrl+o */
+        if (!strcmp(k->name, "o") && d->app.open && d->editor && !d->dlg.open && !d->run_open)
+            return SIM_KEY_OPEN_DIALOG;
         return SIM_KEY_NONE;
     }
-    if (d->mods & (SIM_MOD_ALT | SIM_MOD_WIN))
-        return SIM_KEY_NONE;
-    char c = keymap_char_for_scancode(sc, (d->mods & SIM_MOD_SHIFT) != 0);
+    char c = sim_kbd_char(k, d->mods);
     return c ? typed(d, c, cmd) : SIM_KEY_NONE;
 }
 

@@ -15,6 +15,7 @@
 
 #include "simhost/sim_canvas.h"
 #include "simhost/sim_cmd.h"
+#include "simhost/sim_kbd.h"
 
 #define SIM_LINES 34
 #define SIM_COLS 96
@@ -53,11 +54,6 @@ struct sim_desktop {
     struct sim_dirty dirty;
 };
 
-#define SIM_MOD_SHIFT 1u
-#define SIM_MOD_CTRL  2u
-#define SIM_MOD_ALT   4u
-#define SIM_MOD_WIN   8u
-
 /* What a key asks the session to do. */
 enum sim_key_result {
     SIM_KEY_NONE = 0,     /* handled (or ignored) inside the desktop */
@@ -67,7 +63,7 @@ enum sim_key_result {
 
 /* Initial state; the whole screen is dirty. */
 void sim_desktop_init(struct sim_desktop *d, const char *user, int w, int h);
-/* A key event: scancode with KEYMAP_EXT for extended keys, down != 0 for press. */
+/* A key event: code = scancode set 1 make code | SIM_KBD_EXT (sim_kbd.h), down != 0 for press. */
 enum sim_key_result sim_desktop_key(struct sim_desktop *d, uint32_t scancode, int down,
                                     struct sim_cmd *cmd);
 /* A typed character (Unicode keyboard events): same effect as its key with the current state. */

@@ -45,15 +45,22 @@ int sim_eventlog_format(const struct sim_event *e, char *buf, size_t len)
     return n < 0 ? 0 : (n >= (int)len ? (int)len - 1 : n);
 }
 
+void sim_eventlog_write_line(struct sim_eventlog *l, const char *line, size_t n)
+{
+    if (!l)
+        return;
+    pthread_mutex_lock(&l->mu);
+    if (write(l->fd, line, n) != (ssize_t)n) {
+        /* a full disk loses event lines, never sessions */
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
 void sim_eventlog_write(struct sim_eventlog *l, const struct sim_event *e)
 {
     char line[512];
     if (!l)
         return;
     int n = sim_eventlog_format(e, line, sizeof line);
-    pthread_mutex_lock(&l->mu);
-    if (write(l->fd, line, (size_t)n) != n) {
-        /* a full disk loses event lines, never sessions */
-    }
-    pthread_mutex_unlock(&l->mu);
+    sim_eventlog_write_line(l, line, (size_t)n);
 }

@@ -12,7 +12,8 @@ void sim_opts_usage(void)
 {
     fputs("usage: sessmax-simhost [--listen HOST:PORT] [--users N] [--max-sessions M] [--work-scale X]\n"
           "                       [--state-dir DIR] [--cert F --key F] [--nla [--sam-file F]]\n"
-          "                       [--users-file F] [--event-log FILE] [--bpp 16|32] [--size WxH]\n"
+          "                       [--users-file F] [--event-log FILE] [--input-log FILE]\n"
+          "                       [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--log-level error|warn|info|debug]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
@@ -142,6 +143,8 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
             o->users_file = v;
         } else if (!strcmp(a, "--event-log") && v) {
             o->event_log = v;
+        } else if (!strcmp(a, "--input-log") && v) {
+            o->input_log = v;
         } else if (!strcmp(a, "--predict") && v) {
             o->predict = v;
         } else if (!strcmp(a, "--measure") && v) {

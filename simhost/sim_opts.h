@@ -16,6 +16,7 @@ struct sim_opts {
     const char *sam_file;        /* --sam-file F */
     const char *users_file;      /* --users-file F */
     const char *event_log;       /* --event-log FILE */
+    const char *input_log;       /* --input-log FILE: every key and Unicode press as decoded */
     int bpp;                     /* --bpp 16|32: the highest depth offered (default 32) */
     int width, height;           /* --size WxH (default 1024x768) */
     int handshake_timeout_s;     /* --handshake-timeout S: logon must finish within (default 20) */

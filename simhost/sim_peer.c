@@ -9,11 +9,11 @@
 #include "simhost/sim_peer.h"
 
 #include "common/clock.h"
-#include "common/keymap.h"
 #include "common/log.h"
 #include "simhost/sim_apps.h"
 #include "simhost/sim_desktop.h"
 #include "simhost/sim_frame.h"
+#include "simhost/sim_kbd.h"
 #include "simhost/sim_server.h"
 
 #include <freerdp/codec/color.h>
@@ -145,17 +145,43 @@ static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
     return rc;
 }
 
+/* --input-log: one line per press, as decoded: the key, the modifiers held after it, the
+ * character it types ("-" for none); Unicode presses as U+XXXX. */
+static void log_input(struct sim_session *s, const struct sim_input *in, const struct sim_kbd_key *k)
+{
+    char line[160], mods[40];
+    int n;
+    if (!s->srv->ilog || (in->flags & KBD_FLAGS_RELEASE))
+        return;
+    if (in->unicode) {
+        n = snprintf(line, sizeof line, "session=%u unicode=U+%04X\n", s->id, in->code);
+    } else {
+        char c = sim_kbd_char(k, s->desk.mods);
+        char cs[8] = "-";
+        if (c)
+            snprintf(cs, sizeof cs, "0x%02X", (unsigned char)c);
+        sim_kbd_mods_name(s->desk.mods, mods, sizeof mods);
+        n = k ? snprintf(line, sizeof line, "session=%u key=%s mods=%s char=%s\n", s->id, k->name, mods, cs)
+              : snprintf(line, sizeof line, "session=%u key=unknown:0x%03X\n", s->id,
+                         (unsigned)sim_kbd_code(in->code, in->flags));
+    }
+    if (n > 0 && (size_t)n < sizeof line)
+        sim_eventlog_write_line(s->srv->ilog, line, (size_t)n);
+}
+
 static int run_input(struct sim_session *s, const struct sim_input *in)
 {
     struct sim_cmd cmd;
     enum sim_key_result r;
     if (in->unicode) {
+        log_input(s, in, NULL);
         if (in->flags & KBD_FLAGS_RELEASE || in->code > 126)
             return 0;
         r = sim_desktop_char(&s->desk, (char)in->code, &cmd);
     } else {
-        uint32_t sc = in->code | ((in->flags & KBD_FLAGS_EXTENDED) ? KEYMAP_EXT : 0);
-        r = sim_desktop_key(&s->desk, sc, !(in->flags & KBD_FLAGS_RELEASE), &cmd);
+        uint32_t code = sim_kbd_code(in->code, in->flags);
+        r = sim_desktop_key(&s->desk, code, !(in->flags & KBD_FLAGS_RELEASE), &cmd);
+        log_input(s, in, sim_kbd_decode(code));
     }
     if (r == SIM_KEY_COMMAND)
         return run_command(s, &cmd);

@@ -4,8 +4,8 @@
  * trigger to that timer, and prices the result with the measured cost table (sim_cost.h) and the
  * closed-queue model (sim_mva.h). */
 #include "simhost/sim_predict.h"
+#include "simhost/sim_kbd.h"
 
-#include "common/keymap.h"
 #include "common/log.h"
 #include "common/workload.h"
 #include "simhost/sim_mva.h"
@@ -31,27 +31,30 @@ static void run_line(struct walk *w)
     w->line[0] = '\0';
 }
 
-static int chord_has(const struct workload_step *s, uint32_t sc)
+/* Whether the chord holds the key named `name` (or, for a modifier, either of its keys), decoded
+ * by simhost's own decoder. */
+static int chord_has(const struct workload_step *s, const char *name, unsigned mod)
 {
-    for (size_t i = 0; i < s->nchord; i++)
-        if (s->chord[i] == sc)
+    for (size_t i = 0; i < s->nchord; i++) {
+        const struct sim_kbd_key *k = sim_kbd_decode(s->chord[i]);
+        if (k && (mod ? k->mod == mod : !strcmp(k->name, name)))
             return 1;
+    }
     return 0;
 }
 
 static void on_key(struct walk *w, const struct workload_step *s)
 {
-    uint32_t r = keymap_scancode_by_name("r"), o = keymap_scancode_by_name("o");
     w->l->keystrokes++;
-    if (chord_has(s, KEYMAP_SC_LWIN) && chord_has(s, r)) {
+    if (chord_has(s, NULL, SIM_MOD_WIN) && chord_has(s, "r", 0)) {
         w->run_open = 1;
         w->len = 0;
         w->line[0] = '\0';
-    } else if (chord_has(s, KEYMAP_SC_LCTRL) && chord_has(s, o)) {
+    } else if (chord_has(s, NULL, SIM_MOD_CTRL) && chord_has(s, "o", 0)) {
         w->l->actions[SIM_CMD_OPEN]++;
-    } else if (s->nchord == 1 && s->chord[0] == KEYMAP_SC_ENTER && w->run_open) {
+    } else if (s->nchord == 1 && chord_has(s, "enter", 0) && w->run_open) {
         run_line(w);
-    } else if (s->nchord == 1 && s->chord[0] == KEYMAP_SC_ESC) {
+    } else if (s->nchord == 1 && chord_has(s, "esc", 0)) {
         w->run_open = 0;
     }
 }

@@ -63,6 +63,10 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
             snprintf(err, sizeof err, "%s: cannot open event log: %s", o->event_log, strerror(errno));
             goto fail;
         }
+        if (o->input_log && !(srv->ilog = sim_eventlog_open(o->input_log))) {
+            snprintf(err, sizeof err, "%s: cannot open input log: %s", o->input_log, strerror(errno));
+            goto fail;
+        }
     }
     if (sim_cost_calibrate(&srv->costs, calib, o->work_scale, &srv->font, err, sizeof err))
         goto fail;
@@ -75,6 +79,7 @@ fail:
 void sim_server_free(struct sim_server *srv)
 {
     sim_eventlog_close(srv->elog);
+    sim_eventlog_close(srv->ilog);
     sim_tls_free(&srv->tls);
     sim_users_free(&srv->users);
     sim_font_free(&srv->font);

@@ -35,6 +35,7 @@ struct sim_server {
     struct sim_tls tls;
     struct sim_users users;
     struct sim_eventlog *elog;
+    struct sim_eventlog *ilog;    /* --input-log */
     char home_dir[2300];          /* <state>/home: one directory per user */
 
     pthread_mutex_t mu;

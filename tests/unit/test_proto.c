@@ -186,18 +186,37 @@ static void test_proto__mac(void)
     uint8_t a[PROTO_NONCE_LEN], b[PROTO_NONCE_LEN], m1[PROTO_MAC_LEN], m2[PROTO_MAC_LEN];
     CU_ASSERT_EQUAL(proto_random(a, sizeof a), 0);
     CU_ASSERT_EQUAL(proto_random(b, sizeof b), 0);
-    proto_auth_mac("token", "sessmax-ctl-v1", a, b, m1);
-    proto_auth_mac("token", "sessmax-ctl-v1", a, b, m2);
+    proto_auth_mac("token", PROTO_LABEL_CTL, a, b, m1);
+    proto_auth_mac("token", PROTO_LABEL_CTL, a, b, m2);
     CU_ASSERT(proto_mac_equal(m1, m2));
-    proto_auth_mac("tokeN", "sessmax-ctl-v1", a, b, m2);
+    proto_auth_mac("tokeN", PROTO_LABEL_CTL, a, b, m2);
     CU_ASSERT(!proto_mac_equal(m1, m2));
-    proto_auth_mac("token", "sessmax-agent-v1", a, b, m2);
+    proto_auth_mac("token", PROTO_LABEL_AGENT, a, b, m2);
     CU_ASSERT(!proto_mac_equal(m1, m2));
-    char t1[65], t2[65];
-    CU_ASSERT_EQUAL(proto_new_token(t1), 0);
-    CU_ASSERT_EQUAL(proto_new_token(t2), 0);
-    CU_ASSERT_EQUAL(strlen(t1), 64);
-    CU_ASSERT(strcmp(t1, t2) != 0);
+    /* the binding is concatenated, not mixed in: the same XOR applied to transcript and binding
+     * (what a relay could arrange when the binding was XOR-ed into a nonce) changes the MAC */
+    uint8_t a2[PROTO_NONCE_LEN], b2[PROTO_NONCE_LEN];
+    for (int i = 0; i < PROTO_NONCE_LEN; i++) {
+        a2[i] = a[i] ^ 0x5a;
+        b2[i] = b[i] ^ 0x5a;
+    }
+    proto_auth_mac("token", PROTO_LABEL_CTL, a2, b2, m2);
+    CU_ASSERT(!proto_mac_equal(m1, m2));
+    /* frame tags depend on key, sequence number and every byte */
+    uint8_t frame[9] = { 0, 0, 0, 21, PROTO_ACK, 0, 0, 0, 1 }, t1[PROTO_TAG_LEN], t2[PROTO_TAG_LEN];
+    proto_frame_tag(m1, 0, frame, sizeof frame, t1);
+    proto_frame_tag(m1, 0, frame, sizeof frame, t2);
+    CU_ASSERT(proto_tag_equal(t1, t2));
+    proto_frame_tag(m1, 1, frame, sizeof frame, t2);
+    CU_ASSERT(!proto_tag_equal(t1, t2));
+    frame[8] = 2;
+    proto_frame_tag(m1, 0, frame, sizeof frame, t2);
+    CU_ASSERT(!proto_tag_equal(t1, t2));
+    char k1[65], k2[65];
+    CU_ASSERT_EQUAL(proto_new_token(k1), 0);
+    CU_ASSERT_EQUAL(proto_new_token(k2), 0);
+    CU_ASSERT_EQUAL(strlen(k1), 64);
+    CU_ASSERT(strcmp(k1, k2) != 0);
 }
 
 /* --- the wire over a socketpair ------------------------------------------------------------ */
@@ -314,6 +333,10 @@ static void test_proto__wire_handshake_and_messages(void)
     CU_ASSERT_STRING_EQUAL(wire_hello(p.ctl.w)->name, "a1");
     CU_ASSERT_EQUAL(wire_hello(p.ctl.w)->capacity, 10);
     CU_ASSERT_EQUAL(wire_welcome(p.agent.w)->agent_id, 5);
+    int64_t offset;
+    uint32_t rtt;
+    CU_ASSERT_EQUAL(wire_clock(p.ctl.w, &offset, &rtt), 5);   /* five clock probes, one clock */
+    CU_ASSERT(offset > -1000000 && offset < 1000000);
     struct proto_msg m = { .type = PROTO_STOP };
     m.u.stop_deadline_ms = 1234;
     CU_ASSERT_EQUAL(wire_send(p.ctl.w, &m), 0);
@@ -379,35 +402,52 @@ static void test_proto__wire_silent_peer_times_out(void)
 }
 
 
-/* Reads one frame from a blocking fd into m; 0 on success. */
-static int read_frame(int fd, struct proto_msg *m)
+/* Reads one frame from a blocking fd into m; 0 on success. With key, checks and strips the tag. */
+static int read_frame(int fd, struct proto_msg *m, const uint8_t *key, uint64_t *seq)
 {
-    uint8_t hdr[4], body[4096];
+    uint8_t f[4096 + 4], want[PROTO_TAG_LEN];
     uint32_t n;
-    if (read(fd, hdr, 4) != 4 || proto_frame_header(hdr, sizeof body, &n, err, sizeof err) < 0)
+    if (read(fd, f, 4) != 4 || proto_frame_header(f, 4096, &n, err, sizeof err) < 0)
         return -1;
     size_t got = 0;
     while (got < n) {
-        ssize_t k = read(fd, body + got, n - got);
+        ssize_t k = read(fd, f + 4 + got, n - got);
         if (k <= 0)
             return -1;
         got += (size_t)k;
     }
-    return proto_decode(body, n, m, err, sizeof err);
+    if (key) {
+        n -= PROTO_TAG_LEN;
+        proto_frame_tag(key, (*seq)++, f, 4 + n, want);
+        if (!proto_tag_equal(want, f + 4 + n))
+            return -1;
+    }
+    return proto_decode(f + 4, n, m, err, sizeof err);
 }
 
-static int write_msg(int fd, const struct proto_msg *m)
+/* Writes m; with key, as a tagged frame (the length counts the tag). */
+static int write_msg(int fd, const struct proto_msg *m, const uint8_t *key, uint64_t *seq)
 {
     struct proto_buf b = { 0 };
-    int rc = proto_encode(&b, m) == 0 && write(fd, b.data, b.len) == (ssize_t)b.len ? 0 : -1;
+    uint8_t tag[PROTO_TAG_LEN];
+    int rc = proto_encode(&b, m);
+    if (rc == 0 && key) {
+        uint32_t n = (uint32_t)b.len - 4 + PROTO_TAG_LEN;
+        b.data[0] = (uint8_t)(n >> 24); b.data[1] = (uint8_t)(n >> 16); b.data[2] = (uint8_t)(n >> 8); b.data[3] = (uint8_t)n;
+        proto_frame_tag(key, (*seq)++, b.data, b.len, tag);
+    }
+    rc = rc == 0 && write(fd, b.data, b.len) == (ssize_t)b.len ? 0 : -1;
+    if (rc == 0 && key && write(fd, tag, sizeof tag) != (ssize_t)sizeof tag)
+        rc = -1;
     proto_buf_free(&b);
     return rc;
 }
 
 static int ctl_ready(void *arg) { return ((struct pair *)arg)->ctl.ready; }
 
-/* An agent that authenticates by hand (plain TCP: no channel binding) and then goes silent:
- * the controller declares it gone after its heartbeat timeout. */
+/* An agent written from docs/protocol.md alone (plain TCP: binding B is zeros): it authenticates,
+ * answers the clock probes with tagged PONGs, and then goes silent: the controller declares it
+ * gone after its heartbeat timeout. */
 static void test_proto__wire_heartbeat_timeout(void)
 {
     struct pair p;
@@ -420,22 +460,61 @@ static void test_proto__wire_heartbeat_timeout(void)
     h.u.hello.name = "hand";
     h.u.hello.capacity = 1;
     memset(h.u.hello.nonce, 7, PROTO_NONCE_LEN);
-    uint8_t nc[PROTO_NONCE_LEN], na[PROTO_NONCE_LEN];
-    CU_ASSERT_EQUAL_FATAL(write_msg(fd, &h), 0);
+    uint8_t th[PROTO_MAC_LEN], zero[PROTO_NONCE_LEN] = { 0 }, k_c2a[PROTO_MAC_LEN], k_a2c[PROTO_MAC_LEN];
+    uint64_t seq_rx = 0, seq_tx = 0;
+    CU_ASSERT_EQUAL_FATAL(write_msg(fd, &h, NULL, NULL), 0);
     spin(p.base, 200, NULL, NULL);
-    CU_ASSERT_EQUAL_FATAL(read_frame(fd, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(read_frame(fd, &c, NULL, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(c.type, PROTO_CHALLENGE);
-    memcpy(nc, c.u.challenge.nonce, sizeof nc);   /* plain TCP: binding B is zeros, Nc ^ B = Nc */
-    memset(na, 7, sizeof na);
-    proto_auth_mac("tok", "sessmax-agent-v1", nc, na, a.u.auth_proof);
+    proto_transcript(&h.u.hello, c.u.challenge.version, c.u.challenge.nonce, th);
+    proto_auth_mac("tok", PROTO_LABEL_AGENT, th, zero, a.u.auth_proof);
+    proto_auth_mac("tok", PROTO_LABEL_KEY_C2A, th, zero, k_c2a);
+    proto_auth_mac("tok", PROTO_LABEL_KEY_A2C, th, zero, k_a2c);
     proto_msg_clear(&c);
-    CU_ASSERT_EQUAL_FATAL(write_msg(fd, &a), 0);
-    spin(p.base, 1000, ctl_ready, &p);
+    CU_ASSERT_EQUAL_FATAL(write_msg(fd, &a, NULL, NULL), 0);
+    spin(p.base, 200, NULL, NULL);
+    CU_ASSERT_EQUAL_FATAL(read_frame(fd, &c, k_c2a, &seq_rx), 0);
+    CU_ASSERT_EQUAL(c.type, PROTO_WELCOME);
+    CU_ASSERT_EQUAL(c.u.welcome.agent_id, 5);
+    proto_msg_clear(&c);
+    for (int i = 0; i < 5 && !p.ctl.ready; i++) {
+        CU_ASSERT_EQUAL_FATAL(read_frame(fd, &c, k_c2a, &seq_rx), 0);
+        CU_ASSERT_EQUAL_FATAL(c.type, PROTO_PING);
+        struct proto_msg pong = { .type = PROTO_PONG };
+        pong.u.ping = c.u.ping;
+        pong.u.ping.agent_us = c.u.ping.ctl_us + 3000000;   /* this agent's clock is 3 s ahead */
+        CU_ASSERT_EQUAL_FATAL(write_msg(fd, &pong, k_a2c, &seq_tx), 0);
+        spin(p.base, 100, ctl_ready, &p);
+    }
     CU_ASSERT_FATAL(p.ctl.ready);
+    int64_t offset;
+    uint32_t rtt;
+    CU_ASSERT_EQUAL(wire_clock(p.ctl.w, &offset, &rtt), 5);
+    CU_ASSERT(offset > 2000000 && offset <= 3000000);   /* 3 s minus half the round trip */
     spin(p.base, 6000, ctl_closed, &p);   /* timeout_ms is 3000 in make() */
     CU_ASSERT(p.ctl.closed);
     CU_ASSERT_PTR_NOT_NULL(strstr(p.ctl.reason, "heartbeat timeout"));
     pair_close(&p);
+}
+
+/* CONFIG: fields are tagged; an absent one is "" or 0, an unknown or out-of-order one is refused. */
+static void test_proto__config_fields(void)
+{
+    uint8_t only_port[] = { PROTO_CONFIG, 0, 2, 0, 0, 0x0d, 0x3d };
+    struct proto_msg o;
+    CU_ASSERT_EQUAL_FATAL(proto_decode(only_port, sizeof only_port, &o, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(o.u.config.port, 3389);
+    CU_ASSERT_STRING_EQUAL(o.u.config.host, "");
+    CU_ASSERT_STRING_EQUAL(o.u.config.workload_text, "");
+    proto_msg_clear(&o);
+    uint8_t unknown[] = { PROTO_CONFIG, 0x7f, 0x00, 0, 0, 0, 1 };
+    CU_ASSERT_EQUAL(proto_decode(unknown, sizeof unknown, &o, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown CONFIG field"));
+    uint8_t twice[] = { PROTO_CONFIG, 0, 2, 0, 0, 0, 1, 0, 2, 0, 0, 0, 1 };
+    CU_ASSERT_EQUAL(proto_decode(twice, sizeof twice, &o, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "out of order"));
+    uint8_t big_port[] = { PROTO_CONFIG, 0, 2, 0, 1, 0, 0 };
+    CU_ASSERT_EQUAL(proto_decode(big_port, sizeof big_port, &o, err, sizeof err), -1);
 }
 
 int main(void)
@@ -451,6 +530,7 @@ int main(void)
         UNIT_TEST(test_proto__wire_rejects_oversized_garbage_and_skipped_auth),
         UNIT_TEST(test_proto__wire_silent_peer_times_out),
         UNIT_TEST(test_proto__wire_heartbeat_timeout),
+        UNIT_TEST(test_proto__config_fields),
         UNIT_END,
     };
     return unit_run("proto", tests, NULL, NULL);

@@ -302,6 +302,28 @@ static void test_workload__mutations(void)
     CU_ASSERT(loaded > 0);
 }
 
+/** Nested repeats are checked by their size, not by the product of their counts: three nested
+ * repeats of 100,000 (10^15 steps per pass) load, and a loop whose only pause comes after them
+ * is found to pause; without any pause the load fails with the usual message. (Issue: the check
+ * once walked every flattened step, so this never finished; ctest's TIMEOUT catches a relapse.) */
+static void test_workload__nested_repeats_linear(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    const char *nest = "  - repeat:\n      count: 100000\n      steps:\n"
+                       "        - repeat:\n            count: 100000\n            steps:\n"
+                       "              - repeat:\n                  count: 100000\n"
+                       "                  steps: [{key: a}, {key: b}]\n";
+    char text[1024];
+    snprintf(text, sizeof text, HEAD "loop:\n%s  - think: 1s\n", nest);
+    struct workload *wl = load(text, err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL(workload_flat_steps(wl, WORKLOAD_PART_LOOP), 2000000000000000ull + 1);
+    workload_free(wl);
+    snprintf(text, sizeof text, HEAD "loop:\n%s", nest);
+    expect_error(text, "w.yaml:6:3: loop never pauses, so it would repeat unbounded: add a think, "
+                       "wait, timer or type step");
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -314,6 +336,7 @@ int main(void)
         UNIT_TEST(test_workload__hash_16_32),
         UNIT_TEST(test_workload__shipped),
         UNIT_TEST(test_workload__mutations),
+        UNIT_TEST(test_workload__nested_repeats_linear),
         UNIT_END,
     };
     return unit_run("workload", tests, NULL, NULL);

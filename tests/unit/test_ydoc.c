@@ -5,6 +5,7 @@
 #include "common/ydoc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static char err[YDOC_ERR_LEN];
@@ -166,6 +167,31 @@ static void test_ydoc__deep_nesting(void)
     load_fails(text, "plan.yaml:1:66: nesting deeper than 64 levels");
 }
 
+/** A map of 400,000 keys loads and a duplicate at its end is still found, at its position.
+ * (Issue: the duplicate check compared every key with all before it: 200,000 keys took about two
+ * minutes; the test's ctest TIMEOUT catches a relapse.) */
+static void test_ydoc__large_map_linear(void)
+{
+    enum { N = 400000 };
+    size_t cap = (size_t)N * 24 + 64, len = 0;
+    char *text = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, cap - len, "key%d: %d\n", i, i);
+    struct ydoc *doc = ydoc_load_string("big.yaml", text, len, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_EQUAL(doc->root->n, N);
+    CU_ASSERT_PTR_NOT_NULL(ydoc_get(doc->root, "key399999"));
+    CU_ASSERT_STRING_EQUAL(ydoc_get(doc->root, "key123456")->value, "123456");
+    ydoc_free(doc);
+    len += (size_t)snprintf(text + len, cap - len, "key77: again\n");
+    doc = ydoc_load_string("big.yaml", text, len, err, sizeof err);
+    CU_ASSERT_PTR_NULL(doc);
+    CU_ASSERT_STRING_EQUAL(err, "big.yaml:400001:1: duplicate key 'key77'");
+    ydoc_free(doc);
+    free(text);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -177,6 +203,7 @@ int main(void)
         UNIT_TEST(test_ydoc__unknown_keys),
         UNIT_TEST(test_ydoc__file),
         UNIT_TEST(test_ydoc__deep_nesting),
+        UNIT_TEST(test_ydoc__large_map_linear),
         UNIT_END,
     };
     return unit_run("ydoc", tests, NULL, NULL);
