@@ -1,21 +1,27 @@
-# Thin wrapper over CMake. `make demo` and `make test` are the two-command quick start: each
-# installs what is missing (scripts/install-deps), builds, then runs.
+# Thin wrapper over CMake. Plain `make` only configures and builds (no package installs, nothing
+# written outside the tree). `make deps` installs what is missing from Debian's archive and writes
+# /etc/winpr/HKLM.reg (scripts/install-deps); `make demo`, `make test`, `make test-asan`,
+# `make bench` and `make fuzz` run it first, so each is a one-command start on a fresh machine.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-unit test-asan demo bench clean
+.PHONY: all deps build test test-unit test-asan demo bench fuzz clean
 
 all: build
 
 deps:
-	@scripts/install-deps --check 2>/dev/null || scripts/install-deps
+	@scripts/install-deps --check 2>/dev/null && scripts/winpr-no-threads --check 2>/dev/null || scripts/install-deps
 
-build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+build:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || \
+	  { echo "configure failed: missing packages? 'make deps' installs them"; exit 1; }
 	@cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+test: deps
+	@$(MAKE) --no-print-directory build
 	cd $(BUILD) && ctest --output-on-failure -j 2
 
 test-unit: build
@@ -34,12 +40,22 @@ test-asan: deps
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -L unit
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -R '$(ASAN_E2E)'
 
-demo: build
+demo: deps
+	@$(MAKE) --no-print-directory build
 	$(BUILD)/sessmax demo
 
-bench: build
+bench: deps
+	@$(MAKE) --no-print-directory build
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/agent-density.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-density.sh
 
+# libFuzzer harnesses (tests/fuzz) built with clang in $(FUZZ_BUILD), each run FUZZ_SECONDS
+# (or FUZZ_RUNS executions when set).
+fuzz: deps
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSESSMAX_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target sessmax_fuzzers
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_BUILD)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct workload;
+struct netem;
 
 /* Security layer the client offers. NEGOTIATE lets the server pick among NLA, TLS and standard
  * RDP security; the others offer only that layer, so a server that cannot do it refuses. */
@@ -46,6 +47,12 @@ struct engine_config {
     /* Log a running session off once its workload completed this many loops; 0: never (run
      * until engine_logoff_session/engine_logoff_all). */
     uint32_t max_loops;
+    /* Network emulator (agent/netem.h), borrowed: connect threads enter its namespace before
+     * freerdp_connect(), so the sessions' sockets take the shaped link. NULL: the host's network. */
+    const struct netem *netem;
+    /* RDP connection type announced to the server (MS-RDPBCGR connectionType, 1..7, with the
+     * performance flags FreeRDP sets for it); 0: FreeRDP's default (none announced). */
+    uint32_t connection_type;
 };
 
 /* Fills defaults (host NULL: the caller must set it). */

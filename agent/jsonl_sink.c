@@ -136,11 +136,13 @@ static void on_session(void *ctx, const struct rec_session *e)
 static void on_traffic(void *ctx, const struct rec_traffic *t)
 {
     struct jsonl_sink *j = ctx;
-    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "traffic",
+    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "traffic",
                           "t_us", (json_int_t)t->t_us, "session", (json_int_t)t->session,
                           "bytes_in", (json_int_t)t->bytes_in, "bytes_out", (json_int_t)t->bytes_out,
                           "wire_in", (json_int_t)t->wire_in, "wire_out", (json_int_t)t->wire_out,
-                          "rtt_us", (json_int_t)t->rtt_us, "frames", (json_int_t)t->frames));
+                          "rtt_us", (json_int_t)t->rtt_us, "frames", (json_int_t)t->frames,
+                          "data_segs_out", (json_int_t)t->data_segs_out, "retrans", (json_int_t)t->retrans,
+                          "data_segs_in", (json_int_t)t->data_segs_in));
 }
 
 static void on_health(void *ctx, const struct rec_health *h)

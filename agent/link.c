@@ -7,6 +7,7 @@
  * store, and the agent exits 0 only when every batch was acknowledged after DONE. If the
  * controller goes away, sessions are dropped and the agent exits 1: it never runs unsupervised. */
 #include "agent/link.h"
+#include "agent/netem.h"
 
 #include "agent/engine.h"
 #include "common/clock.h"
@@ -28,7 +29,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sysexits.h>
 #include <unistd.h>
 
 #define FLUSH_MS 50
@@ -45,6 +50,7 @@ struct link {
     int stopping, done_sent, exit_code;
     const char *shot_dir, *config_dir;
     unsigned connect_threads;
+    struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
 };
 
 static void finish(struct link *l, int code)
@@ -177,6 +183,17 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         cfg.connect_timeout_ms = c->connect_timeout_ms;
     cfg.traffic_interval_ms = c->traffic_interval_ms;
     cfg.health_interval_ms = c->health_interval_ms;
+    struct netprofile net;
+    char host[64], nerr[512];
+    netprofile_lan(&net);
+    if (c->network_profile[0] && netprofile_from_json(c->network_profile, &net, nerr, sizeof nerr) != 0) {
+        snprintf(err, errlen, "%s", nerr);
+        return -1;
+    }
+    if (netem_apply(&net, &cfg, &l->netem, host, sizeof host, nerr, sizeof nerr) != 0) {
+        snprintf(err, errlen, "network %s refused on this agent's host: %s", net.name, nerr);
+        return -1;
+    }
     struct result_sink sink = { l, sink_sample, sink_session, sink_traffic, sink_health };
     l->engine = engine_new(l->base, &cfg, &sink);
     if (!l->engine) {
@@ -282,15 +299,17 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 /* --- setup ----------------------------------------------------------------------------------- */
 
 struct link_opts {
-    const char *addr, *name, *pin;
+    const char *addr, *name, *pin, *token_file;
     unsigned capacity;
-    int tls, insecure;
+    int tls, insecure, token_fd;
 };
 
 static const char *usage_text =
     "usage: sessmax-agent connect HOST:PORT [--name NAME] [--capacity N] [--tls [--tls-pin sha256:...|--tls-insecure]]\n"
     "                             [--shot-dir DIR] [--config-dir DIR] [--connect-threads N]\n"
-    "The shared token comes from the environment variable SESSMAX_TOKEN (never the command line).\n";
+    "                             [--token-file FILE | --token-fd N]\n"
+    "The shared token (16-64 characters) comes from --token-file (mode 0600 or stricter), an inherited\n"
+    "descriptor --token-fd, or the environment variable SESSMAX_TOKEN -- never the command line.\n";
 
 /* Returns 0, -1 after a usage error (printed), or 1 after printing the help. */
 static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l)
@@ -308,6 +327,8 @@ static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l
         else if (!strcmp(a, "--tls-pin") && v) { o->pin = argv[++i]; o->tls = 1; }
         else if (!strcmp(a, "--tls-insecure")) { o->insecure = 1; o->tls = 1; }
         else if (!strcmp(a, "--shot-dir") && v) l->shot_dir = argv[++i];
+        else if (!strcmp(a, "--token-file") && v) o->token_file = argv[++i];
+        else if (!strcmp(a, "--token-fd") && v) o->token_fd = atoi(argv[++i]);
         else if (!strcmp(a, "--config-dir") && v) l->config_dir = argv[++i];
         else if (!strcmp(a, "--connect-threads") && v) l->connect_threads = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (a[0] != '-' && !o->addr) o->addr = a;
@@ -328,6 +349,74 @@ static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l
     if (!o->capacity)
         o->capacity = 100;
     return 0;
+}
+
+/* Reads the token from fd (up to the maximum length, one trailing newline dropped). */
+static char *token_from_fd(int fd, const char *what)
+{
+    char buf[PROTO_TOKEN_MAX_LEN + 2];
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof buf - 1 && (k = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)k;
+    buf[got] = 0;
+    buf[strcspn(buf, "\r\n")] = 0;
+    char *t = got < sizeof buf - 1 ? strdup(buf) : NULL;
+    if (got >= sizeof buf - 1)
+        fprintf(stderr, "sessmax-agent connect: the token in %s is longer than %d characters\n", what,
+                PROTO_TOKEN_MAX_LEN);
+    OPENSSL_cleanse(buf, sizeof buf);
+    return t;
+}
+
+static char *token_from_file(const char *path)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        fprintf(stderr, "sessmax-agent connect: cannot read the token file %s: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (st.st_mode & 077) {
+        fprintf(stderr, "sessmax-agent connect: %s: the token file must not be readable by others "
+                        "(chmod 600 %s)\n", path, path);
+        close(fd);
+        return NULL;
+    }
+    char *t = token_from_fd(fd, path);
+    close(fd);
+    return t;
+}
+
+/* The token from --token-file, --token-fd or SESSMAX_TOKEN (removed from our environment so
+ * nothing we start sees it), checked against the controller's length limits. NULL after a
+ * message. */
+static char *get_token(const struct link_opts *o)
+{
+    char *t = NULL;
+    const char *env = getenv("SESSMAX_TOKEN");
+    if (o->token_file) {
+        t = token_from_file(o->token_file);
+    } else if (o->token_fd > 0) {
+        t = token_from_fd(o->token_fd, "--token-fd");
+        close(o->token_fd);
+    } else if (env && env[0]) {
+        t = strdup(env);
+    } else {
+        fprintf(stderr, "sessmax-agent connect: give the controller's agent token in SESSMAX_TOKEN or "
+                        "--token-file FILE\n");
+    }
+    unsetenv("SESSMAX_TOKEN");
+    if (t && (strlen(t) < PROTO_TOKEN_MIN_LEN || strlen(t) > PROTO_TOKEN_MAX_LEN)) {
+        fprintf(stderr, "sessmax-agent connect: the token must have %d-%d characters (it has %zu)\n",
+                PROTO_TOKEN_MIN_LEN, PROTO_TOKEN_MAX_LEN, strlen(t));
+        OPENSSL_cleanse(t, strlen(t));
+        free(t);
+        t = NULL;
+    }
+    return t;
 }
 
 static int resolve(const char *addr, struct sockaddr_storage *ss, int *sslen)
@@ -370,23 +459,19 @@ int link_main(int argc, char **argv)
     struct link_opts o = { 0 };
     SSL_CTX *ctx = NULL;
     struct sockaddr_storage ss;
-    int sslen = 0, rc = 64;
+    int sslen = 0, rc = EX_USAGE;
     int parsed = parse_opts(argc, argv, &o, &l);
     if (parsed != 0)
-        return parsed > 0 ? 0 : 64;
-    const char *env = getenv("SESSMAX_TOKEN");
-    if (!env || !env[0]) {
-        fprintf(stderr, "sessmax-agent connect: set SESSMAX_TOKEN to the controller's agent token\n");
-        return 78;
-    }
-    char *token = strdup(env);
-    unsetenv("SESSMAX_TOKEN");   /* session threads and anything we run never see it */
+        return parsed > 0 ? 0 : EX_USAGE;
+    char *token = get_token(&o);
+    if (!token)
+        return EX_CONFIG;
     if (resolve(o.addr, &ss, &sslen) < 0) {
         fprintf(stderr, "sessmax-agent connect: cannot resolve '%s' (expected HOST:PORT)\n", o.addr);
         goto out;
     }
     signal(SIGPIPE, SIG_IGN);
-    rc = 70;
+    rc = EX_SOFTWARE;
     l.base = event_base_new();
     struct bufferevent *bev = l.base ? open_bev(l.base, &o, &ctx) : NULL;
     if (!bev)
@@ -404,7 +489,7 @@ int link_main(int argc, char **argv)
     l.wire = wire_new(l.base, bev, &wp, &cb);
     if (!l.wire || bufferevent_socket_connect(bev, (struct sockaddr *)&ss, sslen) < 0) {
         fprintf(stderr, "sessmax-agent connect: cannot connect to %s\n", o.addr);
-        rc = 69;
+        rc = EX_UNAVAILABLE;
         goto out;
     }
     l.flush_ev = event_new(l.base, -1, EV_PERSIST, flush_cb, &l);
@@ -420,6 +505,7 @@ int link_main(int argc, char **argv)
 out:
     if (l.engine)
         engine_free(l.engine);
+    netem_close(l.netem);   /* after the engine: its sessions' sockets live in the namespace */
     workload_free(l.wl);
     wire_free(l.wire);
     proto_buf_free(&l.batch);

@@ -7,6 +7,7 @@
 #include <sysexits.h>
 
 #include "agent/link.h"
+#include "agent/netcheck.h"
 #include "agent/standalone.h"
 #include "common/log.h"
 
@@ -15,6 +16,7 @@ static const char USAGE[] =
     "  run      run N sessions of a workload standalone; JSON lines on stdout\n"
     "  shot     log one session on and save its screen as PNG\n"
     "  connect  serve a sessmax controller (the controller link)\n"
+    "  netcheck measure the built-in network emulator against a profile on this host\n"
     "  --version\n"
     "Passwords come from SESSMAX_PASSWORD, never from the command line.\n";
 
@@ -25,6 +27,7 @@ static const struct {
     { "run", standalone_run },
     { "shot", standalone_shot },
     { "connect", link_main },
+    { "netcheck", netcheck_main },
 };
 
 int main(int argc, char **argv)

@@ -7,7 +7,7 @@
 
 #include "common/results.h"
 
-/* Fills wire_in, wire_out and rtt_us from the TCP socket fd. 0, or -1 (fields left as they were)
+/* Fills wire_in, wire_out, rtt_us and the segment counters from the TCP socket fd. 0, or -1 (fields left as they were)
  * if fd is not a TCP socket. */
 int netstats_tcp(int fd, struct rec_traffic *t);
 

@@ -6,6 +6,7 @@
  * known_hosts entry (AutoAccept off, our VerifyCertificateEx never returns 1). */
 #include "agent/rdp_settings.h"
 
+#include <freerdp/client/cmdline.h>
 #include <freerdp/codec/color.h>
 #include <freerdp/locale/keyboard.h>
 
@@ -51,6 +52,11 @@ int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const cha
     SET_U32(ColorDepth, cfg->bpp == 32 ? 32 : 16);
     SET_U32(KeyboardLayout, 0x409);
     SET_BOOL(SoftwareGdi, TRUE);
+
+    /* the link the client is on, as a real client would announce it (connectionType and the
+     * performance flags FreeRDP derives from it); the economies below still win */
+    if (cfg->connection_type && !freerdp_set_connection_type(s, cfg->connection_type))
+        ok = FALSE;
 
     /* economies */
     SET_BOOL(BitmapCacheEnabled, FALSE);

@@ -17,12 +17,14 @@
 #include "agent/interp.h"
 #include "common/hostport.h"
 #include "agent/jsonl_sink.h"
+#include "agent/netem.h"
 #include "common/log.h"
+#include "common/netprofile.h"
 #include "common/workload.h"
 
 struct opts {
     struct engine_config cfg;
-    const char *target, *users, *workload, *out, *log_level;
+    const char *target, *users, *workload, *out, *log_level, *network;
     unsigned sessions;
     int64_t duration_ms, ramp_ms, wait_ms, logoff_ms;
     uint64_t seed;
@@ -113,6 +115,8 @@ static const char RUN_USAGE[] =
     "  --fingerprint LIST       accept only these certificate fingerprints (sha256:AA:BB:..)\n"
     "  --no-verify              accept any certificate\n"
     "  --security LAYER         negotiate (default), tls, nla or rdp\n"
+    "  --network PROFILE        shape the RDP traffic: a built-in profile (wan-250ms-1pct, ...) or\n"
+    "                           its JSON object; needs CAP_NET_ADMIN (docs/network.md)\n"
     "  --shots DIR              save a PNG there when a wait times out\n"
     "  --connect-threads K      connect thread pool size (default 4)\n"
     "  --connect-timeout D      connect watchdog per attempt (default 30s)\n"
@@ -134,7 +138,7 @@ static const char SHOT_USAGE[] =
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
-       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_HELP };
+       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_NETWORK, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -146,7 +150,7 @@ static const struct option LONGOPTS[] = {
     { "size", 1, 0, O_SIZE }, { "bpp", 1, 0, O_BPP }, { "domain", 1, 0, O_DOMAIN },
     { "seed", 1, 0, O_SEED }, { "config-dir", 1, 0, O_CONFIGDIR },
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
-    { "security", 1, 0, O_SECURITY }, { "help", 0, 0, O_HELP },
+    { "security", 1, 0, O_SECURITY }, { "network", 1, 0, O_NETWORK }, { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -177,6 +181,7 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
         case O_TARGET: o->target = optarg; break;
         case O_USERS: o->users = optarg; break;
         case O_WORKLOAD: o->workload = optarg; break;
+        case O_NETWORK: o->network = optarg; break;
         case O_FP: o->cfg.fingerprint = optarg; break;
         case O_NOVERIFY: o->cfg.no_verify = 1; break;
         case O_SECURITY:
@@ -405,12 +410,23 @@ int standalone_run(int argc, char **argv)
     if (workload_bpp(wl) && o.cfg.bpp == 16)
         o.cfg.bpp = workload_bpp(wl);
     r.wl = wl;
+    struct netprofile net;
+    struct netem *netem = NULL;
+    char nhost[64];
+    netprofile_lan(&net);
+    if (o.network && (netprofile_parse_arg(o.network, &net, err, sizeof err) != 0 ||
+                      netem_apply(&net, &o.cfg, &netem, nhost, sizeof nhost, err, sizeof err) != 0)) {
+        fprintf(stderr, "sessmax-agent run: --network: %s\n", err);
+        workload_free(wl);
+        return EX_NOPERM;
+    }
     rc = EX_SOFTWARE;
     r.base = event_base_new();
     js = jsonl_sink_new(stdout);
     if (r.base && js)
         rc = run_loop(&r, js);
     engine_free(r.eng);
+    netem_close(netem);   /* after the engine: its sessions' sockets live in the namespace */
     if (r.launch_ev) event_free(r.launch_ev);
     if (r.stop_ev) event_free(r.stop_ev);
     if (r.sigint_ev) event_free(r.sigint_ev);

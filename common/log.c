@@ -33,16 +33,39 @@ int log_parse_level(const char *name)
     return -1;
 }
 
+size_t log_escape(char *out, size_t outlen, const char *in)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    if (!outlen)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && o + 1 < outlen; p++) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            out[o++] = (char)*p;
+        } else if (o + 4 < outlen) {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[*p >> 4];
+            out[o++] = hex[*p & 15];
+        } else {
+            break;
+        }
+    }
+    out[o] = 0;
+    return o;
+}
+
+/* One line: the message's control characters (a peer's text may hold newlines or terminal
+ * escapes) are written as \xNN, so nobody can forge or hide log lines. */
 static void log_vwrite(enum log_level level, const char *fmt, va_list ap)
 {
-    char line[2048];
+    char line[2048], msg[2048];
     int n = snprintf(line, sizeof line, "%s: %s: ", log_program, level_names[level]);
     if (n < 0 || (size_t)n >= sizeof line)
         return;
-    int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    size_t len = (m < 0) ? (size_t)n : (size_t)n + (size_t)m;
-    if (len > sizeof line - 2)
-        len = sizeof line - 2;
+    if (vsnprintf(msg, sizeof msg, fmt, ap) < 0)
+        msg[0] = 0;
+    size_t len = (size_t)n + log_escape(line + n, sizeof line - 1 - (size_t)n, msg);
     line[len++] = '\n';
     ssize_t w = write(STDERR_FILENO, line, len);
     (void)w;

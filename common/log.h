@@ -2,7 +2,8 @@
  *
  * Thread-safe (one write(2) per line). log_ratelimited() lets hot paths report a storm of
  * failures without turning it into a storm of I/O on the loop being measured: at most `burst`
- * lines per key per second, then a count of what was suppressed. Never log secrets. */
+ * lines per key per second, then a count of what was suppressed. Control characters in a
+ * message are written as \xNN (a peer's text cannot forge a line). Never log secrets. */
 #ifndef SESSMAX_LOG_H
 #define SESSMAX_LOG_H
 
@@ -20,6 +21,10 @@ void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(p
 /* Rate-limited variant for hot paths; `key` is a static string naming the kind of message. */
 void log_ratelimited(enum log_level level, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Copies in to out with bytes below 0x20 and 0x7f as \xNN (truncated to fit); returns the length. */
+#include <stddef.h>
+size_t log_escape(char *out, size_t outlen, const char *in);
 
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)

@@ -101,6 +101,7 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
         const struct rec_traffic *t = &r->u.traffic;
         put_u32(b, t->session); put_u64(b, t->t_us); put_u64(b, t->bytes_in); put_u64(b, t->bytes_out);
         put_u64(b, t->wire_in); put_u64(b, t->wire_out); put_u32(b, t->rtt_us); put_u32(b, t->frames);
+        put_u32(b, t->data_segs_out); put_u32(b, t->retrans); put_u32(b, t->data_segs_in);
         break;
     }
     case PROTO_REC_HEALTH: {
@@ -345,6 +346,7 @@ static void get_record(struct rd *r, struct proto_record *rec)
         struct rec_traffic *t = &rec->u.traffic;
         t->session = get_u32(r); t->t_us = get_u64(r); t->bytes_in = get_u64(r); t->bytes_out = get_u64(r);
         t->wire_in = get_u64(r); t->wire_out = get_u64(r); t->rtt_us = get_u32(r); t->frames = get_u32(r);
+        t->data_segs_out = get_u32(r); t->retrans = get_u32(r); t->data_segs_in = get_u32(r);
         break;
     }
     case PROTO_REC_HEALTH: {

@@ -22,6 +22,8 @@
 #define PROTO_TAG_LEN 16             /* per-frame MAC after AUTH (HMAC-SHA256, truncated) */
 #define PROTO_TICKET_LEN 16          /* resume ticket: WELCOME gives it, a reconnecting HELLO shows it */
 #define PROTO_TEXT_MAX 4096            /* names, hosts, error texts */
+#define PROTO_TOKEN_MIN_LEN 16         /* the shared token, enforced by controller and agent */
+#define PROTO_TOKEN_MAX_LEN 64
 
 enum proto_type {
     PROTO_HELLO = 1,       /* agent -> ctl: magic, version, name, capacity, pid, agent nonce */
@@ -90,7 +92,8 @@ struct proto_ping {
     S(10, workload_text, PROTO_MAX_FRAME) /* the YAML, loaded by the agent */                         \
     N(11, connect_timeout_ms, UINT32_MAX)                                                             \
     N(12, traffic_interval_ms, UINT32_MAX)                                                            \
-    N(13, health_interval_ms, UINT32_MAX)
+    N(13, health_interval_ms, UINT32_MAX)                                                             \
+    S(14, network_profile, PROTO_TEXT_MAX) /* JSON (common/netprofile.h); "" = lan, not shaped */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;

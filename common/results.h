@@ -73,6 +73,9 @@ struct rec_traffic {
     uint64_t wire_in, wire_out;        /* TCP bytes (TCP_INFO bytes_received / bytes_acked) */
     uint32_t rtt_us;                   /* kernel smoothed RTT */
     uint32_t frames;                   /* paints received so far */
+    /* TCP_INFO counters of the client's socket: data segments sent, segments retransmitted, data
+     * segments received (retransmission rate = retrans / data_segs_out; pure ACKs not counted) */
+    uint32_t data_segs_out, retrans, data_segs_in;
 };
 
 /* The agent's own health, every few seconds: a saturated agent must never silently inflate

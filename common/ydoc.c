@@ -126,9 +126,19 @@ static int keyset_check(struct keyset *ks, const struct ydoc_node *map, const ch
     return 0;
 }
 
+/* Messages quote the file's own text (keys, values), which may hold newlines or other control
+ * characters: each becomes '?', so an error stays one line and cannot forge another. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
 static int build_error(struct builder *b, const yaml_mark_t *mark, const char *msg)
 {
     snprintf(b->err, b->errlen, "%s:%zu:%zu: %s", b->doc->file, mark->line + 1, mark->column + 1, msg);
+    one_line(b->err);
     return -1;
 }
 
@@ -300,6 +310,8 @@ int ydoc_error(const struct ydoc *doc, const struct ydoc_node *at, char *err, si
         vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
         va_end(ap);
     }
+    if (errlen)
+        one_line(err);
     return -1;
 }
 

@@ -36,7 +36,8 @@ struct ydoc *ydoc_load_file(const char *path, char *err, size_t errlen);
 struct ydoc *ydoc_load_string(const char *name, const char *text, size_t len, char *err, size_t errlen);
 void ydoc_free(struct ydoc *doc);
 
-/* Formats "file:line:col: <message>" into err and returns -1 (for `return ydoc_error(...)`). */
+/* Formats "file:line:col: <message>" into err and returns -1 (for `return ydoc_error(...)`).
+ * Control characters (a quoted key's newline) become '?': an error is always one line. */
 int ydoc_error(const struct ydoc *doc, const struct ydoc_node *at, char *err, size_t errlen,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 2 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 3 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -48,7 +48,9 @@ CREATE TABLE runs (
     active           INTEGER,
     stuck            INTEGER,
     verdict          TEXT,
-    verdict_reasons  TEXT
+    verdict_reasons  TEXT,
+    -- added in version 3: the network profile the RDP traffic was shaped to (JSON)
+    network_profile  TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX runs_status ON runs (status);
 
@@ -108,7 +110,11 @@ CREATE TABLE traffic (
     wire_in   INTEGER NOT NULL,
     wire_out  INTEGER NOT NULL,
     rtt_us    INTEGER NOT NULL,
-    frames    INTEGER NOT NULL
+    frames    INTEGER NOT NULL,
+    -- added in version 3: TCP_INFO segment counters of the client's socket
+    data_segs_out INTEGER NOT NULL DEFAULT 0,
+    retrans       INTEGER NOT NULL DEFAULT 0,
+    data_segs_in  INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX traffic_run_t ON traffic (run_id, t_us);
 

@@ -25,7 +25,7 @@
 #include "common/results.h"
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -68,6 +68,7 @@ struct store_run_info {
     const char *score_params;    /* JSON of the score parameters used by the plan */
     uint32_t sessions_planned;
     uint64_t started_us;         /* wall clock */
+    const char *network_profile; /* the profile itself (JSON, common/netprofile.h); NULL: "" */
 };
 /* Inserts a run with status "running"; returns its id (> 0) or -1. */
 int64_t store_run_begin(struct store *st, const struct store_run_info *info);
@@ -116,6 +117,7 @@ struct store_run {
     uint32_t sessions_planned;
     double baseline_ms, threshold_ms;     /* as last stored; NaN when never scored */
     int smax, smax_reached;
+    char network_profile[512];            /* JSON; "" for runs stored before schema 3 */
 };
 
 /* Fills *out with runs in id order (malloc'd; caller frees). */

@@ -24,8 +24,16 @@ static const char MIGRATE_1_TO_2[] =
     " cpu_permille INTEGER NOT NULL, rss_kb INTEGER NOT NULL);"
     "CREATE INDEX health_run_t ON health (run_id, t_us);";
 
+/* 2 -> 3: the network profile of each run (JSON) and TCP segment counters per traffic record. */
+static const char MIGRATE_2_TO_3[] =
+    "ALTER TABLE runs ADD COLUMN network_profile TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE traffic ADD COLUMN data_segs_out INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE traffic ADD COLUMN retrans INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE traffic ADD COLUMN data_segs_in INTEGER NOT NULL DEFAULT 0;";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2 },
+    { 2, MIGRATE_2_TO_3 },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

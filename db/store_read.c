@@ -45,7 +45,7 @@ static int grow(struct store *st, void **arr, size_t *cap, size_t n, size_t size
 
 #define RUN_COLUMNS "id, name, transport, platform, network, target, workload_name, workload_hash, status," \
                     " coalesce(verdict, ''), coalesce(score_version, ''), started_us, ended_us, sessions_planned," \
-                    " baseline_ms, threshold_ms, coalesce(smax, -1), coalesce(smax_reached, 0) FROM runs"
+                    " baseline_ms, threshold_ms, coalesce(smax, -1), coalesce(smax_reached, 0), network_profile FROM runs"
 
 static void run_row(sqlite3_stmt *s, struct store_run *r)
 {
@@ -68,6 +68,7 @@ static void run_row(sqlite3_stmt *s, struct store_run *r)
     r->threshold_ms = sqlite3_column_type(s, 15) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 15);
     r->smax = sqlite3_column_int(s, 16);
     r->smax_reached = sqlite3_column_int(s, 17);
+    col_text(s, 18, r->network_profile, sizeof r->network_profile);
 }
 
 int store_list_runs(struct store *st, struct store_run **out, size_t *count)
@@ -312,11 +313,15 @@ static void fill_traffic(sqlite3_stmt *s, void *row)
     r->t.wire_out = (uint64_t)sqlite3_column_int64(s, 5);
     r->t.rtt_us = (uint32_t)sqlite3_column_int64(s, 6);
     r->t.frames = (uint32_t)sqlite3_column_int64(s, 7);
+    r->t.data_segs_out = (uint32_t)sqlite3_column_int64(s, 8);
+    r->t.retrans = (uint32_t)sqlite3_column_int64(s, 9);
+    r->t.data_segs_in = (uint32_t)sqlite3_column_int64(s, 10);
 }
 
 int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames"
+    return load_rows(st, "SELECT session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
+                         " data_segs_out, retrans, data_segs_in"
                          " FROM traffic WHERE run_id = ?1 ORDER BY t_us, rowid",
                      run, sizeof **out, fill_traffic, (void **)out, count);
 }

@@ -17,15 +17,16 @@ static const char *const stmt_sql[STMT__COUNT] = {
     [STMT_NAME_ADD] = "INSERT INTO timer_names (name) VALUES (?1)",
     [STMT_SAMPLE] = "INSERT INTO samples (run_id, session, loop, t_us, name_id, value_us, ok, is_measure, active)"
                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    [STMT_TRAFFIC] = "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames)"
-                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [STMT_TRAFFIC] = "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
+                     " data_segs_out, retrans, data_segs_in)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     [STMT_HEALTH] = "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
                     " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
     [STMT_RUN_BEGIN] = "INSERT INTO runs (name, transport, platform, network, target, workload_name,"
-                       " workload_hash, plan_text, score_params, sessions_planned, started_us)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                       " workload_hash, plan_text, score_params, sessions_planned, started_us, network_profile)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     [STMT_RUN_END] = "UPDATE runs SET status = ?2, ended_us = ?3, message = ?4 WHERE id = ?1",
     [STMT_RUN_SCORE] = "UPDATE runs SET score_version = ?2, baseline_ms = ?3, threshold_ms = ?4, smax = ?5,"
                        " smax_reached = ?6, launched = ?7, active = ?8, stuck = ?9, verdict = ?10,"
@@ -208,6 +209,7 @@ int64_t store_run_begin(struct store *st, const struct store_run_info *info)
         bind_text(s, i + 1, texts[i]);
     sqlite3_bind_int64(s, 10, info->sessions_planned);
     sqlite3_bind_int64(s, 11, (int64_t)info->started_us);
+    bind_text(s, 12, info->network_profile ? info->network_profile : "");
     if (run(st, s, "cannot insert the run") != 0)
         return -1;
     int64_t id = sqlite3_last_insert_rowid(st->db);
@@ -410,6 +412,9 @@ int store_add_traffic(struct store *st, int64_t run_id, const struct rec_traffic
     sqlite3_bind_int64(s, 7, (int64_t)t->wire_out);
     sqlite3_bind_int64(s, 8, t->rtt_us);
     sqlite3_bind_int64(s, 9, t->frames);
+    sqlite3_bind_int64(s, 10, t->data_segs_out);
+    sqlite3_bind_int64(s, 11, t->retrans);
+    sqlite3_bind_int64(s, 12, t->data_segs_in);
     return run(st, s, "cannot insert a traffic record") == 0 ? batch_row(st) : -1;
 }
 

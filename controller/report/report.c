@@ -11,6 +11,7 @@
 #include "controller/report/report_html.h"
 #include "controller/score/summary.h"
 #include "controller/score/summary_load.h"
+#include "controller/score/summary_net.h"
 #include "controller/report/svg.h"
 #include "controller/score/verdict.h"
 #include "db/store.h"
@@ -52,6 +53,11 @@ static void key_figures(FILE *o, const struct summary *s)
     figure(o, "logon p50", "%.0f ms", s->logon_p50_ms);
     figure(o, "logon p95", "%.0f ms", s->logon_p95_ms);
     figure(o, "bandwidth", "%.1f kbit/s per session", s->kbps_per_session);
+    char net[512];
+    summary_net_line(s, net, sizeof net);
+    fprintf(o, "<tr><th>network</th><td>");
+    svg_escape(o, net);
+    fprintf(o, "</td></tr>\n");
     figure(o, "agent loop lag p99", "%.1f ms", s->lag_p99_ms);
     fprintf(o, "</table>\n");
 }

@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/tls.h"
 #include "common/wire.h"
+#include "controller/run/agentspawn.h"
 #include "controller/run/run_limits.h"
 
 #include <errno.h>
@@ -11,22 +12,17 @@
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <event2/listener.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <netinet/in.h>
 #include <openssl/ssl.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#define EXEC_FAILED 127   /* a child that could not exec, as the shell reports it */
-
-#define MAX_CONNS 1024
+/* Connections still authenticating at one time; one more is refused until one of them ends
+ * (a handshake ends within the wire's 10 s at most). */
+#define MAX_PENDING 256
 
 struct agentpool {
     struct event_base *base;
@@ -36,9 +32,9 @@ struct agentpool {
     SSL_CTX *ssl_ctx;
     char fingerprint[TLS_FP_LEN];
     char address[160];
-    struct agentpool_agent *conns[MAX_CONNS];   /* pending and ready */
-    size_t nconns;
-    struct agentpool_agent *ready[MAX_CONNS];   /* by slot */
+    struct agentpool_agent *pending[MAX_PENDING];   /* connections not (yet) agents */
+    size_t npending;
+    struct agentpool_agent *ready[RUN_MAX_AGENTS];  /* by slot */
     size_t nready;
     pid_t children[RUN_MAX_AGENTS];
     size_t nchildren;
@@ -46,15 +42,25 @@ struct agentpool {
     char *token;
 };
 
+static void pending_remove(struct agentpool *p, struct agentpool_agent *a)
+{
+    for (size_t i = 0; i < p->npending; i++)
+        if (p->pending[i] == a) {
+            p->pending[i] = p->pending[--p->npending];
+            return;
+        }
+}
+
 static void agent_ready(struct wire *w, void *arg)
 {
     struct agentpool_agent *a = arg;
     struct agentpool *p = a->pool;
     const struct proto_hello *h = wire_hello(w);
-    if (p->nready >= p->cfg.count) {
+    if (p->nready >= p->cfg.count || p->nready >= RUN_MAX_AGENTS) {
         wire_close(w, "this run already has all the agents it expects");
         return;
     }
+    pending_remove(p, a);
     snprintf(a->name, sizeof a->name, "%s", h->name ? h->name : "agent");
     a->capacity = h->capacity ? h->capacity : 1;
     if (p->cfg.capacity && p->cfg.capacity < a->capacity)
@@ -108,7 +114,9 @@ static void agent_close(struct wire *w, const char *reason, void *arg)
     wire_free(w);
     a->wire = NULL;
     if (a->slot == UINT32_MAX) {
-        log_warn("agent connection from %s refused: %s", a->host, reason);
+        log_ratelimited(LOG_WARN, "pool-refused", "agent connection from %s refused: %s", a->host, reason);
+        pending_remove(p, a);
+        free(a);
         return;
     }
     if (a->state == AGENTPOOL_AGENT_READY) {
@@ -134,7 +142,7 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
         snprintf(host, sizeof host, "%s:%u", ip, port);
     }
     (void)salen;
-    struct agentpool_agent *a = p->nconns < MAX_CONNS ? calloc(1, sizeof *a) : NULL;
+    struct agentpool_agent *a = p->npending < MAX_PENDING ? calloc(1, sizeof *a) : NULL;
     struct bufferevent *bev = NULL;
     if (a && p->ssl_ctx) {
         SSL *ssl = SSL_new(p->ssl_ctx);
@@ -145,7 +153,8 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
     if (!bev) {
         free(a);
         evutil_closesocket(fd);
-        log_warn("agent connection from %s dropped (no memory or too many connections)", host);
+        log_ratelimited(LOG_WARN, "pool-full", "agent connection from %s dropped (%zu connections are still "
+                        "authenticating, or no memory)", host, p->npending);
         return;
     }
     a->pool = p;
@@ -159,115 +168,15 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
         free(a);
         return;
     }
-    p->conns[p->nconns++] = a;
-}
-
-int agentpool_parse_cpus(const char *text, unsigned char *mask, size_t masklen)
-{
-    memset(mask, 0, masklen);
-    const char *s = text;
-    while (*s) {
-        char *end;
-        long lo = strtol(s, &end, 10), hi = lo;
-        if (end == s)
-            return -1;
-        if (*end == '-') {
-            s = end + 1;
-            hi = strtol(s, &end, 10);
-            if (end == s)
-                return -1;
-        }
-        if (lo < 0 || hi < lo || (size_t)hi >= masklen)
-            return -1;
-        for (long c = lo; c <= hi; c++)
-            mask[c] = 1;
-        s = end;
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return -1;
-    }
-    return 0;
-}
-
-static void default_agent_bin(char *out, size_t outlen)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        snprintf(out, outlen, "sessmax-agent");
-        return;
-    }
-    self[n] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = 0;
-    snprintf(out, outlen, "%s/sessmax-agent", self);
-}
-
-static void child_exec(const struct agentpool *p, const char *bin, const char *name, const char *cap)
-{
-    setpgid(0, 0);   /* a terminal's Ctrl-C reaches the controller only; it logs the agents off */
-    if (p->cfg.cpus) {
-        unsigned char mask[CPU_SETSIZE];
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        if (agentpool_parse_cpus(p->cfg.cpus, mask, sizeof mask) == 0) {
-            for (int c = 0; c < CPU_SETSIZE; c++)
-                if (mask[c])
-                    CPU_SET(c, &set);
-            if (sched_setaffinity(0, sizeof set, &set) < 0)
-                fprintf(stderr, "sessmax-agent %s: cannot pin to CPUs %s: %s\n", name, p->cfg.cpus, strerror(errno));
-        }
-    }
-    if (p->cfg.agent_log) {
-        int fd = open(p->cfg.agent_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd >= 0)
-            dup2(fd, 2);
-    }
-    setenv("SESSMAX_TOKEN", p->token, 1);
-    char *argv[12] = { (char *)bin, "connect", (char *)p->address, "--name", (char *)name, "--capacity",
-                       (char *)cap };
-    int argc = 7;
-    if (p->ssl_ctx) {
-        argv[argc++] = "--tls-pin";
-        argv[argc++] = (char *)p->fingerprint;
-    }
-    if (p->cfg.shot_dir) {
-        argv[argc++] = "--shot-dir";
-        argv[argc++] = (char *)p->cfg.shot_dir;
-    }
-    argv[argc] = NULL;
-    execv(bin, argv);
-    fprintf(stderr, "sessmax: cannot start %s: %s\n", bin, strerror(errno));
-    _exit(EXEC_FAILED);
+    p->pending[p->npending++] = a;
 }
 
 static int spawn_locals(struct agentpool *p, char *err, size_t errlen)
 {
-    char bin[PATH_MAX + 16], cap[16];
-    if (p->cfg.agent_bin)
-        snprintf(bin, sizeof bin, "%s", p->cfg.agent_bin);
-    else
-        default_agent_bin(bin, sizeof bin);
-    if (access(bin, X_OK) != 0) {
-        snprintf(err, errlen, "cannot run the agent %s: %s (set SESSMAX_AGENT_BIN)", bin, strerror(errno));
-        return -1;
-    }
-    snprintf(cap, sizeof cap, "%u", p->cfg.capacity ? p->cfg.capacity : 100000);
-    for (uint32_t i = 0; i < p->cfg.count && p->nchildren < RUN_MAX_AGENTS; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "local-%u", i + 1);
-        pid_t pid = fork();
-        if (pid < 0) {
-            snprintf(err, errlen, "cannot start local agent %u: %s", i + 1, strerror(errno));
-            return -1;
-        }
-        if (pid == 0)
-            child_exec(p, bin, name, cap);
-        p->children[p->nchildren++] = pid;
-    }
-    return 0;
+    struct agentspawn_opts o = { p->cfg.agent_bin, p->address, p->token, p->ssl_ctx ? p->fingerprint : NULL,
+                                 p->cfg.cpus, p->cfg.agent_log, p->cfg.shot_dir, p->cfg.password_env,
+                                 p->cfg.capacity };
+    return agentspawn_start(&o, p->cfg.count, p->children, &p->nchildren, RUN_MAX_AGENTS, err, errlen);
 }
 
 static int open_listener(struct agentpool *p, char *err, size_t errlen)
@@ -333,40 +242,21 @@ fail:
     return NULL;
 }
 
-static void reap(struct agentpool *p)
-{
-    for (int round = 0; round < 30 && p->nchildren; round++) {
-        for (size_t i = 0; i < p->nchildren;) {
-            pid_t r = waitpid(p->children[i], NULL, WNOHANG);
-            if (r == p->children[i] || (r < 0 && errno == ECHILD))
-                p->children[i] = p->children[--p->nchildren];
-            else
-                i++;
-        }
-        if (round == 0)
-            for (size_t i = 0; i < p->nchildren; i++)
-                kill(p->children[i], SIGTERM);
-        if (p->nchildren)
-            usleep(100000);
-    }
-    for (size_t i = 0; i < p->nchildren; i++) {
-        kill(p->children[i], SIGKILL);
-        waitpid(p->children[i], NULL, 0);
-    }
-    p->nchildren = 0;
-}
-
 void agentpool_free(struct agentpool *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->nconns; i++) {
-        wire_free(p->conns[i]->wire);
-        free(p->conns[i]);
+    for (size_t i = 0; i < p->npending; i++) {
+        wire_free(p->pending[i]->wire);
+        free(p->pending[i]);
+    }
+    for (size_t i = 0; i < p->nready; i++) {
+        wire_free(p->ready[i]->wire);
+        free(p->ready[i]);
     }
     if (p->listener)
         evconnlistener_free(p->listener);
-    reap(p);
+    agentspawn_reap(p->children, &p->nchildren);
     SSL_CTX_free(p->ssl_ctx);
     if (p->token) {
         memset(p->token, 0, strlen(p->token));

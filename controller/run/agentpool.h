@@ -1,8 +1,8 @@
 /* agentpool.h -- the controller's agents: a listener (loopback by default, TLS optional), local
  * agent processes it spawns, remote ones it accepts, each an authenticated wire.
  *
- * Local agents run `sessmax-agent connect 127.0.0.1:PORT --name local-N` with the token in the
- * environment (SESSMAX_TOKEN, never argv), optionally pinned to a CPU list. Remote agents are
+ * Local agents (agentspawn.h) run `sessmax-agent connect 127.0.0.1:PORT --name local-N` and get
+ * the token through an inherited pipe (never argv or the environment). Remote agents are
  * accepted until `count` are ready; more are refused. Every event is reported through
  * agentpool_events on the loop thread. Agent slots are numbered 0..count-1 in the order they became
  * ready. */
@@ -54,6 +54,7 @@ struct agentpool_config {
     const char *agent_bin;        /* path of sessmax-agent; NULL: next to this executable */
     const char *agent_log;        /* local agents' stderr goes here (appended); NULL: inherit */
     const char *shot_dir;         /* local agents save PNGs of timed-out waits here; NULL: none */
+    const char *password_env;     /* the plan's password variable: local agents do not inherit it */
 };
 
 /* Opens the listener and spawns local agents. NULL with err on failure. */
@@ -77,8 +78,5 @@ int agentpool_send(struct agentpool_agent *a, const struct proto_msg *m);
 void agentpool_ack(struct agentpool_agent *a);
 /* Closes an agent's link deliberately (it will be reported lost with `reason`). */
 void agentpool_drop(struct agentpool_agent *a, const char *reason);
-
-/* Parses "1", "0-3,6" into a cpu bitmask array; -1 on bad text. */
-int agentpool_parse_cpus(const char *text, unsigned char *mask, size_t masklen);
 
 #endif

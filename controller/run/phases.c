@@ -104,6 +104,7 @@ static void send_config(struct runner *r, struct agentpool_agent *a)
     c->connect_timeout_ms = AGENT_CONNECT_TIMEOUT_MS;
     c->traffic_interval_ms = AGENT_TRAFFIC_INTERVAL_MS;
     c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
+    c->network_profile = r->pc->net_json;
     agentpool_send(a, &m);
 }
 

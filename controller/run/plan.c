@@ -324,8 +324,14 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
         if (require(c, root, required[i], "plan") < 0)
             return -1;
     if (get_str(c, root, "name", &p->name) < 0 || get_str(c, root, "platform", &p->platform) < 0 ||
-        get_str(c, root, "network", &p->network) < 0 || get_str(c, root, "results", &p->results) < 0)
+        get_str(c, root, "results", &p->results) < 0)
         return -1;
+    if ((n = ydoc_get(root, "network"))) {
+        if (netprofile_from_node(c->doc, n, &p->net, c->err, c->errlen) < 0)
+            return -1;
+        free(p->network);
+        p->network = strdup(p->net.name);
+    }
     char *wl = NULL;
     if (get_str(c, root, "workload", &wl) < 0)
         return -1;
@@ -360,6 +366,7 @@ static void set_defaults(struct plan *p, const char *path)
     p->cred.first = 1;
     p->platform = strdup("unknown");
     p->network = strdup("lan");
+    netprofile_lan(&p->net);
     p->logoff_deadline_us = 60000000;
     p->seed = 1;
     p->results = strdup("results.db");

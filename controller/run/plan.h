@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/netprofile.h"
+
 struct ydoc;
 struct ydoc_node;
 
@@ -64,7 +66,8 @@ struct plan {
     enum plan_transport transport;
     struct plan_gateway gateway;
     char *platform;                /* free label; default "unknown" */
-    char *network;                 /* free label; default "lan" */
+    char *network;                 /* the network profile's name (the label); default "lan" */
+    struct netprofile net;         /* `network:` -- a built-in name or a mapping (common/netprofile.h) */
     char *workload_path;           /* resolved relative to the plan file */
     const struct ydoc_node *workload_node;
     uint32_t sessions;

@@ -88,6 +88,11 @@ int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t
     if ((rc = load_workload(pc, err, errlen)) != 0 || (rc = load_score(pc, err, errlen)) != 0 ||
         (rc = check_password_source(pc->plan, err, errlen)) != 0)
         goto fail;
+    if (!(pc->net_json = netprofile_to_json(&pc->plan->net))) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = EX_OSERR;
+        goto fail;
+    }
     return 0;
 fail:
     plan_check_free(pc);
@@ -100,6 +105,7 @@ void plan_check_free(struct plan_checked *pc)
     workload_free(pc->wl);
     free(pc->wl_text);
     free(pc->score_json);
+    free(pc->net_json);
     score_config_free(&pc->score);
     memset(pc, 0, sizeof *pc);
 }
@@ -130,6 +136,10 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
             p->target.no_verify ? "" : p->target.fingerprint);
     fprintf(out, "  labels     transport=%s platform=%s network=%s\n", plan_transport_name(p->transport),
             p->platform, p->network);
+    char net[256];
+    netprofile_describe(&p->net, net, sizeof net);
+    fprintf(out, "  network    %s%s\n", net, netprofile_is_shaped(&p->net) ? "; RDP traffic of every agent "
+            "shaped by the built-in emulator (needs CAP_NET_ADMIN)" : "");
     fprintf(out, "  workload   %s (%s, sha256 %.12s..., %zu timers, %zu measures)\n", pc->wl->name, p->workload_path,
             pc->wl->hash, pc->wl->ntimers, pc->wl->nmeasures);
     fprintf(out, "  users      %s .. %s, password from %s %s%s\n", first, last,

@@ -19,6 +19,7 @@ struct plan_checked {
     size_t wl_len;
     struct score_config score;
     char *score_json;            /* runs.score_params */
+    char *net_json;              /* the network profile (runs.network_profile, CONFIG) */
 };
 
 /* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a

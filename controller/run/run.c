@@ -8,6 +8,7 @@
 #include "controller/run/run.h"
 
 #include "common/clock.h"
+#include "common/netcap.h"
 #include "common/proto.h"
 #include "common/workload.h"
 #include "controller/report/report.h"
@@ -49,7 +50,7 @@ static int open_store(struct runner *r, const char *path)
     snprintf(target, sizeof target, "%s:%u", p->target.host, p->target.port);
     struct store_run_info info = { p->name, plan_transport_name(p->transport), p->platform, p->network, target,
                                    workload_name(r->pc->wl), workload_hash(r->pc->wl), p->text, r->pc->score_json,
-                                   p->sessions, clock_wall_us() };
+                                   p->sessions, clock_wall_us(), r->pc->net_json };
     r->run = store_run_begin(r->st, &info);
     if (r->run <= 0 || store_flush(r->st) < 0) {
         fprintf(stderr, "sessmax run: %s: cannot start a run: %s\n", path, store_errmsg(r->st));
@@ -114,7 +115,7 @@ static int start_pool(struct runner *r, const char *db_path)
                                    p->agents.capacity ? p->agents.capacity : local ? p->sessions : 0,
                                    (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
                                    r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
-                                   shot_dir(r, db_path, shot_path, sizeof shot_path) };
+                                   shot_dir(r, db_path, shot_path, sizeof shot_path), p->cred.password_env };
     struct agentpool_events ev = intake_events(r);
     r->pool = agentpool_new(r->base, &pc, &ev, err, sizeof err);
     if (!r->pool) {
@@ -215,6 +216,14 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
     if (plan_read_password(pc->plan, r.password, sizeof r.password, err, sizeof err) < 0) {
         fprintf(stderr, "sessmax run: %s\n", err);
         code = EX_CONFIG;
+        goto out;
+    }
+    /* local agents inherit our privileges: refuse a shaped profile we cannot apply before anything
+     * starts (remote agents check their own host and refuse the CONFIG) */
+    if (pc->plan->agents.mode == PLAN_AGENTS_LOCAL && netprofile_is_shaped(&pc->plan->net) &&
+        netcap_check(err, sizeof err) != 0) {
+        fprintf(stderr, "sessmax run: network %s: %s\n", pc->plan->net.name, err);
+        code = EX_NOPERM;
         goto out;
     }
     if ((code = get_token(&r)) != 0 || (code = open_store(&r, db_path)) != 0)

@@ -3,9 +3,11 @@
 #ifndef SESSMAX_RUN_LIMITS_H
 #define SESSMAX_RUN_LIMITS_H
 
+#include "common/proto.h"
+
 #define RUN_MAX_AGENTS 256          /* agents in one run (agents.local / agents.expect) */
 #define RUN_MAX_AGENT_CAPACITY 100000   /* agents.capacity: sessions one agent may host */
-#define RUN_TOKEN_MIN_LEN 16        /* shared token for remote agents (SESSMAX_TOKEN) */
-#define RUN_TOKEN_MAX_LEN 64
+#define RUN_TOKEN_MIN_LEN PROTO_TOKEN_MIN_LEN       /* shared token for remote agents (SESSMAX_TOKEN) */
+#define RUN_TOKEN_MAX_LEN PROTO_TOKEN_MAX_LEN
 
 #endif

@@ -1,5 +1,6 @@
 /* score_text.c -- the terminal rendering of one run's summary and verdict (`sessmax score`). */
 #include "controller/score/score_text.h"
+#include "controller/score/summary_net.h"
 
 #include <math.h>
 #include <string.h>
@@ -63,6 +64,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "%.1f kbit/s per session\n", s->kbps_per_session);
     else
         fprintf(o, "- (no traffic records)\n");
+    char net[512];
+    summary_net_line(s, net, sizeof net);
+    fprintf(o, "network    %s\n", net);
     fprintf(o, "agents     %zu (%zu lost), loop lag p99 ", s->agents, s->agents_lost);
     if (isfinite(s->lag_p99_ms))
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);

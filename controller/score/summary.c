@@ -1,6 +1,7 @@
 /* summary.c -- the figures of one run: smax, per-timer percentiles, sessions, logon times,
  * bandwidth per session, agent health and the chart buckets. Pure over the store's rows. */
 #include "controller/score/summary.h"
+#include "controller/score/summary_net.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -358,6 +359,7 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     do_agents(in, out);
     if (do_traffic(in, out) < 0)
         goto oom;
+    summary_net(in, out);
     return 0;
 oom:
     snprintf(err, errlen, "summary: out of memory");

@@ -57,6 +57,9 @@ struct summary {
     uint32_t agents_lost_sessions; /* sessions failed with reason "lost" (their agent vanished) */
     double lag_p99_ms, lag_max_ms, cpu_max_pct;   /* worst over all health records; NaN none */
     double kbps_per_session;       /* payload bytes in+out * 8 / 1000 / session-seconds active */
+    double rtt_p50_ms, rtt_p95_ms; /* TCP smoothed RTT over every traffic record; NaN: none */
+    double retrans_pct;            /* client segments retransmitted / data segments sent; NaN: none */
+    uint64_t data_segs_out;        /* data segments the clients sent (the rate's denominator) */
     double logon_p50_ms, logon_p95_ms, logon_p99_ms, logon_avg_ms;
     size_t samples, samples_failed;
     double failed_samples_pct;

@@ -25,7 +25,9 @@ cat "$WORK/run.log"
 [ "$(q "select max(c) from (select count(*) c from sessions group by agent_id)")" -le 30 ] || fail "an agent exceeded its capacity"
 [ "$(q "select count(*) from health where run_id = 1")" -gt 0 ] || fail "no agent health rows"
 [ "$(q "select platform || '/' || network || '/' || transport || '/' || workload_name from runs")" = \
-  "simhost-e2e/loopback/tcp/short-worker" ] || fail "labels"
+  "simhost-e2e/lan/tcp/short-worker" ] || fail "labels"
+[ "$(q "select json_extract(network_profile, '$.name') || '/' || json_extract(network_profile, '$.connection') from runs")" = \
+  "lan/lan" ] || fail "the network profile is not stored with the run"
 [ "$(q "select length(workload_hash) from runs")" = 64 ] || fail "workload hash"
 q "select plan_text from runs" | grep -q "password_env: SESSMAX_PASSWORD" || fail "plan text not stored"
 if grep -rqa -- "$SESSMAX_PASSWORD" "$WORK/r.db" "$WORK/r.db-wal" "$WORK/run.log" "$WORK"/r.db.agents.log 2>/dev/null; then

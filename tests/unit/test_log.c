@@ -84,6 +84,20 @@ static void test_log__long_line_is_one_line(void)
     CU_ASSERT_EQUAL(out[strlen(out) - 1], '\n');
 }
 
+/* A peer's text with a newline and a terminal escape cannot forge a second line. */
+static void test_log__control_characters_escaped(void)
+{
+    log_init("t", LOG_INFO);
+    capture_begin();
+    log_warn("agent said: %s", "oops\nt: error: forged line\r\x1b[2J");
+    const char *out = capture_end();
+    CU_ASSERT_EQUAL(count_lines(out, "\n"), 1);
+    CU_ASSERT_STRING_EQUAL(out, "t: warn: agent said: oops\\x0at: error: forged line\\x0d\\x1b[2J\n");
+    char small[5];
+    CU_ASSERT_EQUAL(log_escape(small, sizeof small, "ab\x01" "cd"), 2);   /* no half escape */
+    CU_ASSERT_STRING_EQUAL(small, "ab");
+}
+
 /* A storm of one kind of message is cut to a burst; other kinds are unaffected. */
 static void test_log__ratelimited(void)
 {
@@ -106,6 +120,7 @@ int main(void)
         UNIT_TEST(test_log__parse_level),
         UNIT_TEST(test_log__long_line_is_one_line),
         UNIT_TEST(test_log__ratelimited),
+        UNIT_TEST(test_log__control_characters_escaped),
         UNIT_END,
     };
     return unit_run("log", tests, NULL, NULL);

@@ -62,7 +62,7 @@ static void test_plan__relative_paths_and_labels(void)
                        "AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB\", "
                        "security: nla}\n"
                        "credentials: {user: \"u{n}\", first: 0, password_file: pw}\n"
-                       "transport: gateway\ngateway: {host: gw.example}\nplatform: ws2016\nnetwork: wan-250ms\n"
+                       "transport: gateway\ngateway: {host: gw.example}\nplatform: ws2016\nnetwork: wan-250ms-1pct\n"
                        "workload: ../w/x.yaml\nsessions: 100\nlaunch_window: 48m\nsteady_state: 5m\n"
                        "early_stop: {margin: 1m}\nagents: {expect: 4, listen: \"0.0.0.0:7500\", capacity: 30}\n";
     struct plan *p = plan_load_string("/srv/plans/n.yaml", text, strlen(text), err, sizeof err);
@@ -78,6 +78,9 @@ static void test_plan__relative_paths_and_labels(void)
     CU_ASSERT_STRING_EQUAL(p->agents.listen, "0.0.0.0:7500");
     CU_ASSERT_EQUAL(p->early_stop, 1);
     CU_ASSERT_EQUAL(p->early_stop_margin_us, 60000000);
+    CU_ASSERT_STRING_EQUAL(p->network, "wan-250ms-1pct");
+    CU_ASSERT_EQUAL(p->net.rtt_us, 250000);
+    CU_ASSERT_DOUBLE_EQUAL(p->net.loss, 0.01, 1e-12);
     char u[64];
     plan_user_name(p, 0, u, sizeof u);
     CU_ASSERT_STRING_EQUAL(u, "u0");
@@ -127,6 +130,13 @@ static void test_plan__refusals_name_the_position(void)
                            "(wait for remote agents)"));
     CU_ASSERT(refused_with(HEAD "workload: w\nsessions: 40\nlaunch_window: 1s\nagents: {local: 2, capacity: 10}\n",
                            "t.yaml:4:11: 40 sessions do not fit on 2 agents of capacity 10 (raise agents or capacity)"));
+    CU_ASSERT(refused_with(HEAD TAIL "network: wan-300ms\n",
+                           "t.yaml:7:10: unknown network profile 'wan-300ms' (built-in: lan, wan-50ms, wan-100ms, "
+                           "wan-250ms-1pct, broadband-20mbit, mobile-3g, satellite-600ms; or a mapping {name, rtt, "
+                           "jitter, loss, rate_down, rate_up, queue})"));
+    CU_ASSERT(refused_with(HEAD TAIL "network: {name: x, loss: 60%}\n",
+                           "t.yaml:7:26: network loss: must be below 50% (built-in profiles: lan, wan-50ms, "
+                           "wan-100ms, wan-250ms-1pct, broadband-20mbit, mobile-3g, satellite-600ms)"));
     CU_ASSERT(refused_with(HEAD "workload: w\nlaunch_window: 1s\nagents: {local: 2}\n",
                            "t.yaml:1:1: plan: missing required key 'sessions'"));
     CU_ASSERT(refused_with("target: {host: h, verify: false, security: ssl}\n"

@@ -192,6 +192,24 @@ static void test_ydoc__large_map_linear(void)
     free(text);
 }
 
+/** Errors quote the file's text; a newline or other control character in it must not split the
+ * message into two lines (found by fuzzing). */
+static void test_ydoc__errors_are_one_line(void)
+{
+    struct ydoc *doc = load("\"bad\\nkey\": 1\nflag: \"yes\\r\\nno\"\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    static const char *const allowed[] = { "flag", NULL };
+    CU_ASSERT_EQUAL(ydoc_check_keys(doc, doc->root, allowed, "plan", err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad?key"));
+    int b;
+    CU_ASSERT_EQUAL(ydoc_bool(doc, ydoc_get(doc->root, "flag"), &b, err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NULL(strchr(err, '\r'));
+    ydoc_free(doc);
+    load_fails("a: 1\n\"a\": 2\n", "plan.yaml:2:1: duplicate key 'a'");
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -204,6 +222,7 @@ int main(void)
         UNIT_TEST(test_ydoc__file),
         UNIT_TEST(test_ydoc__deep_nesting),
         UNIT_TEST(test_ydoc__large_map_linear),
+        UNIT_TEST(test_ydoc__errors_are_one_line),
         UNIT_END,
     };
     return unit_run("ydoc", tests, NULL, NULL);

@@ -44,7 +44,7 @@ name: e2e
 target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
 credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
 platform: simhost-e2e
-network: loopback
+network: lan
 workload: $S/tests/integration/short-worker.yaml
 sessions: $1
 launch_window: $4

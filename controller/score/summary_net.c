@@ -1,0 +1,94 @@
+/* summary_net.c -- measured network figures of a run (see summary_net.h). Traffic rows are
+ * cumulative per session, so the retransmission rate takes each session's last row; RTT is a
+ * sample per row (the kernel's smoothed RTT when the row was taken). */
+#include "controller/score/summary_net.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/netprofile.h"
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void rtt_percentiles(const struct summary_input *in, struct summary *out)
+{
+    out->rtt_p50_ms = out->rtt_p95_ms = NAN;
+    uint32_t *v = malloc((in->traffic_count ? in->traffic_count : 1) * sizeof *v);
+    size_t n = 0;
+    if (!v)
+        return;
+    for (size_t i = 0; i < in->traffic_count; i++)
+        if (in->traffic[i].t.rtt_us)
+            v[n++] = in->traffic[i].t.rtt_us;
+    if (n) {
+        qsort(v, n, sizeof *v, cmp_u32);
+        out->rtt_p50_ms = v[(size_t)(0.50 * (double)(n - 1))] / 1e3;
+        out->rtt_p95_ms = v[(size_t)(0.95 * (double)(n - 1))] / 1e3;
+    }
+    free(v);
+}
+
+static void retransmissions(const struct summary_input *in, struct summary *out)
+{
+    out->retrans_pct = NAN;
+    out->data_segs_out = 0;
+    size_t nsess = 0;
+    for (size_t i = 0; i < in->traffic_count; i++)
+        if (in->traffic[i].session + (size_t)1 > nsess)
+            nsess = in->traffic[i].session + (size_t)1;
+    const struct rec_traffic **last = calloc(nsess ? nsess : 1, sizeof *last);
+    if (!last)
+        return;
+    for (size_t i = 0; i < in->traffic_count; i++) {
+        const struct rec_traffic *t = &in->traffic[i].t;
+        if (!last[t->session] || t->data_segs_out >= last[t->session]->data_segs_out)
+            last[t->session] = t;
+    }
+    double segs = 0, re = 0;
+    for (size_t s = 0; s < nsess; s++)
+        if (last[s]) {
+            segs += last[s]->data_segs_out;
+            re += last[s]->retrans;
+        }
+    free(last);
+    out->data_segs_out = (uint64_t)segs;
+    if (segs > 0)
+        out->retrans_pct = 100.0 * re / segs;
+}
+
+void summary_net(const struct summary_input *in, struct summary *out)
+{
+    rtt_percentiles(in, out);
+    retransmissions(in, out);
+}
+
+void summary_net_line(const struct summary *s, char *buf, size_t len)
+{
+    struct netprofile p;
+    char conf[256], err[128];
+    if (s->run.network_profile[0] && netprofile_from_json(s->run.network_profile, &p, err, sizeof err) == 0)
+        netprofile_describe(&p, conf, sizeof conf);
+    else
+        snprintf(conf, sizeof conf, "%s (profile not stored)", s->run.network);
+    size_t off = (size_t)snprintf(buf, len, "configured %s; measured ", conf);
+    if (off >= len)
+        return;
+    if (isfinite(s->rtt_p50_ms))
+        off += (size_t)snprintf(buf + off, len - off, "RTT p50 %.1f ms, p95 %.1f ms", s->rtt_p50_ms, s->rtt_p95_ms);
+    else
+        off += (size_t)snprintf(buf + off, len - off, "RTT -");
+    if (off >= len)
+        return;
+    if (isfinite(s->retrans_pct))
+        snprintf(buf + off, len - off, ", %.2f %% of %llu data segments retransmitted (client side)", s->retrans_pct,
+                 (unsigned long long)s->data_segs_out);
+    else
+        snprintf(buf + off, len - off, ", retransmissions -");
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# run.sh -- runs sessmax's libFuzzer harnesses one after another from a fuzz build directory.
+#   tests/fuzz/run.sh FUZZ_BUILD_DIR [NAME...]        (default: every harness)
+# Budget per harness: FUZZ_SECONDS (default 60) or, when set, FUZZ_RUNS executions.
+# Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
+# link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
+# fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints the executions of
+# each harness ("NAME: N executions in S s").
+set -u
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
+shift
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan}
+D="$B/fuzz"
+mkdir -p "$D/artifacts" "$D/logs"
+
+# seeds NAME DIR -- fills DIR with the seed inputs of harness NAME.
+seeds() {
+    local name=$1 dir=$2
+    mkdir -p "$dir"
+    case $name in
+    fuzz_proto) "$D/seed_proto" "$dir" || return 1 ;;
+    fuzz_workload) cp "$SRC"/workloads/*-worker.yaml "$SRC"/workloads/single-user.yaml \
+                      "$SRC"/tests/integration/short-worker.yaml "$dir"/ ;;
+    fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/ ;;
+    fuzz_ydoc) cp "$SRC"/workloads/*.yaml "$dir"/ ;;
+    *) ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1 && cp "$SRC"/tests/fuzz/seeds/"$name"/* "$dir"/ ;;
+    esac
+    return 0
+}
+
+failures=0
+for name in $NAMES; do
+    bin="$D/$name"
+    [ -x "$bin" ] || { echo "FAIL: $bin is not built (cmake --build $B --target sessmax_fuzzers)"; failures=$((failures + 1)); continue; }
+    corpus="$D/corpus/$name"
+    seeddir="$D/seeds/$name"
+    rm -rf "$seeddir"
+    mkdir -p "$corpus"
+    seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
+    args=(-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+          -artifact_prefix="$D/artifacts/$name-")
+    case $name in fuzz_proto) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        args+=(-runs="$FUZZ_RUNS")
+    else
+        args+=(-max_total_time="${FUZZ_SECONDS:-60}")
+    fi
+    log="$D/logs/$name.log"
+    start=$(date +%s)
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        "$bin" "${args[@]}" "$corpus" "$seeddir" >"$log" 2>&1
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    if [ $rc -ne 0 ]; then
+        echo "FAIL: $name (exit $rc after ${execs:-?} executions); log $log:"
+        grep -E 'ERROR|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -20
+        failures=$((failures + 1))
+    else
+        echo "$name: ${execs:-?} executions in ${secs} s, corpus $(ls "$corpus" | wc -l) inputs"
+    fi
+done
+[ $failures -eq 0 ] || { echo "$failures harness(es) failed"; exit 1; }

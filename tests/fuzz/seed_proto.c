@@ -1,0 +1,160 @@
+/* seed_proto.c -- writes the agent-link fuzzer's seed corpus with the real encoder
+ * (common/proto.c): one file per message type, a RECORDS batch with one record of each kind, and
+ * a stream of all of them. Seeds follow the encoder whenever the protocol changes.
+ * usage: seed_proto DIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/proto.h"
+
+static int save(const char *dir, const char *name, const struct proto_buf *b)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0) {
+        fprintf(stderr, "seed_proto: cannot write %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Encodes m into its own file and appends it to the stream. */
+static int one(const char *dir, const char *name, const struct proto_msg *m, struct proto_buf *all)
+{
+    struct proto_buf b = { 0 };
+    int rc = proto_encode(&b, m) == 0 && proto_encode(all, m) == 0 ? save(dir, name, &b) : -1;
+    if (rc != 0)
+        fprintf(stderr, "seed_proto: cannot encode %s\n", name);
+    proto_buf_free(&b);
+    return rc;
+}
+
+/* One RECORDS frame with one record of each kind, appended to b. */
+static int add_records(struct proto_buf *b)
+{
+    struct proto_record r[4];
+    memset(r, 0, sizeof r);
+    r[0].kind = PROTO_REC_SAMPLE;
+    r[0].u.sample = (struct rec_sample){ .session = 3, .loop = 1, .t_us = 1000000000000000ull,
+                                         .value_us = 250000, .ok = 1, .is_measure = 1 };
+    snprintf(r[0].u.sample.name, sizeof r[0].u.sample.name, "vsi");
+    r[1].kind = PROTO_REC_SESSION;
+    r[1].u.session = (struct rec_session){ .session = 3, .t_us = 1000000000000000ull,
+                                           .kind = SESSION_FAILED, .reason = FAIL_WAIT_TIMEOUT };
+    snprintf(r[1].u.session.user, sizeof r[1].u.session.user, "simuser004");
+    snprintf(r[1].u.session.detail, sizeof r[1].u.session.detail, "wait timeout");
+    r[2].kind = PROTO_REC_TRAFFIC;
+    r[2].u.traffic = (struct rec_traffic){ .session = 3, .t_us = 1, .bytes_in = 1, .bytes_out = 2,
+                                           .wire_in = 3, .wire_out = 4, .rtt_us = 500, .frames = 9 };
+    r[3].kind = PROTO_REC_HEALTH;
+    r[3].u.health = (struct rec_health){ .t_us = 1, .sessions_active = 30, .sessions_connecting = 1,
+                                         .lag_p50_us = 100, .lag_p99_us = 900, .lag_max_us = 5000,
+                                         .cpu_permille = 400, .rss_kb = 65536 };
+    int rc = proto_records_begin(b, 7);
+    for (int i = 0; i < 4 && rc == 0; i++)
+        rc = proto_records_add(b, &r[i]);
+    proto_records_end(b);
+    return rc == 0 && !b->oom ? 0 : -1;
+}
+
+static int records(const char *dir, struct proto_buf *all)
+{
+    struct proto_buf b = { 0 };
+    int rc = add_records(&b) == 0 && add_records(all) == 0 ? save(dir, "records", &b) : -1;
+    proto_buf_free(&b);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: seed_proto DIR\n");
+        return 64;
+    }
+    const char *dir = argv[1];
+    struct proto_buf all = { 0 };
+    struct proto_msg m;
+    int rc = 0;
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_HELLO;
+    m.u.hello = (struct proto_hello){ .version = PROTO_VERSION, .name = "agent-1", .capacity = 30, .pid = 99 };
+    memset(m.u.hello.nonce, 'N', sizeof m.u.hello.nonce);
+    rc |= one(dir, "hello", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_CHALLENGE;
+    m.u.challenge.version = PROTO_VERSION;
+    memset(m.u.challenge.nonce, 'C', sizeof m.u.challenge.nonce);
+    memset(m.u.challenge.proof, 'P', sizeof m.u.challenge.proof);
+    rc |= one(dir, "challenge", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_AUTH;
+    memset(m.u.auth_proof, 'A', sizeof m.u.auth_proof);
+    rc |= one(dir, "auth", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_WELCOME;
+    m.u.welcome = (struct proto_welcome){ .agent_id = 1, .heartbeat_ms = 1000, .timeout_ms = 5000,
+                                          .grace_ms = 30000, .resumed = 1, .acked_seq = 6 };
+    memset(m.u.welcome.ticket, 'T', sizeof m.u.welcome.ticket);
+    rc |= one(dir, "welcome", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_CONFIG;
+    m.u.config = (struct proto_config){ .host = "127.0.0.1", .port = 3389, .fingerprint = "sha256:AA:BB",
+                                        .security = "tls", .domain = "", .gateway_host = "",
+                                        .workload_name = "w",
+                                        .workload_text = "version: 1\nname: w\nlogon: {change: screen}\n"
+                                                         "loop: [{think: 1s}]\n",
+                                        .connect_timeout_ms = 30000, .traffic_interval_ms = 5000,
+                                        .health_interval_ms = 2000 };
+    rc |= one(dir, "config", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_START;
+    m.u.start = (struct proto_start){ .index = 4, .user = "simuser005", .password = "pw", .seed = 42 };
+    rc |= one(dir, "start", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_STOP;
+    m.u.stop_deadline_ms = 60000;
+    rc |= one(dir, "stop", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_HEARTBEAT;
+    m.u.heartbeat_t_us = 1000000000000000ull;
+    rc |= one(dir, "heartbeat", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_PING;
+    m.u.ping = (struct proto_ping){ .id = 3, .ctl_us = 1000000000000000ull };
+    rc |= one(dir, "ping", &m, &all);
+    m.type = PROTO_PONG;
+    m.u.ping.agent_us = 1000000000000100ull;
+    rc |= one(dir, "pong", &m, &all);
+
+    rc |= records(dir, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_ACK;
+    m.u.ack_seq = 7;
+    rc |= one(dir, "ack", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_DONE;
+    m.u.done = (struct proto_done){ .ended = 9, .failed = 1 };
+    rc |= one(dir, "done", &m, &all);
+
+    memset(&m, 0, sizeof m);
+    m.type = PROTO_ERROR;
+    m.u.error = "bad token";
+    rc |= one(dir, "error", &m, &all);
+
+    rc |= save(dir, "stream", &all);
+    proto_buf_free(&all);
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# fuzz.sh -- every libFuzzer harness (tests/fuzz: agent link decoder, workloads, plans, the YAML
+# layer) runs for FUZZ_SECONDS (default 30) each. Builds them with clang into a fuzz build
+# beside the normal one (SESSMAX_BUILD_DIR/fuzz-build, -DSESSMAX_FUZZ=ON). Fails on any crash,
+# sanitizer report, leak, timeout or broken oracle, naming the harness and the saved input.
+set -u
+SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
+BUILD=${SESSMAX_BUILD_DIR:?SESSMAX_BUILD_DIR not set}
+FB="$BUILD/fuzz-build"
+command -v clang >/dev/null || { echo "FAIL: clang is needed for the fuzz harnesses"; exit 1; }
+if ! cmake -S "$SRC" -B "$FB" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DSESSMAX_FUZZ=ON >"$BUILD/fuzz-build.log" 2>&1 ||
+   ! cmake --build "$FB" -j2 --target sessmax_fuzzers >>"$BUILD/fuzz-build.log" 2>&1; then
+    tail -n 30 "$BUILD/fuzz-build.log"
+    echo "FAIL: building the fuzz harnesses"
+    exit 1
+fi
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash "$SRC/tests/fuzz/run.sh" "$FB" || { echo FAIL; exit 1; }
+echo PASS
