@@ -2,6 +2,8 @@
  * health timer; applies process-wide FreeRDP settings once (SIGPIPE, WLog level). */
 #include "agent/engine.h"
 
+#include "agent/drives.h"
+
 #include <errno.h>
 #include <event2/event.h>
 #include <ftw.h>
@@ -305,6 +307,12 @@ int engine_start_session(struct engine *e, const struct engine_session_spec *spe
             return -1;
         e->sessions = n;
         e->cap = cap;
+    }
+    char err[512];
+    if (spec->workload && spec->workload->ndrives &&
+        drives_prepare(e->config_dir, spec->workload, err, sizeof err) != 0) {
+        log_error("session %u not started: client drive files: %s", spec->session_index, err);
+        return -1;
     }
     struct session *s = session_new(&e->host_info, spec);
     if (!s) {

@@ -31,7 +31,8 @@
 
 enum phase { PH_IDLE, PH_LOGON, PH_RUN, PH_LOGOFF, PH_DONE, PH_DEAD };
 enum blocked { BL_NONE, BL_WAIT, BL_UNTIL };
-enum { CS_WAIT, CS_TIMER, CS_COUNT };   /* the wait step (or logon) and the running timer's until */
+/* the wait step (or logon), the running timer's until, and its `fail` conditions */
+enum { CS_WAIT, CS_TIMER, CS_FAIL, CS_COUNT };
 
 struct frame {
     const struct workload_step *steps;
@@ -100,9 +101,10 @@ static void stop_all(struct interp *in)
     evtimer_del(in->ev_timeout);
     free(in->typed);
     in->typed = NULL;
-    in->cs_active[CS_WAIT] = in->cs_active[CS_TIMER] = 0;
+    in->cs_active[CS_WAIT] = in->cs_active[CS_TIMER] = in->cs_active[CS_FAIL] = 0;
     cond_end(&in->cs[CS_WAIT]);
     cond_end(&in->cs[CS_TIMER]);
+    cond_end(&in->cs[CS_FAIL]);
     in->timer = NULL;
     in->wait_step = NULL;
     in->blocked = BL_NONE;
@@ -173,8 +175,10 @@ static void end_timer(struct interp *in, int ok, uint64_t end_us)
     uint64_t start = in->timer_input_us ? in->timer_input_us : in->timer_start_us;
     const char *name = in->timer->name;
     in->timer = NULL;
-    in->cs_active[CS_TIMER] = 0;
+    in->cs_active[CS_TIMER] = in->cs_active[CS_FAIL] = 0;
     cond_end(&in->cs[CS_TIMER]);
+    cond_end(&in->cs[CS_FAIL]);
+    memset(&in->cs[CS_FAIL], 0, sizeof in->cs[CS_FAIL]);   /* no stale `met` for the next timer */
     sample(in, name, (int64_t)end_us - (int64_t)start, end_us, ok);
 }
 
@@ -199,6 +203,10 @@ static int pop(struct interp *in)
     }
     if (f->timer) {
         in->depth--;
+        if (f->timer->fail.n && in->cs[CS_FAIL].met) {   /* an error showed up while the steps ran */
+            end_timer(in, 0, in->cs[CS_FAIL].met_us);
+            return 1;
+        }
         if (in->cs[CS_TIMER].met) {
             end_timer(in, 1, in->cs[CS_TIMER].met_us);
             return 1;
@@ -277,6 +285,11 @@ static void timer_step(struct interp *in, const struct workload_step *s)
     in->timer_input_us = 0;
     cond_begin(&in->cs[CS_TIMER], &s->wait, get_view(in, &buf), in->timer_start_us);
     in->cs_active[CS_TIMER] = !in->cs[CS_TIMER].met;
+    in->cs_active[CS_FAIL] = 0;
+    if (s->fail.n) {
+        cond_begin(&in->cs[CS_FAIL], &s->fail, get_view(in, &buf), in->timer_start_us);
+        in->cs_active[CS_FAIL] = !in->cs[CS_FAIL].met;
+    }
     rearm_tick(in);
     push(in, s->steps, s->nsteps, 1, s);
 }
@@ -388,12 +401,22 @@ static void on_met(struct interp *in, int which)
         }
         return;
     }
-    in->cs_active[CS_TIMER] = 0;
+    in->cs_active[which] = 0;
     if (in->blocked == BL_UNTIL) {           /* else the timer's steps still run; pop() ends it */
         in->blocked = BL_NONE;
         evtimer_del(in->ev_timeout);
-        end_timer(in, 1, in->cs[CS_TIMER].met_us);
+        if (which == CS_FAIL) {
+            uint64_t at = in->cs[CS_FAIL].met_us;
+            char name[RESULTS_NAME_LEN];
+            snprintf(name, sizeof name, "%s", in->timer->name);
+            end_timer(in, 0, at);            /* a failed sample at once: the error is on screen */
+            save_shot(in, name);
+        } else {
+            end_timer(in, 1, in->cs[CS_TIMER].met_us);
+        }
         arm(in->ev_step, 0);
+    } else if (which == CS_FAIL) {
+        in->cs_active[CS_TIMER] = 0;          /* pop() sees cs[CS_FAIL].met */
     }
 }
 

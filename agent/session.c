@@ -19,6 +19,8 @@
 #include <winpr/synch.h>
 
 #include "agent/connector.h"
+#include "agent/drives.h"
+#include "agent/rdpdr_fix.h"
 #include "agent/failure.h"
 #include "agent/interp.h"
 #include "agent/netem.h"
@@ -59,6 +61,7 @@ struct session {
     enum failure_reason finish_reason;
     char finish_detail[RESULTS_DETAIL_LEN];
     enum failure_reason final_reason;
+    char drive_dir[4096];                 /* the session's client drives ("" without drives:) */
 };
 
 /* FreeRDP context extension. THE PARENT CONTEXT MUST BE THE FIRST ELEMENT. */
@@ -187,7 +190,10 @@ static BOOL post_connect_cb(freerdp *inst)
 
 static BOOL pre_connect_cb(freerdp *inst)
 {
+    struct session *s = sess_of(inst->context);
     inst->update->SaveSessionInfo = save_session_info_cb;
+    if (s && s->drive_dir[0] && drives_pre_connect(inst) != 0)
+        return FALSE;
     return TRUE;
 }
 
@@ -230,6 +236,7 @@ static void free_instance(freerdp *inst, int connected)
         return;
     if (connected)
         freerdp_disconnect(inst);
+    rdpdr_fix_forget(inst);
     gdi_free(inst);
     freerdp_context_free(inst);
     freerdp_free(inst);
@@ -298,6 +305,8 @@ static void teardown(struct session *s, int on_loop)
         event_del(s->retry_ev);
     release_instance(s, on_loop);
     wipe_password(s);
+    drives_session_cleanup(s->drive_dir);   /* what the server wrote goes; shared files stay */
+    s->drive_dir[0] = '\0';
 }
 
 static void end(struct session *s, enum failure_reason reason, const char *detail)
@@ -547,6 +556,15 @@ static void connect_work(struct connector_job *j)
     ((struct session_ctx *)inst->context)->s = s;
     if (rdp_settings_push(inst->settings, s->h->cfg, s->user, s->password) != 0)
         goto fail;
+    if (s->wl && s->wl->ndrives) {
+        char err[512];
+        if ((!s->drive_dir[0] && drives_session_setup(s->h->cfg->config_dir, s->wl, s->index, s->drive_dir,
+                                                      sizeof s->drive_dir, err, sizeof err) != 0) ||
+            drives_apply(inst->settings, s->wl, s->drive_dir) != 0) {
+            log_ratelimited(LOG_ERROR, "drives", "session %u: client drives: %s", s->index, err);
+            goto fail;
+        }
+    }
     connector_attach(s->h->conn, j, inst);
     errno = 0;
     ok = freerdp_connect(inst) ? 1 : 0;

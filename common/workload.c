@@ -165,7 +165,7 @@ static int pauses(const struct workload_step *steps, size_t n)
 static int parse_top(struct workload_parse *p)
 {
     static const char *const keys[] = { "version", "name", "description", "desktop", "regions", "defaults",
-                                        "logon", "loop", "logoff", "measures", NULL };
+                                        "logon", "loop", "logoff", "measures", "drives", NULL };
     const struct ydoc_node *root = p->doc->root;
     struct workload *wl = p->wl;
     if (!root)
@@ -206,7 +206,9 @@ static int parse_top(struct workload_parse *p)
     const struct ydoc_node *logoff = ydoc_get(root, "logoff");
     if (logoff && workload_parse_steps(p, logoff, "logoff", &wl->logoff, &wl->nlogoff) != 0)
         return -1;
-    return parse_measures(p, ydoc_get(root, "measures"));
+    if (parse_measures(p, ydoc_get(root, "measures")) != 0)
+        return -1;
+    return workload_parse_drives(p, ydoc_get(root, "drives"));
 }
 
 static void hash_text(const char *text, size_t len, char out[65])
@@ -266,6 +268,7 @@ void workload_free(struct workload *wl)
     for (size_t i = 0; i < wl->ntimers; i++)
         free(wl->timers[i]);
     free(wl->timers);
+    workload_free_drives(wl);
     free(wl->regions);
     free(wl->name);
     free(wl->description);

@@ -79,6 +79,8 @@ struct workload_step {
     int double_click;                    /* click */
     uint64_t think_min_us, think_max_us; /* think (equal for a fixed time) */
     struct workload_wait wait;           /* wait, timer (its `until`) */
+    struct workload_wait fail;           /* timer: `until.fail`, conditions that end the timer as
+                                            failed (an error window) -- fail.n == 0: none */
     char name[RESULTS_NAME_LEN];         /* timer */
     uint32_t count;                      /* repeat */
     struct workload_step *steps;         /* timer, repeat */
@@ -96,6 +98,22 @@ struct workload_measure {
     char name[RESULTS_NAME_LEN];
     struct workload_measure_item *items;
     size_t n;
+    int line, col;
+};
+
+/* Client drives (`drives:`): files the agent generates once (drive_gen content, shared read-only
+ * by its sessions) and redirects under the drive's name; each session's drive is a private
+ * directory holding links to them, where the server may also write. */
+#define WORKLOAD_DRIVE_NAME_MAX 7            /* announced as an 8-byte DOS name */
+struct workload_drive_file {
+    char name[RESULTS_NAME_LEN];
+    uint64_t size;
+    int line, col;
+};
+struct workload_drive {
+    char name[WORKLOAD_DRIVE_NAME_MAX + 1];
+    struct workload_drive_file *files;
+    size_t nfiles;
     int line, col;
 };
 
@@ -117,6 +135,8 @@ struct workload {
     size_t nmeasures;
     char **timers;                       /* distinct timer names in loop and logoff order */
     size_t ntimers;
+    struct workload_drive *drives;       /* client drives, in file order */
+    size_t ndrives;
 };
 
 #define WORKLOAD_ERR_LEN 512

@@ -26,4 +26,8 @@ void workload_free_steps(struct workload_step *steps, size_t n);
 int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, const char *what,
                         char out[RESULTS_NAME_LEN]);
 
+/* Parses `drives:` (NULL: none) into p->wl->drives (common/workload_drives.c). */
+int workload_parse_drives(struct workload_parse *p, const struct ydoc_node *map);
+void workload_free_drives(struct workload *wl);
+
 #endif

@@ -143,9 +143,13 @@ int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, c
                         int allow_on_timeout, uint64_t default_timeout_us, struct workload_wait *out)
 {
     static const char *const keys[] = { "change", "stable", "match", "pixel", "timeout", "on_timeout", NULL };
+    static const char *const keys_until[] = { "change", "stable", "match", "pixel", "timeout", "on_timeout",
+                                              "fail", NULL };
     static const char *const keys_no[] = { "change", "stable", "match", "pixel", "timeout", NULL };
+    int until = !strcmp(what, "until");
     memset(out, 0, sizeof *out);
-    if (ydoc_check_keys(p->doc, map, allow_on_timeout ? keys : keys_no, what, p->err, p->errlen) != 0)
+    if (ydoc_check_keys(p->doc, map, until ? keys_until : allow_on_timeout ? keys : keys_no, what,
+                        p->err, p->errlen) != 0)
         return -1;
     out->line = map->line;
     out->col = map->col;
@@ -154,6 +158,8 @@ int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, c
     for (size_t i = 0; i < map->n; i++) {
         const char *k = map->keys[i]->value;
         const struct ydoc_node *v = map->items[i];
+        if (until && !strcmp(k, "fail"))
+            continue;                    /* step_timer parses it */
         if (!strcmp(k, "timeout")) {
             if (ydoc_duration_us(p->doc, v, &out->timeout_us, p->err, p->errlen) != 0)
                 return -1;
@@ -327,6 +333,10 @@ static int step_timer(struct workload_parse *p, const struct ydoc_node *step, co
     if (!until)
         return ERR(p, step, "timer '%s' needs until: {<condition>, timeout}", s->name);
     if (workload_parse_wait(p, until, "until", 1, p->wl->timeout_us, &s->wait) != 0)
+        return -1;
+    const struct ydoc_node *fail = ydoc_get(until, "fail");
+    if (fail && (ydoc_expect(p->doc, fail, YDOC_MAP, "fail", p->err, p->errlen) != 0 ||
+                 workload_parse_wait(p, fail, "fail", 0, s->wait.timeout_us, &s->fail) != 0))
         return -1;
     const struct ydoc_node *steps = ydoc_get(step, "steps");
     if (steps && workload_parse_steps(p, steps, "timer steps", &s->steps, &s->nsteps) != 0)

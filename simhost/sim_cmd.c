@@ -1,12 +1,14 @@
 /* sim_cmd.c -- run-box command parsing. */
 #include "simhost/sim_cmd.h"
 
+#include "common/drive_gen.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char *const cmd_names[SIM_CMD_KIND_COUNT] = {
-    "none", "edit", "zip9", "zip1", "cpu", "logoff", "open", "unknown",
+    "none", "edit", "zip9", "zip1", "cpu", "logoff", "open", "copyin", "copyout", "unknown",
 };
 
 const char *sim_cmd_name(enum sim_cmd_kind kind)
@@ -61,6 +63,37 @@ static int split(const char *line, char *word, size_t wlen, char *rest, size_t r
     return words;
 }
 
+static int valid_drive(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > SIM_CMD_DRIVE_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '-')
+            return 0;
+    return 1;
+}
+
+/* copyin NAME FILE / copyout NAME FILE SIZE; returns the kind, or UNKNOWN with a usage text. */
+static enum sim_cmd_kind parse_copy(const char *line, int out_dir, struct sim_cmd *out)
+{
+    char word[16], name[32], file[SIM_CMD_ARG_MAX + 1], size[32], extra[2];
+    int want = out_dir ? 4 : 3;
+    int got = sscanf(line, " %15s %31s %64s %31s %1s", word, name, file, size, extra);
+    uint64_t bytes = 0;
+    if (got != want || !valid_drive(name) || !sim_cmd_valid_file(file) ||
+        (out_dir && drive_gen_parse_size(size, &bytes) != 0)) {
+        snprintf(out->text, sizeof out->text, out_dir
+                 ? "usage: copyout NAME FILE SIZE (NAME: a client drive, up to 7 letters; SIZE like 10MB)"
+                 : "usage: copyin NAME FILE (NAME: a client drive, up to 7 letters)");
+        return out->kind = SIM_CMD_UNKNOWN;
+    }
+    memcpy(out->drive, name, strlen(name) + 1);
+    memcpy(out->arg, file, strlen(file) + 1);
+    out->size = bytes;
+    return out->kind = out_dir ? SIM_CMD_COPYOUT : SIM_CMD_COPYIN;
+}
+
 enum sim_cmd_kind sim_cmd_parse(const char *line, struct sim_cmd *out)
 {
     char word[32], arg[SIM_CMD_ARG_MAX + 1];
@@ -79,6 +112,8 @@ enum sim_cmd_kind sim_cmd_parse(const char *line, struct sim_cmd *out)
         memcpy(out->arg, arg, strlen(arg) + 1);   /* valid_file() bounds it below SIM_CMD_ARG_MAX */
         return out->kind = with_file[i];
     }
+    if (strcmp(word, "copyin") == 0 || strcmp(word, "copyout") == 0)
+        return parse_copy(line, strcmp(word, "copyout") == 0, out);
     if ((strcmp(word, "cpu") == 0 || strcmp(word, "logoff") == 0) && words == 1)
         return out->kind = strcmp(word, "cpu") == 0 ? SIM_CMD_CPU : SIM_CMD_LOGOFF;
     snprintf(out->text, sizeof out->text, "unknown command: %.100s", line);

@@ -15,7 +15,7 @@ void sim_opts_usage(void)
           "                       [--users-file F] [--event-log FILE] [--input-log FILE]\n"
           "                       [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
-          "                       [--log-level error|warn|info|debug]\n"
+          "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "                       [--work-scale X] [--state-dir DIR]\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
@@ -59,6 +59,7 @@ static void defaults(struct sim_opts *o)
     o->max_conns = 1024;
     o->log_level = LOG_INFO;
     o->threshold_offset_ms = 1000;
+    o->drives = 1;
     const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
         snprintf(o->state_dir, sizeof o->state_dir, "%s/sessmax-simhost", xdg);
@@ -131,6 +132,12 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
                 snprintf(err, errlen, "--log-level: expected error, warn, info or debug, got '%s'", v ? v : "");
                 return -1;
             }
+        } else if (!strcmp(a, "--drive-redirection")) {
+            if (!v || (strcmp(v, "on") && strcmp(v, "off"))) {
+                snprintf(err, errlen, "--drive-redirection: expected on or off, got '%s'", v ? v : "");
+                return -1;
+            }
+            o->drives = !strcmp(v, "on");
         } else if (!strcmp(a, "--state-dir") && v) {
             snprintf(o->state_dir, sizeof o->state_dir, "%s", v);
         } else if (!strcmp(a, "--cert") && v) {

@@ -27,6 +27,7 @@ struct sim_opts {
     double cpus;                 /* --cpus C (with --predict) */
     const char *measure;         /* --measure NAME (with --predict; NULL: vsi, else the only group) */
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
+    int drives;                  /* --drive-redirection on|off: serve client drives (default on) */
     int calibrate_only;          /* --calibrate: print the cost table and exit */
 };
 

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "simhost/sim_apps.h"
 #include "simhost/sim_desktop.h"
+#include "simhost/sim_drive.h"
 #include "simhost/sim_frame.h"
 #include "simhost/sim_kbd.h"
 #include "simhost/sim_server.h"
@@ -54,6 +55,8 @@ struct sim_session {
     int markers;                 /* client supports surface frame markers */
     struct sim_input q[SIM_QUEUE];
     int qn;
+    struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */
+    struct sim_event copy_ev;    /* the copy in progress, logged when it ends */
 };
 
 struct sim_peer_ctx {
@@ -136,7 +139,15 @@ static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
     }
     ev.seq = ++s->desk.seq;
     ev.work_start_us = clock_now_us();
-    ev.ok = sim_app_run(cmd, s->dir, s->srv->opts->work_scale, ev.seq, &out) == 0;
+    if (cmd->kind == SIM_CMD_COPYIN || cmd->kind == SIM_CMD_COPYOUT) {
+        if (sim_drive_begin(s->drive, cmd, s->dir, ev.seq, &out) == 0) {
+            s->copy_ev = ev;             /* painted and logged by copy_step() */
+            return 0;
+        }
+        ev.ok = 0;
+    } else {
+        ev.ok = sim_app_run(cmd, s->dir, s->srv->opts->work_scale, ev.seq, &out) == 0;
+    }
     ev.work_end_us = clock_now_us();
     show_result(s, cmd->kind, &out);
     int rc = flush(s);
@@ -193,12 +204,37 @@ static int run_input(struct sim_session *s, const struct sim_input *in)
     return 0;
 }
 
+/* A copy in progress: progress or the result window. Returns -1 when the client is gone. */
+static int copy_step(struct sim_session *s)
+{
+    struct sim_app_out out;
+    int paint, r = sim_drive_step(s->drive, &out, &paint);
+    if (!paint)
+        return 0;
+    if (r != 0)
+        s->copy_ev.work_end_us = clock_now_us();
+    show_result(s, SIM_CMD_COPYIN, &out);
+    int rc = flush(s);
+    if (r != 0) {
+        s->copy_ev.ok = r > 0;
+        s->copy_ev.frame_sent_us = clock_now_us();
+        sim_eventlog_write(s->srv->elog, &s->copy_ev);
+    }
+    return rc;
+}
+
 static int drain_queue(struct sim_session *s)
 {
     int rc = 0;
-    for (int i = 0; i < s->qn && rc == 0 && !s->logoff; i++)
+    if (sim_drive_busy(s->drive) && (rc = copy_step(s)) != 0)
+        return rc;
+    if (sim_drive_busy(s->drive))   /* input waits for the copy, like a busy desktop */
+        return 0;
+    int i = 0;
+    for (; i < s->qn && rc == 0 && !s->logoff && !sim_drive_busy(s->drive); i++)
         rc = run_input(s, &s->q[i]);
-    s->qn = 0;
+    memmove(s->q, s->q + i, (size_t)(s->qn - i) * sizeof s->q[0]);
+    s->qn -= i;
     if (rc == 0 && !s->logoff)
         rc = flush(s);
     return rc;
@@ -314,6 +350,7 @@ static BOOL on_post_connect(freerdp_peer *peer)
         return FALSE;
     sim_desktop_init(&s->desk, s->user, (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopWidth),
                      (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopHeight));
+    sim_drive_logon(s->drive, s->id);
     log_info("session %u: %s logged on (%d bpp, %s)", s->id, s->user, s->bpp, nla ? "NLA" : "TLS");
     return TRUE;
 }
@@ -337,6 +374,7 @@ static BOOL ctx_new(freerdp_peer *peer, rdpContext *ctx)
     s->peer = peer;
     s->srv = peer->ContextExtra;
     ((struct sim_peer_ctx *)ctx)->s = s;
+    s->drive = sim_drive_new(ctx, s->srv->opts->drives);
     return TRUE;
 }
 
@@ -346,6 +384,7 @@ static void ctx_free(freerdp_peer *peer, rdpContext *ctx)
     (void)peer;
     if (!s)
         return;
+    sim_drive_free(s->drive);
     sim_frame_buf_free(&s->fb);
     free(s);
     ((struct sim_peer_ctx *)ctx)->s = NULL;
@@ -434,13 +473,14 @@ static void session_loop(struct sim_session *s)
     struct sim_server *srv = s->srv;
     HANDLE handles[32];
     while (!srv->stop) {
-        DWORD n = peer->GetEventHandles(peer, handles, 32);
+        DWORD n = peer->GetEventHandles(peer, handles, 31);
         if (n == 0)
             break;
-        DWORD w = WaitForMultipleObjects(n, handles, FALSE, 1000);   /* stop and the watchdog shut the socket: it wakes us */
+        n += sim_drive_handles(s->drive, handles + n, 32 - n);
+        DWORD w = WaitForMultipleObjects(n, handles, FALSE, sim_drive_busy(s->drive) ? 50 : 1000);   /* stop and the watchdog shut the socket: it wakes us */
         if (w == WAIT_FAILED)
             break;
-        if (!peer->CheckFileDescriptor(peer))
+        if (!peer->CheckFileDescriptor(peer) || sim_drive_check(s->drive) != 0)
             break;
         if (s->refuse) {
             say_goodbye(s, s->refuse);

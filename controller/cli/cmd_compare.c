@@ -1,4 +1,4 @@
-/* cmd_compare.c -- `sessmax compare DB [RUN...] [--by transport,platform,network]`. */
+/* cmd_compare.c -- `sessmax compare DB [RUN...] [--by transport,platform,network] [--stat p50]`. */
 #include "controller/cli/cmd_compare.h"
 
 #include <errno.h>
@@ -13,11 +13,13 @@
 
 static const char usage[] =
     "usage: sessmax compare DB [RUN...] [--by transport,platform,network] [--format text|csv|markdown]\n"
-    "                          [-o FILE]\n\n"
-    "One table, side by side: smax, baseline, p95 of every timer, kbit/s per session and stuck\n"
-    "sessions, one row per run (default: every run in DB) or, with --by, one row per group of runs\n"
-    "sharing those labels (figures averaged over the group; smax over the runs that reached it).\n"
-    "Example: sessmax compare results.db --by transport,network --format markdown\n";
+    "                          [--stat p50|p95|p99] [-o FILE]\n\n"
+    "One table, side by side: smax, baseline, a percentile of every timer (--stat; p95, or p50\n"
+    "with --by network alone), kbit/s per session, measured TCP RTT p50 and retransmission rate\n"
+    "(client side, % of data segments) and stuck sessions, one row per run (default: every run in\n"
+    "DB) or, with --by, one row per group of runs sharing those labels (figures averaged over the\n"
+    "group; smax over the runs that reached it).\n"
+    "Example: sessmax compare results.db --by network    (the LAN-vs-WAN table, docs/network.md)\n";
 
 static int load_all(struct store *st, const char *path, char **ids, int nids, struct summary **out,
                     size_t *n, int *code)
@@ -49,10 +51,11 @@ static int compare(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "by", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
-        { "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+        { "output", required_argument, NULL, 'o' }, { "stat", required_argument, NULL, 's' },
+        { NULL, 0, NULL, 0 },
     };
     unsigned by = 0;
-    int fmt = COMPARE_TEXT, c, code = 0;
+    int fmt = COMPARE_TEXT, c, code = 0, stat = -1;
     const char *out = NULL;
     optind = 1;
     opterr = 0;
@@ -66,6 +69,10 @@ static int compare(int argc, char **argv)
         case 'f':
             if ((fmt = compare_parse_format(optarg)) < 0)
                 return cmd_usage_error(&cmd_compare, "--format '%s': use text, csv or markdown", optarg);
+            break;
+        case 's':
+            if ((stat = compare_parse_stat(optarg)) < 0)
+                return cmd_usage_error(&cmd_compare, "--stat '%s': use p50, p95 or p99", optarg);
             break;
         case 'o': out = optarg; break;
         default: return cmd_usage_error(&cmd_compare, "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -91,7 +98,9 @@ static int compare(int argc, char **argv)
         code = EX_CANTCREAT;
         goto done;
     }
-    if (compare_write(runs, n, by, (enum compare_format)fmt, o) < 0 || fflush(o) != 0) {
+    int wrc = stat < 0 ? compare_write(runs, n, by, (enum compare_format)fmt, o)
+                       : compare_write_stat(runs, n, by, (enum compare_stat)stat, (enum compare_format)fmt, o);
+    if (wrc < 0 || fflush(o) != 0) {
         fprintf(stderr, "sessmax compare: write failed: %s\n", strerror(errno));
         code = EX_IOERR;
     }

@@ -1,4 +1,5 @@
-/* compare.c -- rows (runs or groups) x columns (smax, baseline, p95 per timer, kbit/s, stuck). */
+/* compare.c -- rows (runs or groups) x columns (smax, baseline, a percentile per timer, kbit/s,
+ * RTT, retransmissions, stuck). */
 #include "controller/report/compare.h"
 
 #include "controller/report/export.h"
@@ -25,6 +26,15 @@ int compare_parse_by(const char *text, unsigned *mask)
         p += len + (p[len] == ',');
     }
     return *mask ? 0 : -1;
+}
+
+int compare_parse_stat(const char *text)
+{
+    static const char *const names[] = { "p50", "p95", "p99" };
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(text, names[i]))
+            return i;
+    return -1;
 }
 
 int compare_parse_format(const char *text)
@@ -73,11 +83,12 @@ static size_t timer_columns(const struct summary *runs, size_t n, const char **n
     return k;
 }
 
-static double timer_p95(const struct summary *s, const char *name)
+static double timer_stat(const struct summary *s, const char *name, enum compare_stat stat)
 {
     for (size_t t = 0; t < s->timer_count; t++)
         if (!strcmp(s->timers[t].name, name))
-            return s->timers[t].p95_ms;
+            return stat == COMPARE_P50 ? s->timers[t].p50_ms : stat == COMPARE_P99 ? s->timers[t].p99_ms
+                                                                                    : s->timers[t].p95_ms;
     return NAN;
 }
 
@@ -96,9 +107,10 @@ static void num(char *cell, double v, const char *fmt)
 
 /* Fills one row from the runs whose index is listed in members. */
 static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t *members, size_t m,
-                     const char *label, const char **timers, size_t nt)
+                     const char *label, const char **timers, size_t nt, enum compare_stat stat)
 {
     struct acc smax = { 0 }, base = { 0 }, kbps = { 0 }, stuck = { 0 }, p95[MAXCOLS] = { { 0 } };
+    struct acc rtt = { 0 }, retrans = { 0 };
     size_t open = 0;
     uint32_t open_min = UINT32_MAX;
     for (size_t k = 0; k < m; k++) {
@@ -111,9 +123,11 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
         }
         acc_add(&base, s->score.baseline_ms);
         acc_add(&kbps, s->kbps_per_session);
+        acc_add(&rtt, s->rtt_p50_ms);
+        acc_add(&retrans, s->retrans_pct);
         acc_add(&stuck, s->stuck);
         for (size_t t = 0; t < nt; t++)
-            acc_add(&p95[t], timer_p95(s, timers[t]));
+            acc_add(&p95[t], timer_stat(s, timers[t], stat));
     }
     size_t c = 0;
     snprintf(row[c++], CELL, "%s", label);
@@ -130,13 +144,16 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
     for (size_t t = 0; t < nt; t++)
         num(row[c++], acc_mean(&p95[t]), "%.0f");
     num(row[c++], acc_mean(&kbps), "%.1f");
+    num(row[c++], acc_mean(&rtt), "%.1f");
+    num(row[c++], acc_mean(&retrans), "%.2f");
     num(row[c++], acc_mean(&stuck), m > 1 ? "%.1f" : "%.0f");
 }
 
-static int build(struct table *tb, const struct summary *runs, size_t n, unsigned by)
+static int build(struct table *tb, const struct summary *runs, size_t n, unsigned by, enum compare_stat stat)
 {
+    static const char *const stat_names[] = { "p50", "p95", "p99" };
     const char *timers[MAXCOLS];
-    size_t nt = timer_columns(runs, n, timers, MAXCOLS - 6);
+    size_t nt = timer_columns(runs, n, timers, MAXCOLS - 8);
     size_t *members = malloc((n ? n : 1) * sizeof *members);
     char *done = calloc(n ? n : 1, 1);
     tb->cell = calloc(n + 1, sizeof *tb->cell);
@@ -144,14 +161,16 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
         free(members); free(done);
         return -1;
     }
-    tb->cols = nt + 6;
+    tb->cols = nt + 8;
     size_t c = 0;
     const char *head[] = { by ? "group" : "run", "runs", "smax", "baseline_ms" };
     for (size_t k = 0; k < 4; k++)
         snprintf(tb->cell[0][c++], CELL, "%s", head[k]);
     for (size_t t = 0; t < nt; t++)
-        snprintf(tb->cell[0][c++], CELL, "p95(%s)", timers[t]);
+        snprintf(tb->cell[0][c++], CELL, "%s(%s)", stat_names[stat], timers[t]);
     snprintf(tb->cell[0][c++], CELL, "kbps_per_session");
+    snprintf(tb->cell[0][c++], CELL, "rtt_p50_ms");
+    snprintf(tb->cell[0][c++], CELL, "retrans_pct");
     snprintf(tb->cell[0][c++], CELL, "stuck");
     tb->rows = 1;
     for (size_t i = 0; i < n; i++) {
@@ -167,7 +186,7 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
                 members[m++] = j;
             }
         }
-        fill_row(tb->cell[tb->rows++], runs, members, m, label, timers, nt);
+        fill_row(tb->cell[tb->rows++], runs, members, m, label, timers, nt, stat);
     }
     free(members);
     free(done);
@@ -214,8 +233,14 @@ static void write_csv(const struct table *tb, FILE *o)
 
 int compare_write(const struct summary *runs, size_t n, unsigned by, enum compare_format fmt, FILE *out)
 {
+    return compare_write_stat(runs, n, by, by == COMPARE_BY_NETWORK ? COMPARE_P50 : COMPARE_P95, fmt, out);
+}
+
+int compare_write_stat(const struct summary *runs, size_t n, unsigned by, enum compare_stat stat,
+                       enum compare_format fmt, FILE *out)
+{
     struct table tb = { 0 };
-    if (build(&tb, runs, n, by) < 0)
+    if (build(&tb, runs, n, by, stat) < 0)
         return -1;
     if (fmt == COMPARE_CSV)
         write_csv(&tb, out);

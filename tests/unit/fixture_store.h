@@ -119,8 +119,10 @@ static int fixture_traffic_health(struct store *st, int64_t run, const struct fi
                 continue;
             uint64_t secs = (t - active_at[i]) / 1000000ull;
             struct rec_traffic tr = { .session = i, .t_us = t + i, .bytes_in = secs * 12500, .bytes_out = secs * 2500,
-                                      .wire_in = secs * 13000, .wire_out = secs * 3000, .rtt_us = 300 };
-            if (store_add_traffic(st, run, &tr) < 0)   /* 15000 B/s = 120 kbit/s per session */
+                                      .wire_in = secs * 13000, .wire_out = secs * 3000, .rtt_us = 300,
+                                      .data_segs_out = (uint32_t)secs * 10, .retrans = (uint32_t)secs / 10 };
+            /* 15000 B/s = 120 kbit/s per session; 1 % of data segments retransmitted */
+            if (store_add_traffic(st, run, &tr) < 0)
                 return -1;
         }
         for (int a = 0; a < 2; a++) {

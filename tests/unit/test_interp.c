@@ -332,6 +332,36 @@ static void test_interp__timeout_continues(void)
     done();
 }
 
+/* until.fail: the error shows up -> a failed sample at once (the 60 s timeout never runs out:
+ * the 20 s guard would end the test first), a screenshot, and the loop goes on. */
+static void test_interp__fail_condition(void)
+{
+    run(HEAD
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop:\n"
+        "  - timer: copy\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {pixel: {x: 25, y: 25, rgb: \"#ffffff\"}, timeout: 60s, fail: {change: win}}\n"
+        "  - timer: next\n"
+        "    steps: [{key: f1}]\n"
+        "    until: {stable: {region: win, for: 5ms}}\n");
+    F.trigger_sc = KEYMAP_SC_ENTER;
+    F.app_rect = (struct workload_rect){ 20, 20, 10, 10 };
+    F.app_paints = 1;
+    F.stop_samples = 2;
+    go("u1", "/shots", 1, 0);
+    CU_ASSERT_EQUAL(F.finished, 1);
+    CU_ASSERT_EQUAL_FATAL(F.nsamples, 2);
+    CU_ASSERT_STRING_EQUAL(F.samples[0].name, "copy");
+    CU_ASSERT_EQUAL(F.samples[0].ok, 0);
+    CU_ASSERT(F.samples[0].value_us < 60000000);
+    CU_ASSERT_STRING_EQUAL(F.samples[1].name, "next");
+    CU_ASSERT_EQUAL(F.samples[1].ok, 1);
+    CU_ASSERT_EQUAL_FATAL(F.npngs, 1);
+    CU_ASSERT_STRING_EQUAL(F.pngs[0], "/shots/u1-loop0-copy.png");
+    done();
+}
+
 static void test_interp__timeout_fails(void)
 {
     run(HEAD
@@ -482,6 +512,7 @@ int main(void)
         UNIT_TEST(test_interp__timers_and_measure),
         UNIT_TEST(test_interp__timeout_continues),
         UNIT_TEST(test_interp__timeout_fails),
+        UNIT_TEST(test_interp__fail_condition),
         UNIT_TEST(test_interp__logon_timeout),
         UNIT_TEST(test_interp__logoff_before_logon),
         UNIT_TEST(test_interp__driver_failure),

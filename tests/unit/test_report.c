@@ -4,6 +4,7 @@
 #include "unit.h"
 
 #include "controller/report/compare.h"
+#include "controller/score/summary_net.h"
 #include "controller/report/dashboard.h"
 #include "controller/report/export.h"
 #include "controller/score/json_lite.h"
@@ -96,6 +97,13 @@ static void test_report__fixture_figures(void)
     CU_ASSERT_TRUE(sums[1].score.smax > sums[0].score.smax);   /* later knee, higher smax */
     CU_ASSERT_FALSE(sums[2].score.reached);
     CU_ASSERT_EQUAL(verdicts[0].kind, VERDICT_PASS);
+    /* measured network figures: every traffic row has rtt 300 us; 1 in 100 data segments resent */
+    CU_ASSERT_DOUBLE_EQUAL(sums[0].rtt_p50_ms, 0.3, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sums[0].rtt_p95_ms, 0.3, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sums[0].retrans_pct, 1.0, 0.05);
+    char line[512];
+    summary_net_line(&sums[0], line, sizeof line);
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "lan (profile not stored); measured RTT p50 0.3 ms"));
 }
 
 static void test_report__compare_runs_and_groups(void)
@@ -116,11 +124,21 @@ static void test_report__compare_runs_and_groups(void)
     char expect[64];
     snprintf(expect, sizeof expect, ",2,%.1f,", (sums[0].score.smax + sums[1].score.smax) / 2.0);
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, expect));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",kbps_per_session,rtt_p50_ms,retrans_pct,stuck\n"));
     free(csv);
     char *md = render_compare(by, COMPARE_MARKDOWN);
     CU_ASSERT_PTR_NOT_NULL(strstr(md, "| group "));
     CU_ASSERT_PTR_NOT_NULL(strstr(md, "|:---"));
     free(md);
+    /* grouped by network alone: the LAN-vs-WAN table shows the typical action (p50) */
+    CU_ASSERT_EQUAL(compare_parse_by("network", &by), 0);
+    char *net = render_compare(by, COMPARE_CSV);
+    CU_ASSERT_PTR_NOT_NULL(strstr(net, "group,runs,smax,baseline_ms,p50(app_start)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nlan,2,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nwan,1,"));
+    free(net);
+    CU_ASSERT_EQUAL(compare_parse_stat("p99"), COMPARE_P99);
+    CU_ASSERT_EQUAL(compare_parse_stat("p90"), -1);
 }
 
 static void test_report__exports(void)

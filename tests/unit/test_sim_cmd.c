@@ -43,10 +43,35 @@ static void test_sim_cmd__errors(void)
     CU_ASSERT_EQUAL(sim_cmd_parse(longname, &c), SIM_CMD_UNKNOWN);   /* long text is truncated, not overflowed */
 }
 
+static void test_sim_cmd__copy(void)
+{
+    struct sim_cmd c;
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyin share file10m", &c), SIM_CMD_COPYIN);
+    CU_ASSERT_STRING_EQUAL(c.drive, "share");
+    CU_ASSERT_STRING_EQUAL(c.arg, "file10m");
+    CU_ASSERT_EQUAL(sim_cmd_parse("  copyout share out10m 10MB ", &c), SIM_CMD_COPYOUT);
+    CU_ASSERT_STRING_EQUAL(c.arg, "out10m");
+    CU_ASSERT_EQUAL(c.size, 10ull << 20);
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyout s f 4096", &c), SIM_CMD_COPYOUT);
+    CU_ASSERT_EQUAL(c.size, 4096);
+    CU_ASSERT_STRING_EQUAL(sim_cmd_name(SIM_CMD_COPYOUT), "copyout");
+    /* errors: missing/extra words, bad size, drive name too long or odd, bad file */
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyin share", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c.text, "usage: copyin NAME FILE"));
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyin share a b", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyout share f", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c.text, "usage: copyout NAME FILE SIZE"));
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyout share f 10TB", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyout share f 0", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyin longname8 f", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyin a:b f", &c), SIM_CMD_UNKNOWN);
+    CU_ASSERT_EQUAL(sim_cmd_parse("copyin share ../f", &c), SIM_CMD_UNKNOWN);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
-        UNIT_TEST(test_sim_cmd__commands), UNIT_TEST(test_sim_cmd__errors), UNIT_END,
+        UNIT_TEST(test_sim_cmd__commands), UNIT_TEST(test_sim_cmd__errors), UNIT_TEST(test_sim_cmd__copy), UNIT_END,
     };
     return unit_run("sim_cmd", tests, NULL, NULL);
 }

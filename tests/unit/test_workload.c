@@ -302,6 +302,54 @@ static void test_workload__mutations(void)
     CU_ASSERT(loaded > 0);
 }
 
+static void test_workload__drives_and_fail(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    static const char *base = "version: 1\nname: d\nlogon: {change: screen}\n"
+                              "loop: [{timer: c, steps: [{key: enter}], until: {change: screen, "
+                              "fail: {pixel: {x: 1, y: 2, rgb: \"#6D4C41\"}}}}]\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%sdrives:\n  share: {files: {file10m: 10MB, f2: 4096}}\n  B-2: {files: {x: 1KB}}\n", base);
+    struct workload *wl = workload_load_string("d.yaml", text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL_FATAL(wl->ndrives, 2);
+    CU_ASSERT_STRING_EQUAL(wl->drives[0].name, "share");
+    CU_ASSERT_EQUAL_FATAL(wl->drives[0].nfiles, 2);
+    CU_ASSERT_STRING_EQUAL(wl->drives[0].files[0].name, "file10m");
+    CU_ASSERT_EQUAL(wl->drives[0].files[0].size, 10485760);
+    CU_ASSERT_EQUAL(wl->drives[0].files[1].size, 4096);
+    CU_ASSERT_EQUAL(wl->drives[1].files[0].size, 1024);
+    CU_ASSERT_EQUAL(wl->loop[0].fail.n, 1);
+    CU_ASSERT_EQUAL(wl->loop[0].fail.conds[0].kind, WORKLOAD_COND_PIXEL);
+    CU_ASSERT_EQUAL(wl->loop[0].fail.conds[0].rgb, 0x6D4C41u);
+    workload_free(wl);
+    static const struct { const char *drives, *msg; } bad[] = {
+        { "drives: {toolongname: {files: {a: 1MB}}}", "d.yaml:5:10: drive name 'toolongname' must be 1-7" },
+        { "drives: {s: {files: {a: 10XB}}}", "d.yaml:5:25: bad size '10XB'" },
+        { "drives: {s: {files: {a: 5GB}}}", "bad size '5GB'" },
+        { "drives: {s: {files: {}}}", "drive 's' has no files" },
+        { "drives: {s: {}}", "drive 's' needs files" },
+        { "drives: {s: {files: {a: 1MB}, x: 1}}", "unknown key 'x'" },
+        { "drives: {s: {files: {a: 1MB}}, S: {files: {a: 1MB}}}", "drive 'S' declared twice" },
+        { "drives: {s: {files: {.a: 1MB}}}", "must not start with a dot" },
+        { "drives: [a]", "d.yaml:5:9" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(text, sizeof text, "%s%s\n", base, bad[k].drives);
+        wl = workload_load_string("d.yaml", text, strlen(text), err, sizeof err);
+        CU_ASSERT_PTR_NULL(wl);
+        if (!strstr(err, bad[k].msg))
+            fprintf(stderr, "\n  expected '%s', got '%s'\n", bad[k].msg, err);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[k].msg));
+        workload_free(wl);
+    }
+    /* fail is only for a timer's until */
+    static const char *waitfail = "version: 1\nname: d\nlogon: {change: screen}\n"
+                                  "loop: [{wait: {change: screen, fail: {change: screen}}}]\n";
+    CU_ASSERT_PTR_NULL(workload_load_string("d.yaml", waitfail, strlen(waitfail), err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown key 'fail'"));
+}
+
 /** Nested repeats are checked by their size, not by the product of their counts: three nested
  * repeats of 100,000 (10^15 steps per pass) load, and a loop whose only pause comes after them
  * is found to pause; without any pause the load fails with the usual message. (Issue: the check
@@ -327,6 +375,7 @@ static void test_workload__nested_repeats_linear(void)
 int main(void)
 {
     static const struct unit_test tests[] = {
+        UNIT_TEST(test_workload__drives_and_fail),
         UNIT_TEST(test_workload__minimal),
         UNIT_TEST(test_workload__steps),
         UNIT_TEST(test_workload__errors),
