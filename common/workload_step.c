@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/keymap.h"
+#include "common/names.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 
@@ -18,12 +19,8 @@ int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, con
     size_t len = strlen(n->value);
     if (len >= RESULTS_NAME_LEN)
         return ERR(p, n, "%s '%s' is longer than %d characters", what, n->value, RESULTS_NAME_LEN - 1);
-    for (size_t i = 0; i < len; i++) {
-        char c = n->value[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-' || c == '.'))
-            return ERR(p, n, "%s '%s' may only use letters, digits, '_', '-' and '.'", what, n->value);
-    }
+    if (!name_is_safe(n->value))
+        return ERR(p, n, "%s '%s' may only use " NAMES_CHARSET_TEXT, what, n->value);
     memcpy(out, n->value, len + 1);
     return 0;
 }

@@ -73,4 +73,14 @@ mkdir -p "$TMP/r"
 expect_rc 0 "$S" report "$DB" --run 2 -o "$TMP/r/report.html"
 [ -s "$TMP/r/verdict.json" ] || fail "verdict.json beside the report"
 expect_rc 74 "$S" report "$DB" --run 2 -o "$TMP/nodir/x/report.html"
+# a tampered runs.score_params (a \u escape then 40,000 bytes) overflowed the old hand-written
+# JSON reader (exit 139); now every verb that reads it says what is wrong in one line
+cp "$DB" "$TMP/t.db"
+sqlite3 "$TMP/t.db" "update runs set score_params='{\"measure\":\"\\u1'||replace(hex(zeroblob(20000)),'0','A')||'\"}' where id=1"
+expect_rc 65 "$S" score "$TMP/t.db" --run 1 --no-store
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'score_params' "$TMP/err" || { cat "$TMP/err"; fail "tampered score_params message"; }
+expect_rc 65 "$S" report "$TMP/t.db" --run 1 -o "$TMP/r/t.html"
+expect_rc 65 "$S" export "$TMP/t.db" --run 1 --format json
+sqlite3 "$TMP/t.db" "update runs set score_params='{\"measure\":\"\\u1\"}' where id=1"
+expect_rc 65 "$S" score "$TMP/t.db" --run 1 --no-store
 echo "report_cli: ok"
