@@ -214,7 +214,7 @@ uint64_t interp_echo_us(const struct interp *in)
  * after it), or met before the timer's first input (then it cannot be the response to it)? */
 static int implausible(const struct interp *in, const struct workload_wait *w, uint64_t start, uint64_t end_us)
 {
-    if (in->timer_input_us && end_us < in->timer_input_us)
+    if (in->timer_input_us && end_us <= in->timer_input_us)
         return 1;
     uint64_t v = end_us > start ? end_us - start : 0, echo = interp_echo_us(in);
     if (w->min == WORKLOAD_MIN_FIXED)
