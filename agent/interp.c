@@ -25,6 +25,7 @@
 #include "agent/measure.h"
 #include "agent/think.h"
 #include "common/clock.h"
+#include "common/names.h"
 #include "common/workload.h"
 
 #define FRAMES_MAX 40
@@ -151,15 +152,18 @@ static void save_shot(struct interp *in, const char *what)
 {
     if (!in->host.shot_dir || !in->host.ops->save_png)
         return;
-    char path[1024], who[RESULTS_NAME_LEN];
+    /* The user name and the timer name come from outside: each becomes one safe file-name
+     * component, so a user pattern with "../" or '/' cannot write outside shot_dir. */
+    char path[1024], who[RESULTS_NAME_LEN], name[RESULTS_NAME_LEN];
     if (in->host.user)
-        snprintf(who, sizeof who, "%s", in->host.user);
+        name_sanitize(in->host.user, who, sizeof who);
     else
         snprintf(who, sizeof who, "session%u", in->host.session_index);
+    name_sanitize(what, name, sizeof name);
     if (in->phase == PH_LOGON)
         snprintf(path, sizeof path, "%s/%s-logon.png", in->host.shot_dir, who);
     else
-        snprintf(path, sizeof path, "%s/%s-loop%u-%s.png", in->host.shot_dir, who, in->loops, what);
+        snprintf(path, sizeof path, "%s/%s-loop%u-%s.png", in->host.shot_dir, who, in->loops, name);
     in->host.ops->save_png(in->host.sess, path);
 }
 

@@ -21,3 +21,13 @@ int name_is_safe(const char *s)
             return 0;
     return 1;
 }
+
+void name_sanitize(const char *s, char *out, size_t outlen)
+{
+    size_t o = 0;
+    for (size_t i = 0; s && s[i] && o + 1 < outlen; i++, o++)
+        out[o] = name_char_is_safe(s[i]) && !(o == 0 && s[i] == '.') ? s[i] : '_';
+    if (o == 0 && outlen > 1)
+        out[o++] = '_';
+    out[o] = '\0';
+}

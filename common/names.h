@@ -5,6 +5,8 @@
 #ifndef SESSMAX_NAMES_H
 #define SESSMAX_NAMES_H
 
+#include <stddef.h>
+
 #include "common/results.h"
 
 #define NAMES_CHARSET_TEXT "letters, digits, '_', '-' and '.'"
@@ -15,5 +17,10 @@ int name_is_safe(const char *s);
 
 /* 1 when character `c` may appear in a name. */
 int name_char_is_safe(char c);
+
+/* Copies `s` into out (always NUL-terminated, outlen > 0) as one component of a file name:
+ * every character outside the set becomes '_', and so does a leading '.', so "../x" gives
+ * "_._x": never a path, never hidden. An empty or NULL s gives "_". */
+void name_sanitize(const char *s, char *out, size_t outlen);
 
 #endif

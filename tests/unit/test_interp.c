@@ -397,6 +397,17 @@ static void test_interp__logon_timeout(void)
     done();
 }
 
+/** A user name with "../" or '/' (a user pattern from a plan) names a file inside shot_dir. */
+static void test_interp__shot_name_stays_inside(void)
+{
+    run(HEAD "logon: {change: taskbar, timeout: 10ms}\nloop: [{key: a}, {think: 1s}]\n");
+    go("../../etc/u2", "/s", 1, 0);
+    CU_ASSERT_EQUAL_FATAL(F.npngs, 1);
+    CU_ASSERT_STRING_EQUAL(F.pngs[0], "/s/_._.._etc_u2-logon.png");
+    CU_ASSERT_PTR_NULL(strchr(F.pngs[0] + 3, '/'));        /* one component under /s/ */
+    done();
+}
+
 static void test_interp__logoff_before_logon(void)
 {
     run(HEAD "logon: {change: taskbar, timeout: 10s}\nloop: [{key: a}, {think: 1s}]\nlogoff: [{key: b}]\n");
@@ -514,6 +525,7 @@ int main(void)
         UNIT_TEST(test_interp__timeout_fails),
         UNIT_TEST(test_interp__fail_condition),
         UNIT_TEST(test_interp__logon_timeout),
+        UNIT_TEST(test_interp__shot_name_stays_inside),
         UNIT_TEST(test_interp__logoff_before_logon),
         UNIT_TEST(test_interp__driver_failure),
         UNIT_TEST(test_interp__think_seeded),

@@ -29,11 +29,31 @@ static void test_names__length_limit(void)
     CU_ASSERT_FALSE(name_is_safe(s));
 }
 
+/** File-name components from outside never form a path (user patterns such as "../x"). */
+static void test_names__sanitize(void)
+{
+    char out[16];
+    name_sanitize("../../etc/x", out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "_._.._etc_x");
+    name_sanitize("simuser001", out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "simuser001");
+    name_sanitize(".hidden", out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "_hidden");
+    name_sanitize("", out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "_");
+    name_sanitize("a/b\\c\nd e", out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "a_b_c_d_e");
+    name_sanitize("0123456789abcdefghij", out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "0123456789abcde");
+    CU_ASSERT_PTR_NULL(strchr(out, '/'));
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_names__safe_and_unsafe),
         UNIT_TEST(test_names__length_limit),
+        UNIT_TEST(test_names__sanitize),
         UNIT_END,
     };
     return unit_run("names", tests, NULL, NULL);
