@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh -- runs sessmax's libFuzzer harnesses one after another from a fuzz build directory.
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR [NAME...]        (default: every harness)
-# Budget per harness: FUZZ_SECONDS (default 60) or, when set, FUZZ_RUNS executions.
+# Budget per harness: FUZZ_SECONDS (default 60) or, when set, FUZZ_RUNS executions. One input
+# may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine).
 # Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
 # link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
 # fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints the executions of
@@ -38,7 +39,7 @@ for name in $NAMES; do
     rm -rf "$seeddir"
     mkdir -p "$corpus"
     seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
-    args=(-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+    args=(-max_len=8192 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
           -artifact_prefix="$D/artifacts/$name-")
     case $name in fuzz_proto) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
     if [ -n "${FUZZ_RUNS:-}" ]; then

@@ -308,6 +308,28 @@ static void test_report__hostile_names_stay_text(void)
     free(timers);
 }
 
+/* One stored sample claiming 4 billion active sessions (issue 11, finding 9): the chart arrays
+ * were sized by the largest active value (10^8 took 3.1 GB); the chart must still be drawn. */
+static void test_report__tampered_active_count(void)
+{
+    struct summary s = sums[0];
+    struct summary_point *pts = malloc(s.point_count * sizeof *pts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pts);
+    memcpy(pts, sums[0].points, s.point_count * sizeof *pts);
+    pts[s.point_count - 1].active = UINT32_MAX - 1;
+    s.points = pts;
+    s.score.max_active = UINT32_MAX - 1;
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/active.html", unit_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(report_write_summary(&s, &verdicts[0], path, err, sizeof err), 0);
+    char *html = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"rt-max\""));
+    CU_ASSERT_PTR_NULL(strstr(html, "data-series=\"rt-max\" data-n=\"0\""));
+    free(html);
+    free(pts);
+}
+
 static int teardown(void)
 {
     for (int i = 0; i < 3; i++)
@@ -324,6 +346,7 @@ int main(void)
         UNIT_TEST(test_report__html_is_self_contained),
         UNIT_TEST(test_report__dashboard),
         UNIT_TEST(test_report__hostile_names_stay_text),
+        UNIT_TEST(test_report__tampered_active_count),
         UNIT_END,
     };
     return unit_run("report", tests, setup, teardown);
