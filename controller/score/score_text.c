@@ -40,9 +40,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     if (s->note[0])
         fprintf(o, "note: %s\n", s->note);
     if (r->status == SCORE_OK) {
-        fprintf(o, "baseline   %10.1f ms  (mean of the %u lowest samples without the %u lowest)\n",
-                r->baseline_ms, s->config.params.baseline_count - s->config.params.baseline_drop,
-                s->config.params.baseline_drop);
+        const struct score_params *sp = &s->config.params;
+        fprintf(o, "baseline   %10.1f ms  (mean of the %u lowest samples after dropping the %u lowest: %u values)\n",
+                r->baseline_ms, sp->baseline_count, sp->baseline_drop, sp->baseline_count - sp->baseline_drop);
         fprintf(o, "threshold  %10.1f ms  (baseline + %g ms)\n", r->threshold_ms,
                 s->config.params.threshold_offset_ms);
     }

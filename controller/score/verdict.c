@@ -82,7 +82,8 @@ static int holds(enum threshold_op op, double a, double b)
     return 0;
 }
 
-/* smax not reached: only smax >= N + 1 is known. */
+/* smax not reached with at most N active sessions: the index might still cross at the next
+ * sample with N active, which would make smax N - 1. So only smax >= N - 1 is known. */
 static enum verdict_kind open_interval(enum threshold_op op, double lo, double x)
 {
     switch (op) {
@@ -106,9 +107,10 @@ static int threshold(const struct summary *s, const struct threshold *t, struct 
     }
     const char *op = threshold_op_name(t->op);
     if (!strcmp(t->metric, "smax") && s->score.status == SCORE_OK && !s->score.reached) {
-        double lo = s->score.max_active + 1.0;
+        double lo = s->score.max_active > 0 ? s->score.max_active - 1.0 : 0;
         enum verdict_kind r = open_interval(t->op, lo, t->value);
-        add(v, t->text, NAN, r, "smax not reached (> %u): \"smax %s %g\" %s", s->score.max_active, op,
+        add(v, t->text, NAN, r, "smax not reached (> %u), so smax >= %.0f: \"smax %s %g\" %s", s->score.max_active,
+            lo, op,
             t->value, r == VERDICT_PASS ? "holds" : r == VERDICT_FAIL ? "cannot hold" :
             "cannot be decided (the ramp stopped too early)");
     } else if (isnan(a)) {

@@ -20,6 +20,7 @@ DB=$TMP/f.db
 # run 1 passes its thresholds; run 3 never reaches smax and has no thresholds
 expect_rc 0 "$S" score "$DB" --run 1 --verdict "$TMP/v1.json"
 grep -q '^smax ' "$TMP/out" && grep -q '^verdict    pass' "$TMP/out" || fail "score text"
+grep -q 'mean of the 15 lowest samples after dropping the 2 lowest: 13 values' "$TMP/out" || fail "baseline wording"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"]=="pass" and d["exit_code"]==0' "$TMP/v1.json" \
     || fail "verdict.json"
 expect_rc 0 "$S" score "$DB" --run 3 --no-store

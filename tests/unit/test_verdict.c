@@ -165,6 +165,20 @@ static void test_verdict__not_reached_cannot_decide(void)
     CU_ASSERT_EQUAL(threshold_parse("smax < 40", &s.config.thresholds[0], (char[64]){0}, 64), 0);
     CU_ASSERT_EQUAL(verdict_evaluate(&s, &v2, err, sizeof err), 0);
     CU_ASSERT_EQUAL(v2.kind, VERDICT_FAIL);
+    /* with 60 active and no crossing the index may still cross at 60 active: smax >= 59 only */
+    static const struct { const char *text; enum verdict_kind want; } edge[] = {
+        { "smax >= 59", VERDICT_PASS }, { "smax >= 60", VERDICT_INCONCLUSIVE },
+        { "smax >= 61", VERDICT_INCONCLUSIVE }, { "smax > 58", VERDICT_PASS }, { "smax < 59", VERDICT_FAIL },
+        { "smax < 60", VERDICT_INCONCLUSIVE },
+    };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        CU_ASSERT_EQUAL(threshold_parse(edge[i].text, &s.config.thresholds[0], (char[64]){0}, 64), 0);
+        CU_ASSERT_EQUAL(verdict_evaluate(&s, &v2, err, sizeof err), 0);
+        if (v2.kind != edge[i].want)
+            fprintf(stderr, "\n    %s: got %s\n", edge[i].text, verdict_name(v2.kind));
+        CU_ASSERT_EQUAL(v2.kind, edge[i].want);
+    }
+    CU_ASSERT_TRUE(has_reason(&v2, "smax >= 59"));
     summary_free(&s);
 }
 
