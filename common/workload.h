@@ -65,7 +65,7 @@ struct workload_wait {
     enum workload_min min;               /* until only (default: defaults.min) */
     uint64_t min_us;                     /* WORKLOAD_MIN_FIXED */
     uint64_t repaint_after_us;           /* logon only: ask for a repaint after this long
-                                            without any paint (0: never); default 2s */
+                                            without any paint (0: never); default 5s */
     int line, col;
 };
 

@@ -208,7 +208,7 @@ int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, c
     out->on_timeout_fail = p->wl->on_timeout_fail;
     out->min = p->wl->min;
     out->min_us = p->wl->min_us;
-    out->repaint_after_us = (flags & WORKLOAD_WAIT_REPAINT) ? 2000000 : 0;
+    out->repaint_after_us = (flags & WORKLOAD_WAIT_REPAINT) ? 5000000 : 0;
     for (size_t i = 0; i < map->n; i++) {
         const char *k = map->keys[i]->value;
         const struct ydoc_node *v = map->items[i];

@@ -80,7 +80,7 @@ static void test_workload__honest_timers(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
     CU_ASSERT_EQUAL(wl->loop[0].pause_us, 20000);
     CU_ASSERT_EQUAL(wl->loop[1].wait.min, WORKLOAD_MIN_NONE);
-    CU_ASSERT_EQUAL(wl->logon.repaint_after_us, 2000000);
+    CU_ASSERT_EQUAL(wl->logon.repaint_after_us, 5000000);
     workload_free(wl);
 }
 
