@@ -33,7 +33,7 @@ static size_t values(const struct store_samples *s, const char *name, double *ou
     size_t n = 0;
     for (size_t i = 0; i < s->count; i++) {
         const struct store_sample_row *r = &s->rows[i];
-        if (r->ok && !r->is_measure && !strcmp(s->names[r->name_id], name))
+        if (r->ok == SAMPLE_OK && !r->is_measure && !strcmp(s->names[r->name_id], name))
             out[n++] = (double)r->value_us / 1e6;
     }
     return n;

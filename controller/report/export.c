@@ -149,6 +149,7 @@ static json_t *run_json(const struct summary *s, const struct verdict *v)
         bad |= jsonv_set(o, "agents_lost", json_integer((json_int_t)s->agents_lost));
         bad |= jsonv_set(o, "samples", json_integer((json_int_t)s->samples));
         bad |= jsonv_set(o, "samples_failed", json_integer((json_int_t)s->samples_failed));
+        bad |= jsonv_set(o, "samples_suspect", json_integer((json_int_t)s->samples_suspect));
         bad |= jsonv_set(o, "status", jsonv_string(s->run.status));
         bad |= jsonv_set(o, "score_params", score_config_json(&s->config));
         bad |= jsonv_set(o, "timers", timers);

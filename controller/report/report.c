@@ -41,6 +41,10 @@ static void key_figures(FILE *o, const struct summary *s)
     fprintf(o, "<tr><th>samples</th><td>%zu '", r->samples);
     svg_escape(o, s->measure);
     fprintf(o, "' samples (%zu failed)</td></tr>\n", r->samples_failed);
+    if (s->samples_suspect)
+        fprintf(o, "<tr><th>suspect samples</th><td>%zu samples of all timers held below their timer's "
+                "plausibility floor (the echo of the input, or <code>min:</code>): not counted as ok</td></tr>\n",
+                s->samples_suspect);
     if (s->reason_count) {
         fprintf(o, "<tr><th>failed by reason</th><td>");
         for (size_t i = 0; i < s->reason_count; i++) {

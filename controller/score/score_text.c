@@ -33,6 +33,10 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
             s->run.name, s->run.transport, s->run.platform, s->run.network, s->run.status);
     fprintf(o, "score %s, measure '%s': %zu samples, %zu failed\n", SCORE_VERSION, s->measure,
             r->samples, r->samples_failed);
+    if (s->samples_suspect)
+        fprintf(o, "suspect: %zu samples held below their timer's plausibility floor (the echo of the "
+                "input, or min:): counted as not ok; fix the workload (docs/workload-language.md)\n",
+                s->samples_suspect);
     if (s->note[0])
         fprintf(o, "note: %s\n", s->note);
     if (r->status == SCORE_OK) {

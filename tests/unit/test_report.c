@@ -10,6 +10,7 @@
 #include "controller/report/dashboard.h"
 #include "controller/report/export.h"
 #include "controller/report/report.h"
+#include "controller/score/score_text.h"
 #include "controller/score/summary_load.h"
 #include "controller/score/verdict.h"
 #include "fixture_store.h"
@@ -308,6 +309,49 @@ static void test_report__hostile_names_stay_text(void)
     free(timers);
 }
 
+
+/* Suspect samples (ok = 2: held below the plausibility floor) are never counted as ok: not in the
+ * score's samples, not in a timer's percentiles; `score` and the report say how many there were. */
+static void test_report__suspect_samples(void)
+{
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/suspect.db", unit_tmpdir());
+    unlink(path);
+    struct store *st = store_open(path, STORE_WRITE, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct store_run_info info = { "suspect", "tcp", "p", "lan", "127.0.0.1:3389", "w", "0123abcd",
+                                   "name: w\n", "{}", 1, 1764460800000000ull, NULL };
+    int64_t run = store_run_begin(st, &info);
+    CU_ASSERT_FATAL(run > 0);
+    CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 0, 1764460801000000ull, "vsi", 900000, SAMPLE_OK, 1, 1), 0);
+    CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 1, 1764460802000000ull, "vsi", 5000, SAMPLE_SUSPECT, 1, 1), 0);
+    CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 2, 1764460803000000ull, "vsi", 9000000, SAMPLE_FAILED, 1, 1), 0);
+    CU_ASSERT_EQUAL(store_run_end(st, run, "completed", 1764460804000000ull, ""), 0);
+    store_close(st);
+    st = store_open(path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct summary sum;
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run, NULL, &sum, err, sizeof err), 0);
+    store_close(st);
+    CU_ASSERT_EQUAL(sum.samples, 3);
+    CU_ASSERT_EQUAL(sum.samples_failed, 2);
+    CU_ASSERT_EQUAL(sum.samples_suspect, 1);
+    CU_ASSERT_EQUAL(sum.score.samples_ok, 1);
+    CU_ASSERT_EQUAL_FATAL(sum.timer_count, 1);
+    CU_ASSERT_EQUAL(sum.timers[0].suspect, 1);
+    CU_ASSERT_DOUBLE_EQUAL(sum.timers[0].min_ms, 900.0, 1e-9);     /* the 5 ms suspect is not in it */
+    char *buf = NULL;
+    size_t len = 0;
+    struct verdict v;
+    CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&sum, &v, err, sizeof err), 0);
+    FILE *f = open_memstream(&buf, &len);
+    score_text_print(f, &sum, &v);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "suspect: 1 samples"));
+    free(buf);
+    summary_free(&sum);
+}
+
 /* One stored sample claiming 4 billion active sessions (issue 11, finding 9): the chart arrays
  * were sized by the largest active value (10^8 took 3.1 GB); the chart must still be drawn. */
 static void test_report__tampered_active_count(void)
@@ -347,6 +391,7 @@ int main(void)
         UNIT_TEST(test_report__dashboard),
         UNIT_TEST(test_report__hostile_names_stay_text),
         UNIT_TEST(test_report__tampered_active_count),
+        UNIT_TEST(test_report__suspect_samples),
         UNIT_END,
     };
     return unit_run("report", tests, setup, teardown);
