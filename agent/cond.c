@@ -34,14 +34,14 @@ static uint64_t region_hash(const struct workload_cond *c, const struct screen_v
     return workload_region_hash(v->pixels, v->stride, v->bytes_per_pixel, r, tol);
 }
 
-/* Fast hash of one row of `a` (not the documented match hash: only compared with itself). The
- * X byte of 32 bpp pixels is masked out: servers leave it undefined. */
-static uint64_t row_hash(const struct screen_view *v, const struct workload_rect *a, int32_t y)
+/* Fast hash of pixels [x, x+w) of row y (not the documented match hash: only compared with
+ * itself). The X byte of 32 bpp pixels is masked out: servers leave it undefined. */
+static uint64_t span_hash(const struct screen_view *v, int32_t x, int32_t w, int32_t y, uint64_t h)
 {
-    const uint8_t *p = v->pixels + (size_t)y * v->stride + (size_t)a->x * v->bytes_per_pixel;
-    size_t len = (size_t)a->w * v->bytes_per_pixel, i = 0;
+    const uint8_t *p = v->pixels + (size_t)y * v->stride + (size_t)x * v->bytes_per_pixel;
+    size_t len = (size_t)w * v->bytes_per_pixel, i = 0;
     uint64_t mask = v->bytes_per_pixel == 4 ? 0x00FFFFFF00FFFFFFull : ~0ull;
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    h ^= 0x9E3779B97F4A7C15ull ^ len;
     for (; i + 8 <= len; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
@@ -53,11 +53,37 @@ static uint64_t row_hash(const struct screen_view *v, const struct workload_rect
     return h;
 }
 
-static uint64_t area_hash(const struct screen_view *v, const struct workload_rect *a)
+/* Hash of row y of the watched area, leaving out the columns of every `except` area that
+ * covers the row (where the input echoes). */
+static uint64_t row_hash(const struct cond_state *st, const struct screen_view *v, int32_t y)
+{
+    const struct workload_rect *a = &st->area;
+    const struct workload_cond *c = &st->wait->conds[st->idx];
+    if (c->kind != WORKLOAD_COND_CHANGE || c->nexcept == 0)
+        return span_hash(v, a->x, a->w, y, 0);
+    int32_t x = a->x, end = a->x + a->w;
+    uint64_t h = 0;
+    while (x < end) {
+        int32_t cut = end, resume = x;       /* the nearest excluded interval at or after x */
+        for (size_t i = 0; i < c->nexcept; i++) {
+            const struct workload_rect *e = &c->except[i];
+            if (y < e->y || y >= e->y + e->h || e->x + e->w <= x || e->x >= cut)
+                continue;
+            cut = e->x > x ? e->x : x;
+            resume = e->x + e->w;
+        }
+        if (cut > x)
+            h = span_hash(v, x, cut - x, y, h);
+        x = cut < end ? (resume > cut ? resume : cut + 1) : end;
+    }
+    return h;
+}
+
+static uint64_t area_hash(const struct cond_state *st, const struct screen_view *v)
 {
     uint64_t h = 0;
-    for (int32_t y = 0; y < a->h; y++)
-        h = (h ^ row_hash(v, a, a->y + y)) * 0x100000001b3ull;
+    for (int32_t y = 0; y < st->area.h; y++)
+        h = (h ^ row_hash(st, v, st->area.y + y)) * 0x100000001b3ull;
     return h;
 }
 
@@ -77,11 +103,11 @@ static void change_base(struct cond_state *st, const struct workload_cond *c, co
         return;
     st->row_hash = malloc((size_t)st->area.h * sizeof *st->row_hash);
     if (!st->row_hash) {
-        st->base_hash = area_hash(v, &st->area);
+        st->base_hash = area_hash(st, v);
         return;
     }
     for (int32_t y = 0; y < st->area.h; y++)
-        st->row_hash[y] = row_hash(v, &st->area, st->area.y + y);
+        st->row_hash[y] = row_hash(st, v, st->area.y + y);
 }
 
 /* Does the area differ from its baseline now? Only rows touched by the paint can. */
@@ -91,14 +117,14 @@ static int change_seen(struct cond_state *st, const struct screen_view *v, const
     if (a->h == 0 || a->x + a->w > (int32_t)v->width || a->y + a->h > (int32_t)v->height)
         return 0;
     if (!st->row_hash)
-        return area_hash(v, a) != st->base_hash;
+        return area_hash(st, v) != st->base_hash;
     for (size_t i = 0; i < n; i++) {
         int32_t y0 = rects[i].y > a->y ? rects[i].y : a->y;
         int64_t y1 = (int64_t)rects[i].y + rects[i].h;
         if (y1 > a->y + a->h)
             y1 = a->y + a->h;
         for (int32_t y = y0; y < y1; y++)
-            if (row_hash(v, a, y) != st->row_hash[y - a->y])
+            if (row_hash(st, v, y) != st->row_hash[y - a->y])
                 return 1;
     }
     return 0;

@@ -9,13 +9,16 @@
  * them without FreeRDP's headers.
  *
  * A driver's duties:
- *   - fill a struct driver_ops (all five members; save_png may be NULL: no screenshots) and pass
+ *   - fill a struct driver_ops (key, unicode, mouse and screen; save_png and refresh may be
+ *     NULL: no screenshots, no repaint requests) and pass
  *     it, with its own opaque pointer `sess`, in struct interp_host (interp.h);
  *   - call interp_start(t0) once the screen exists (t0: when the connect/launch started,
  *     CLOCK_MONOTONIC µs), then interp_on_paint(rects, n) each time pixels changed, listing the
  *     changed rectangles (n = 0 is allowed: "something changed, no detail" -- conditions that
  *     watch a region then re-read only if a rectangle touches it, so a driver that cannot tell
- *     what changed passes one rectangle covering the screen);
+ *     what changed passes one rectangle covering the screen). The time of the call is the time
+ *     a condition holds, so a driver whose source marks frames (RDP Surface Frame Markers)
+ *     collects a frame's paints and calls once at the frame's end, never mid-frame;
  *   - call interp_logoff() to end, and stop calling the interpreter after its on_finished.
  * Everything (ops, interp_*) runs on the one libevent loop thread the interpreter was made on;
  * no op may block for long (the loop runs every other session of the process). */
@@ -68,6 +71,12 @@ struct driver_ops {
     /* Saves the current screen as a PNG file at path (the interpreter names it inside the shots
      * directory it was given); 0 on success. Failure is not fatal. */
     int (*save_png)(void *sess, const char *path);
+    /* Optional (NULL: the driver cannot). Asks the source to repaint the whole screen, as a real
+     * client does when its window shows again (RDP: Suppress Output "allow" + Refresh Rect; an
+     * X11 source could expose the window). The interpreter calls it during logon when the
+     * desktop-ready condition has seen no paint for the workload's `repaint_after`, at most 3
+     * times per logon. 0 when the request was sent, else -1 (not fatal). */
+    int (*refresh)(void *sess);
 };
 
 #endif

@@ -35,7 +35,7 @@ struct engine {
     struct session_host host_info;
     struct connector *conn;
     struct looplag *lag;
-    struct event *health_ev, *deadline_ev, *loops_ev;
+    struct event *health_ev, *deadline_ev;
     struct session **sessions;
     size_t nsessions, cap;
     int stopping;
@@ -216,18 +216,6 @@ static void deadline_cb(evutil_socket_t fd, short what, void *arg)
         log_warn("logoff deadline passed: %u sessions disconnected", n);
 }
 
-/* Sessions that completed cfg.max_loops go to logoff. */
-static void loops_cb(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    struct engine *e = arg;
-    for (size_t i = 0; i < e->nsessions; i++)
-        if (session_get_state(e->sessions[i]) == SESSION_ST_RUNNING &&
-            session_loops(e->sessions[i]) >= e->cfg.max_loops)
-            session_logoff(e->sessions[i]);
-}
-
 /* ---------------------------------------------------------------- public */
 
 struct engine *engine_new(struct event_base *base, const struct engine_config *cfg,
@@ -273,12 +261,6 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
         uint32_t ms = e->cfg.health_interval_ms;
         struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
         if (!e->health_ev || event_add(e->health_ev, &tv) != 0)
-            goto fail;
-    }
-    if (e->cfg.max_loops) {
-        e->loops_ev = event_new(base, -1, EV_PERSIST, loops_cb, e);
-        struct timeval tv = { 0, 250000 };
-        if (!e->loops_ev || event_add(e->loops_ev, &tv) != 0)
             goto fail;
     }
     process_usage(&e->last_cpu_us, &(uint64_t){ 0 });
@@ -411,8 +393,6 @@ void engine_free(struct engine *e)
         event_free(e->health_ev);
     if (e->deadline_ev)
         event_free(e->deadline_ev);
-    if (e->loops_ev)
-        event_free(e->loops_ev);
     looplag_free(e->lag);
     if (e->own_config_dir && e->config_dir)
         nftw(e->config_dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);

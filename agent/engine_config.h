@@ -34,6 +34,8 @@ struct engine_config {
      * makes a fresh directory under $TMPDIR (or /tmp) and removes it in engine_free(). */
     const char *config_dir;
     const char *shot_dir;            /* PNGs of timed-out waits; NULL: none */
+    int shot_timers;                 /* with shot_dir: also a PNG at the end of every timer of
+                                        each session's first loop (`--shots all`) */
     unsigned connect_threads;        /* connect pool size; default 4 */
     uint32_t connect_timeout_ms;     /* watchdog per connect attempt; default 30000 */
     /* Retry policy. Attempts per session for connect failures and watchdog expiries
@@ -42,10 +44,14 @@ struct engine_config {
      * it: nego fallback or its own reconnect on transport failure). */
     uint32_t max_attempts;
     uint32_t retry_delay_ms;         /* pause before a retry; default 2000 */
+    /* Logons that timed out (the desktop-ready condition never held, even after repaint
+     * requests) may start over with a fresh connection this many times; default 0. The
+     * SESSION_ACTIVE record's detail says "logon retries: N" when one was needed. */
+    uint32_t logon_retries;
     uint32_t traffic_interval_ms;    /* rec_traffic per session; default 5000; 0: never */
     uint32_t health_interval_ms;     /* rec_health; default 2000; 0: never */
-    /* Log a running session off once its workload completed this many loops; 0: never (run
-     * until engine_logoff_session/engine_logoff_all). */
+    /* Log a running session off right at the end of its loop number max_loops (no step of the
+     * next loop runs); 0: never (run until engine_logoff_session/engine_logoff_all). */
     uint32_t max_loops;
     /* Network emulator (agent/netem.h), borrowed: connect threads enter its namespace before
      * freerdp_connect(), so the sessions' sockets take the shaped link. NULL: the host's network. */

@@ -9,7 +9,11 @@
  * The position in the workload is a stack of frames (the loop, a repeat's steps, a timer's
  * steps). Three one-shot timers drive everything, each re-armed explicitly: ev_step (the next
  * step: after a think, between typed characters, or "now" after a condition held), ev_tick
- * (`stable` conditions) and ev_timeout (the deadline of the wait or until being waited for).
+ * (`stable` conditions) and ev_timeout (the deadline of the wait or until being waited for);
+ * ev_quiet asks for a repaint when a logon sees no paint. A `wait` right after an input step
+ * starts watching just before that step's last input (prearm_wait), so a change the input
+ * causes during the step's trailing pause counts. Every timer sample is checked against its
+ * plausibility floor (the session's echo time or `min:`) and stored as suspect below it.
  * Callbacks into the engine (on_logon, on_finished) are only made from ev_step, never from
  * inside an engine call, and nothing touches the interpreter after them (the engine may free
  * it there). Paints only read pixels when they touch a watched region. */
@@ -25,9 +29,12 @@
 #include "agent/measure.h"
 #include "agent/think.h"
 #include "common/clock.h"
+#include "common/names.h"
 #include "common/workload.h"
 
 #define FRAMES_MAX 40
+#define ECHO_RING 16                     /* input echoes kept for the session's echo time */
+#define LOGON_REPAINTS_MAX 3             /* repaint requests per logon */
 
 enum phase { PH_IDLE, PH_LOGON, PH_RUN, PH_LOGOFF, PH_DONE, PH_DEAD };
 enum blocked { BL_NONE, BL_WAIT, BL_UNTIL };
@@ -46,7 +53,7 @@ struct interp {
     struct interp_host host;
     enum phase phase;
     enum blocked blocked;
-    struct event *ev_step, *ev_tick, *ev_timeout;
+    struct event *ev_step, *ev_tick, *ev_timeout, *ev_quiet;
     uint64_t t0_us;
     struct think_rng rng;
     struct measure_track *measures;
@@ -57,9 +64,16 @@ struct interp {
     struct cond_state cs[CS_COUNT];
     int cs_active[CS_COUNT];
     const struct workload_step *wait_step;
+    const struct workload_step *prearmed;  /* wait step armed at the input before it */
     const struct workload_step *timer;   /* running timer, or NULL */
     uint64_t timer_start_us, timer_input_us;
     int logon_met;
+    int loops_done;                      /* max_loops reached: idle until interp_logoff */
+    uint64_t logon_paint_us;             /* logon: last paint the logon condition watched */
+    uint32_t repaints;                   /* logon: repaint requests sent */
+    uint64_t echo_probe_us;              /* an input waiting for its first paint; 0: none */
+    uint64_t echo[ECHO_RING];
+    uint32_t necho;
     enum failure_reason finish_reason;
     char finish_detail[RESULTS_DETAIL_LEN];
     uint32_t loops;
@@ -99,8 +113,10 @@ static void stop_all(struct interp *in)
     evtimer_del(in->ev_step);
     evtimer_del(in->ev_tick);
     evtimer_del(in->ev_timeout);
+    evtimer_del(in->ev_quiet);
     free(in->typed);
     in->typed = NULL;
+    in->prearmed = NULL;
     in->cs_active[CS_WAIT] = in->cs_active[CS_TIMER] = in->cs_active[CS_FAIL] = 0;
     cond_end(&in->cs[CS_WAIT]);
     cond_end(&in->cs[CS_TIMER]);
@@ -151,35 +167,91 @@ static void save_shot(struct interp *in, const char *what)
 {
     if (!in->host.shot_dir || !in->host.ops->save_png)
         return;
-    char path[1024], who[RESULTS_NAME_LEN];
+    /* The user name and the timer name come from outside: each becomes one safe file-name
+     * component, so a user pattern with "../" or '/' cannot write outside shot_dir. */
+    char path[1024], who[RESULTS_NAME_LEN], name[RESULTS_NAME_LEN];
     if (in->host.user)
-        snprintf(who, sizeof who, "%s", in->host.user);
+        name_sanitize(in->host.user, who, sizeof who);
     else
         snprintf(who, sizeof who, "session%u", in->host.session_index);
+    name_sanitize(what, name, sizeof name);
     if (in->phase == PH_LOGON)
         snprintf(path, sizeof path, "%s/%s-logon.png", in->host.shot_dir, who);
     else
-        snprintf(path, sizeof path, "%s/%s-loop%u-%s.png", in->host.shot_dir, who, in->loops, what);
+        snprintf(path, sizeof path, "%s/%s-loop%u-%s.png", in->host.shot_dir, who, in->loops, name);
     in->host.ops->save_png(in->host.sess, path);
 }
 
+/* Called just before every input is sent. */
 static void note_input(struct interp *in)
 {
+    uint64_t now = clock_now_us();
     if (in->timer && !in->timer_input_us)
-        in->timer_input_us = clock_now_us();
+        in->timer_input_us = now;
+    if (!in->echo_probe_us && in->phase == PH_RUN && !in->timer)   /* timed inputs are no yardstick */
+        in->echo_probe_us = now;
 }
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+uint64_t interp_echo_us(const struct interp *in)
+{
+    uint64_t v[ECHO_RING];
+    size_t n = in->necho < ECHO_RING ? in->necho : ECHO_RING;
+    if (n < 3)
+        return 0;
+    memcpy(v, in->echo, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_u64);
+    return v[n / 2];
+}
+
+/* Is an ok sample below the timer's plausibility floor: faster than `min`, or (min: echo) faster
+ * than the session's typical echo (the median time from an untimed input to the first paint
+ * after it), or met before the timer's first input (then it cannot be the response to it)? */
+static int implausible(const struct interp *in, const struct workload_wait *w, uint64_t start, uint64_t end_us)
+{
+    if (in->timer_input_us && end_us <= in->timer_input_us)
+        return 1;
+    uint64_t v = end_us > start ? end_us - start : 0, echo = interp_echo_us(in);
+    if (w->min == WORKLOAD_MIN_FIXED)
+        return v < w->min_us;
+    return w->min == WORKLOAD_MIN_ECHO && echo && v < echo;
+}
+
+static void save_shot(struct interp *in, const char *what);
 
 /* The running timer ends: one sample from its first input to met_us (ok) or end_us (timeout). */
 static void end_timer(struct interp *in, int ok, uint64_t end_us)
 {
     uint64_t start = in->timer_input_us ? in->timer_input_us : in->timer_start_us;
     const char *name = in->timer->name;
+    int status = !ok ? SAMPLE_FAILED : implausible(in, &in->timer->wait, start, end_us) ? SAMPLE_SUSPECT : SAMPLE_OK;
     in->timer = NULL;
     in->cs_active[CS_TIMER] = in->cs_active[CS_FAIL] = 0;
     cond_end(&in->cs[CS_TIMER]);
     cond_end(&in->cs[CS_FAIL]);
     memset(&in->cs[CS_FAIL], 0, sizeof in->cs[CS_FAIL]);   /* no stale `met` for the next timer */
-    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, ok);
+    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status);
+    if (ok && in->host.shot_timers && in->loops == 0)
+        save_shot(in, name);
+}
+
+/* A wait step right after the input step at f->i starts watching now, before that step's
+ * (last) input: a change the input causes during the step's trailing pause is not missed. */
+static void prearm_wait(struct interp *in, const struct frame *f)
+{
+    if (f->i + 1 >= f->n || f->steps[f->i + 1].kind != WORKLOAD_STEP_WAIT || in->cs_active[CS_WAIT])
+        return;
+    struct screen_view buf;
+    const struct workload_step *w = &f->steps[f->i + 1];
+    cond_begin(&in->cs[CS_WAIT], &w->wait, get_view(in, &buf), clock_now_us());
+    in->cs_active[CS_WAIT] = !in->cs[CS_WAIT].met;
+    in->prearmed = w;
+    rearm_tick(in);
 }
 
 static void push(struct interp *in, const struct workload_step *steps, size_t n, uint32_t passes,
@@ -227,6 +299,8 @@ static int pop(struct interp *in)
     if (in->measures)
         measure_track_reset(in->measures);
     f->i = 0;
+    if (in->host.max_loops && in->loops >= in->host.max_loops)
+        in->loops_done = 1;                  /* step_cb reports it; no further loop starts */
     arm(in->ev_step, 0);
     return 0;
 }
@@ -244,6 +318,8 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
         in->type_pos = in->typed;
     }
     uint32_t cp = keys_utf8_next(&in->type_pos);
+    if (!*in->type_pos)
+        prearm_wait(in, f);
     note_input(in);
     if (cp && keys_type_codepoint(in->host.ops, in->host.sess, cp) != 0) {
         die(in);
@@ -267,8 +343,13 @@ static int wait_step(struct interp *in, const struct workload_step *s)
 {
     struct screen_view buf;
     uint64_t now = clock_now_us();
-    if (cond_begin(&in->cs[CS_WAIT], &s->wait, get_view(in, &buf), now))
+    if (in->prearmed == s) {
+        in->prearmed = NULL;
+        if (in->cs[CS_WAIT].met)
+            return 1;
+    } else if (cond_begin(&in->cs[CS_WAIT], &s->wait, get_view(in, &buf), now)) {
         return 1;
+    }
     in->cs_active[CS_WAIT] = 1;
     in->wait_step = s;
     in->blocked = BL_WAIT;
@@ -322,14 +403,17 @@ static int exec(struct interp *in, struct frame *f)
         push(in, s->steps, s->nsteps, s->count, NULL);
         return in->phase == PH_RUN || in->phase == PH_LOGOFF;
     case WORKLOAD_STEP_KEY:
+        prearm_wait(in, f);
         note_input(in);
         rc = keys_chord(ops, sess, s->chord, s->nchord);
         break;
     case WORKLOAD_STEP_CLICK:
+        prearm_wait(in, f);
         note_input(in);
         rc = keys_click(ops, sess, s->x, s->y, s->button, s->double_click);
         break;
     case WORKLOAD_STEP_MOVE:
+        prearm_wait(in, f);
         note_input(in);
         rc = keys_move(ops, sess, s->x, s->y);
         break;
@@ -339,6 +423,12 @@ static int exec(struct interp *in, struct frame *f)
         return 0;
     }
     f->i++;
+    if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
+        return 1;
+    if (s->pause_us) {
+        arm(in->ev_step, s->pause_us);
+        return 0;
+    }
     return 1;
 }
 
@@ -371,6 +461,11 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
             in->host.on_logon(in->host.sess, 1, logon_us);
         return;
     }
+    if (in->phase == PH_RUN && in->loops_done) {
+        if (in->loops_done++ == 1 && in->host.on_loops_done)
+            in->host.on_loops_done(in->host.sess);   /* may call interp_logoff: nothing after */
+        return;
+    }
     if (in->phase == PH_DONE) {
         in->phase = PH_DEAD;                 /* report once */
         if (in->host.on_finished)
@@ -387,6 +482,7 @@ static void on_met(struct interp *in, int which)
         in->cs_active[CS_WAIT] = 0;
         in->logon_met = 1;
         evtimer_del(in->ev_timeout);
+        evtimer_del(in->ev_quiet);
         arm(in->ev_step, 0);
         return;
     }
@@ -487,6 +583,27 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
     arm(in->ev_step, 0);
 }
 
+/* Logon: no paint touched the watched region for `repaint_after`: ask for a repaint, as a real
+ * client does (bounded; a `stable` condition being watched wants the quiet, so it is left). */
+static void quiet_cb(evutil_socket_t fd, short what, void *arg)
+{
+    struct interp *in = arg;
+    (void)fd;
+    (void)what;
+    uint64_t now = clock_now_us(), after = in->wl->logon.repaint_after_us;
+    if (in->phase != PH_LOGON || in->logon_met || !in->cs_active[CS_WAIT])
+        return;
+    const struct cond_state *c = &in->cs[CS_WAIT];
+    int quiet = now - in->logon_paint_us >= after && c->wait->conds[c->idx].kind != WORKLOAD_COND_STABLE;
+    if (quiet && in->repaints < LOGON_REPAINTS_MAX) {
+        if (in->host.ops->refresh(in->host.sess) == 0)
+            in->repaints++;
+        in->logon_paint_us = now;
+    }
+    if (in->repaints < LOGON_REPAINTS_MAX)
+        arm(in->ev_quiet, in->logon_paint_us + after > now ? in->logon_paint_us + after - now : after);
+}
+
 struct interp *interp_new(const struct workload *wl, const struct interp_host *host)
 {
     struct interp *in = calloc(1, sizeof *in);
@@ -498,8 +615,9 @@ struct interp *interp_new(const struct workload *wl, const struct interp_host *h
     in->ev_step = evtimer_new(host->base, step_cb, in);
     in->ev_tick = evtimer_new(host->base, tick_cb, in);
     in->ev_timeout = evtimer_new(host->base, timeout_cb, in);
+    in->ev_quiet = evtimer_new(host->base, quiet_cb, in);
     in->measures = wl->nmeasures ? measure_track_new(wl) : NULL;
-    if (!in->ev_step || !in->ev_tick || !in->ev_timeout || (wl->nmeasures && !in->measures)) {
+    if (!in->ev_step || !in->ev_tick || !in->ev_timeout || !in->ev_quiet || (wl->nmeasures && !in->measures)) {
         interp_free(in);
         return NULL;
     }
@@ -522,6 +640,9 @@ void interp_start(struct interp *in, uint64_t t0_us)
     uint64_t deadline = t0_us + in->wl->logon.timeout_us;
     arm(in->ev_timeout, deadline > now ? deadline - now : 0);
     rearm_tick(in);
+    in->logon_paint_us = now;
+    if (in->wl->logon.repaint_after_us && in->host.ops->refresh)
+        arm(in->ev_quiet, in->wl->logon.repaint_after_us);
 }
 
 void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
@@ -532,9 +653,15 @@ void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
     uint64_t now = clock_now_us();
     if (in->phase != PH_LOGON && in->phase != PH_RUN && in->phase != PH_LOGOFF)
         return;
+    if (in->echo_probe_us && n > 0) {
+        in->echo[in->necho++ % ECHO_RING] = now - in->echo_probe_us;
+        in->echo_probe_us = 0;
+    }
     for (int i = 0; i < CS_COUNT; i++) {
         if (!in->cs_active[i] || !cond_wants_paint(&in->cs[i], rects, n))
             continue;
+        if (in->phase == PH_LOGON)
+            in->logon_paint_us = now;
         if (!fetched++)
             v = get_view(in, &buf);
         if (cond_on_paint(&in->cs[i], v, rects, n, now))
@@ -564,6 +691,11 @@ uint32_t interp_loops(const struct interp *in)
     return in->loops;
 }
 
+uint32_t interp_logon_repaints(const struct interp *in)
+{
+    return in->repaints;
+}
+
 void interp_free(struct interp *in)
 {
     if (!in)
@@ -574,6 +706,8 @@ void interp_free(struct interp *in)
         event_free(in->ev_tick);
     if (in->ev_timeout)
         event_free(in->ev_timeout);
+    if (in->ev_quiet)
+        event_free(in->ev_quiet);
     measure_track_free(in->measures);
     cond_end(&in->cs[CS_WAIT]);
     cond_end(&in->cs[CS_TIMER]);

@@ -41,9 +41,14 @@ struct interp_host {
     uint32_t session_index;
     uint64_t seed;                      /* per-session seed for think times */
     const char *shot_dir;               /* where PNGs of timed-out waits go; NULL: none */
+    int shot_timers;                    /* 1: also a PNG at the end of every timer of loop 0 */
     const char *user;                   /* for file names and {user} in typed text */
     /* Logon condition met (ok=1, logon_us from t0) or timed out (ok=0). */
     void (*on_logon)(void *sess, int ok, int64_t logon_us);
+    /* Optional, with max_loops: the session completed max_loops loops and waits, idle, at the
+     * end of its last loop; the engine logs it off (interp_logoff) from here or later. */
+    uint32_t max_loops;
+    void (*on_loops_done)(void *sess);
     /* The workload ended: FAIL_NONE after logoff steps, or the reason it cannot go on. */
     void (*on_finished)(void *sess, enum failure_reason reason, const char *detail);
 };
@@ -61,6 +66,12 @@ void interp_on_paint(struct interp *in, const struct rect *rects, size_t n);
 void interp_logoff(struct interp *in);
 /* Number of completed loops so far. */
 uint32_t interp_loops(const struct interp *in);
+/* Repaints requested during logon (driver_ops.refresh calls). */
+uint32_t interp_logon_repaints(const struct interp *in);
+/* The session's input echo: the median over the latest 16 inputs outside timers of the time
+ * from the input to the first paint after it, in µs; 0 before three were measured. Timers with
+ * `min: echo` (the default) are suspect below it. */
+uint64_t interp_echo_us(const struct interp *in);
 /* Cancels timers; never calls back afterwards. Accepts NULL. */
 void interp_free(struct interp *in);
 

@@ -9,7 +9,7 @@ struct timer_stats {
     char name[RESULTS_NAME_LEN];
     int64_t *ok_us;
     size_t n, cap;
-    unsigned failed;
+    unsigned failed, suspect;
     int is_measure;
 };
 
@@ -19,6 +19,7 @@ struct jsonl_sink {
     struct timer_stats *timers;
     size_t ntimers, cap;
     unsigned launched, active, ended, failed;
+    unsigned repainted, retried;        /* logons that needed a repaint request / a retry */
     unsigned failed_by[FAIL__COUNT];
     int64_t *logon_us;
     size_t nlogon, caplogon;
@@ -86,16 +87,18 @@ static struct timer_stats *timer_of(struct jsonl_sink *j, const char *name, int 
 static void on_sample(void *ctx, const struct rec_sample *s)
 {
     struct jsonl_sink *j = ctx;
-    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b}", "type", "sample",
+    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:b}", "type", "sample",
                           "t_us", (json_int_t)s->t_us, "session", (json_int_t)s->session,
                           "loop", (json_int_t)s->loop, "name", jstr(s->name),
-                          "value_us", (json_int_t)s->value_us, "ok", s->ok, "measure",
-                          s->is_measure));
+                          "value_us", (json_int_t)s->value_us, "ok", s->ok == SAMPLE_OK,
+                          "suspect", s->ok == SAMPLE_SUSPECT, "measure", s->is_measure));
     struct timer_stats *t = timer_of(j, s->name, s->is_measure);
     if (!t)
         return;
-    if (s->ok)
+    if (s->ok == SAMPLE_OK)
         push(&t->ok_us, &t->n, &t->cap, s->value_us);
+    else if (s->ok == SAMPLE_SUSPECT)
+        t->suspect++;
     else
         t->failed++;
 }
@@ -104,10 +107,15 @@ static void count_session(struct jsonl_sink *j, const struct rec_session *e)
 {
     switch (e->kind) {
     case SESSION_LAUNCHED: j->launched++; break;
-    case SESSION_ACTIVE:
+    case SESSION_ACTIVE: {
+        unsigned repaints = 0, retries = 0;
+        sscanf(e->detail, "repaint requests: %u, logon retries: %u", &repaints, &retries);
+        j->repainted += repaints > 0;
+        j->retried += retries > 0;
         j->active++;
         push(&j->logon_us, &j->nlogon, &j->caplogon, e->value_us);
         break;
+    }
     case SESSION_ENDED: j->ended++; break;
     case SESSION_FAILED:
         j->failed++;
@@ -202,17 +210,18 @@ unsigned jsonl_sink_summary(struct jsonl_sink *j, FILE *f, uint32_t lag_p50_us,
     fputc('\n', f);
     if (j->nlogon) {
         qsort(j->logon_us, j->nlogon, sizeof *j->logon_us, cmp_i64);
-        fprintf(f, "logon: n=%zu p50=%.1f ms p95=%.1f ms\n", j->nlogon,
-                pct(j->logon_us, j->nlogon, 50) / 1000.0, pct(j->logon_us, j->nlogon, 95) / 1000.0);
+        fprintf(f, "logon: n=%zu p50=%.1f ms p95=%.1f ms; %u needed a repaint request, %u a logon retry\n",
+                j->nlogon, pct(j->logon_us, j->nlogon, 50) / 1000.0, pct(j->logon_us, j->nlogon, 95) / 1000.0,
+                j->repainted, j->retried);
     }
-    fprintf(f, "%-24s %8s %6s %10s %10s\n", "timer", "samples", "failed", "p50 ms", "p95 ms");
+    fprintf(f, "%-24s %8s %6s %7s %10s %10s\n", "timer", "ok", "failed", "suspect", "p50 ms", "p95 ms");
     for (size_t i = 0; i < j->ntimers; i++) {
         struct timer_stats *t = &j->timers[i];
         qsort(t->ok_us, t->n, sizeof *t->ok_us, cmp_i64);
-        fprintf(f, "%-24s %8zu %6u %10.1f %10.1f%s\n", t->name, t->n, t->failed,
+        fprintf(f, "%-24s %8zu %6u %7u %10.1f %10.1f%s\n", t->name, t->n, t->failed, t->suspect,
                 pct(t->ok_us, t->n, 50) / 1000.0, pct(t->ok_us, t->n, 95) / 1000.0,
                 t->is_measure ? "  (measure)" : "");
-        bad += t->failed;
+        bad += t->failed + t->suspect;
     }
     fprintf(f, "agent loop lag: p50=%.2f ms p99=%.2f ms max=%.2f ms; peak active sessions %u\n",
             lag_p50_us / 1000.0, lag_p99_us / 1000.0, lag_max_us / 1000.0, j->max_active);

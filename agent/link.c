@@ -354,7 +354,7 @@ static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l
 /* Reads the token from fd (up to the maximum length, one trailing newline dropped). */
 static char *token_from_fd(int fd, const char *what)
 {
-    char buf[PROTO_TOKEN_MAX_LEN + 2];
+    char buf[PROTO_TOKEN_MAX_LEN + 4];   /* the token, "\r\n", NUL, and one byte to see "too long" */
     size_t got = 0;
     ssize_t k;
     while (got < sizeof buf - 1 && (k = read(fd, buf + got, sizeof buf - 1 - got)) > 0)

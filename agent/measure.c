@@ -55,7 +55,7 @@ void measure_track_feed(struct measure_track *mt, const struct rec_sample *ts,
     struct measure_member *m = mt->members;
     for (size_t g = 0; g < mt->wl->nmeasures; g++) {
         const struct workload_measure *grp = &mt->wl->measures[g];
-        int complete = 1, all_ok = 1, touched = 0;
+        int complete = 1, failed = 0, suspect = 0, touched = 0;
         double sum = 0;
         for (size_t j = 0; j < grp->n; j++) {
             if (!mt->emitted[g] && !strcmp(grp->items[j].timer, ts->name)) {
@@ -63,13 +63,15 @@ void measure_track_feed(struct measure_track *mt, const struct rec_sample *ts,
                 touched = 1;
             }
             complete &= m[j].have;
-            all_ok &= m[j].ok;
+            failed |= m[j].have && m[j].ok == SAMPLE_FAILED;
+            suspect |= m[j].ok == SAMPLE_SUSPECT;
             sum += grp->items[j].weight * (double)m[j].value_us;
         }
         if (touched && complete) {
             mt->emitted[g] = 1;
             struct rec_sample s = { .session = ts->session, .loop = ts->loop, .t_us = ts->t_us,
-                                    .value_us = llround(sum), .ok = (uint8_t)all_ok, .is_measure = 1 };
+                                    .value_us = llround(sum), .is_measure = 1,
+                                    .ok = failed ? SAMPLE_FAILED : suspect ? SAMPLE_SUSPECT : SAMPLE_OK };
             memcpy(s.name, grp->name, sizeof s.name);
             emit(ctx, &s);
         }

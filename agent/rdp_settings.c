@@ -53,6 +53,13 @@ int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const cha
     SET_U32(KeyboardLayout, 0x409);
     SET_BOOL(SoftwareGdi, TRUE);
 
+    /* frames: the server may mark them (conditions are judged at a frame's end), and a logon
+     * that shows nothing may ask for a repaint like a real client */
+    SET_BOOL(SurfaceFrameMarkerEnabled, TRUE);
+    SET_BOOL(FrameMarkerCommandEnabled, TRUE);
+    SET_BOOL(RefreshRect, TRUE);
+    SET_BOOL(SuppressOutput, TRUE);
+
     /* the link the client is on, as a real client would announce it (connectionType and the
      * performance flags FreeRDP derives from it); the economies below still win */
     if (cfg->connection_type && !freerdp_set_connection_type(s, cfg->connection_type))

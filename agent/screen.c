@@ -34,6 +34,17 @@ static void fold(struct rect *into, const struct rect *r)
     *into = (struct rect){ x0, y0, x1 - x0, y1 - y0 };
 }
 
+size_t screen_rects_add(struct rect *acc, size_t n, size_t max, const struct rect *add, size_t m)
+{
+    for (size_t i = 0; i < m && max > 0; i++) {
+        if (n < max)
+            acc[n++] = add[i];
+        else
+            fold(&acc[max - 1], &add[i]);
+    }
+    return n;
+}
+
 size_t screen_take_damage(HGDI_WND hwnd, uint32_t width, uint32_t height, struct rect *out,
                           size_t max)
 {

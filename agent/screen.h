@@ -19,6 +19,10 @@
 size_t screen_take_damage(HGDI_WND hwnd, uint32_t width, uint32_t height, struct rect *out,
                           size_t max);
 
+/* Appends rectangles add[0..m-1] to acc[0..n-1] (capacity max); once full, the rest are folded
+ * into the last one's bounding box. Returns the new count. */
+size_t screen_rects_add(struct rect *acc, size_t n, size_t max, const struct rect *add, size_t m);
+
 /* Fills a view of gdi's primary buffer (borrowed; valid until the next loop iteration).
  * Returns 0, or -1 if there is no framebuffer yet or its format is neither RGB16 nor BGRX32. */
 int screen_view_of(const rdpGdi *gdi, struct screen_view *out);

@@ -55,6 +55,13 @@ struct session {
     struct event *traffic_ev, *retry_ev, *finish_ev;
     uint32_t frames;
     int logoff_requested;
+    uint32_t logon_retries;               /* fresh connections after logon timeouts */
+
+    /* paints of a server-marked frame, handed to the interpreter at its end */
+    int in_frame;
+    uint64_t frame_begin_us;
+    struct rect frame_rects[SCREEN_MAX_RECTS];
+    size_t nframe_rects;
 
     /* deferred end (finish_cb) */
     int finish_pending;
@@ -68,6 +75,7 @@ struct session {
 struct session_ctx {
     rdpContext _p;
     struct session *s;
+    pSurfaceFrameMarker gdi_frame_marker;  /* gdi's own (sends the frame acknowledge) */
 };
 
 static struct session *sess_of(rdpContext *ctx) { return ((struct session_ctx *)ctx)->s; }
@@ -99,6 +107,19 @@ static void wipe_password(struct session *s)
  * These run on the connect worker during freerdp_connect() and on the loop thread afterwards,
  * never on both at once (the hand-over goes through the connector's mutex). */
 
+static void deliver_paint(struct session *s, const struct rect *rects, size_t n)
+{
+    if (s->interp && (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
+                      s->state == SESSION_ST_LOGOFF))
+        interp_on_paint(s->interp, rects, n);
+}
+
+/* A frame whose end never came (a server bug) is delivered after this long anyway. */
+#define SESSION_FRAME_MAX_US 500000
+
+/* Every paint goes to the interpreter, except inside a frame the server marked (Surface Frame
+ * Marker BEGIN..END): those are collected and handed over at the frame's end, so a condition is
+ * only ever judged on a complete frame and a timer never stops mid-frame. */
 static BOOL end_paint_cb(rdpContext *ctx)
 {
     struct session *s = sess_of(ctx);
@@ -113,10 +134,29 @@ static BOOL end_paint_cb(rdpContext *ctx)
     size_t n = screen_take_damage(gdi->primary->hdc->hwnd, gdi->width, gdi->height, rects,
                                   SCREEN_MAX_RECTS);
     s->frames++;
-    if (s->interp && (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
-                      s->state == SESSION_ST_LOGOFF))
-        interp_on_paint(s->interp, rects, n);
+    if (s->in_frame && clock_now_us() - s->frame_begin_us < SESSION_FRAME_MAX_US) {
+        s->nframe_rects = screen_rects_add(s->frame_rects, s->nframe_rects, SCREEN_MAX_RECTS, rects, n);
+        return TRUE;
+    }
+    deliver_paint(s, rects, n);
     return TRUE;
+}
+
+static BOOL frame_marker_cb(rdpContext *ctx, const SURFACE_FRAME_MARKER *m)
+{
+    struct session_ctx *c = (struct session_ctx *)ctx;
+    struct session *s = c->s;
+    if (s && m->frameAction == SURFACECMD_FRAMEACTION_BEGIN) {
+        s->in_frame = 1;
+        s->frame_begin_us = clock_now_us();
+    } else if (s && m->frameAction == SURFACECMD_FRAMEACTION_END && s->in_frame) {
+        size_t n = s->nframe_rects;
+        s->in_frame = 0;
+        s->nframe_rects = 0;
+        if (n)
+            deliver_paint(s, s->frame_rects, n);
+    }
+    return c->gdi_frame_marker ? c->gdi_frame_marker(ctx, m) : TRUE;
 }
 
 /* A zeroed framebuffer of our own: gdi_init's is uninitialised, and conditions hash whatever
@@ -184,6 +224,8 @@ static BOOL post_connect_cb(freerdp *inst)
         return FALSE;   /* fb may have been adopted and freed by gdi_free: not ours any more */
     trim_codecs(inst->context);
     inst->update->EndPaint = end_paint_cb;
+    ((struct session_ctx *)inst->context)->gdi_frame_marker = inst->update->SurfaceFrameMarker;
+    inst->update->SurfaceFrameMarker = frame_marker_cb;
     inst->update->DesktopResize = desktop_resize_cb;
     return TRUE;
 }
@@ -467,6 +509,25 @@ static int op_save_png(void *sess, const char *path)
     return session_save_png(sess, path);
 }
 
+/* What a real client does when its window shows again: Suppress Output "allow" for the whole
+ * desktop, then Refresh Rect for it. */
+static int op_refresh(void *sess)
+{
+    struct session *s = sess;
+    if (!live(s))
+        return -1;
+    rdpSettings *st = s->inst->settings;
+    RECTANGLE_16 all = { 0, 0, (UINT16)(st->DesktopWidth - 1), (UINT16)(st->DesktopHeight - 1) };
+    rdpUpdate *u = s->inst->update;
+    BOOL ok = TRUE;
+    if (u->SuppressOutput)
+        ok &= u->SuppressOutput(s->inst->context, 1, &all);
+    if (u->RefreshRect)
+        ok &= u->RefreshRect(s->inst->context, 1, &all);
+    log_debug("session %u (%s): no paint during logon, asked for a repaint", s->index, s->user);
+    return ok ? 0 : -1;
+}
+
 /* The driver contract spells RDP's values out (driver.h); they must be FreeRDP's. */
 _Static_assert(DRIVER_PTR_MOVE == PTR_FLAGS_MOVE && DRIVER_PTR_DOWN == PTR_FLAGS_DOWN &&
                DRIVER_PTR_BUTTON1 == PTR_FLAGS_BUTTON1 && DRIVER_PTR_BUTTON2 == PTR_FLAGS_BUTTON2 &&
@@ -475,24 +536,45 @@ _Static_assert(DRIVER_PTR_MOVE == PTR_FLAGS_MOVE && DRIVER_PTR_DOWN == PTR_FLAGS
 
 static const struct driver_ops session_driver = {
     .key = op_key, .unicode = op_unicode, .mouse = op_mouse,
-    .screen = op_screen, .save_png = op_save_png,
+    .screen = op_screen, .save_png = op_save_png, .refresh = op_refresh,
 };
+
+static void connect_again(struct session *s);
 
 static void logon_cb(void *sess, int ok, int64_t logon_us)
 {
     struct session *s = sess;
+    char detail[RESULTS_DETAIL_LEN] = "";
+    uint32_t repaints = s->interp ? interp_logon_repaints(s->interp) : 0;
     if (s->state != SESSION_ST_LOGON)
         return;
-    if (!ok) {
-        finish_later(s, FAIL_LOGON_TIMEOUT, "desktop-ready condition did not hold in time");
+    if (!ok && !s->logoff_requested && s->logon_retries < s->h->cfg->logon_retries) {
+        s->logon_retries++;
+        log_ratelimited(LOG_INFO, "logon-retry", "session %u (%s): desktop not ready in time, "
+                        "logon retry %u/%u", s->index, s->user, s->logon_retries, s->h->cfg->logon_retries);
+        connect_again(s);
         return;
     }
+    wipe_password(s);
+    if (!ok) {
+        snprintf(detail, sizeof detail, "desktop-ready condition did not hold in time "
+                 "(repaint requests: %u, logon retries: %u)", repaints, s->logon_retries);
+        finish_later(s, FAIL_LOGON_TIMEOUT, detail);
+        return;
+    }
+    if (repaints || s->logon_retries)
+        snprintf(detail, sizeof detail, "repaint requests: %u, logon retries: %u", repaints, s->logon_retries);
     s->state = SESSION_ST_RUNNING;
-    emit(s, SESSION_ACTIVE, logon_us, FAIL_NONE, NULL);
+    emit(s, SESSION_ACTIVE, logon_us, FAIL_NONE, detail[0] ? detail : NULL);
     if (s->logoff_requested) {
         s->logoff_requested = 0;
         session_logoff(s);
     }
+}
+
+static void loops_done_cb(void *sess)
+{
+    session_logoff(sess);
 }
 
 static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
@@ -503,8 +585,11 @@ static void finished_cb(void *sess, enum failure_reason reason, const char *deta
 /* CONNECTING -> LOGON: the connected instance arrives on the loop thread. */
 static void connected(struct session *s)
 {
-    wipe_password(s);
+    if (!s->h->cfg->logon_retries || !s->wl)      /* else kept for a logon retry */
+        wipe_password(s);
     s->state = SESSION_ST_LOGON;
+    s->in_frame = 0;
+    s->nframe_rects = 0;
     s->sock_fd = -1;
     arm(s);
     freerdp_input_send_synchronize_event(s->inst->input, 0);
@@ -520,6 +605,8 @@ static void connected(struct session *s)
     struct interp_host ih = {
         .sess = s, .ops = &session_driver, .base = s->h->base, .sink = s->h->sink,
         .session_index = s->index, .seed = s->seed, .shot_dir = s->h->cfg->shot_dir,
+        .shot_timers = s->h->cfg->shot_timers, .max_loops = s->h->cfg->max_loops,
+        .on_loops_done = loops_done_cb,
         .user = s->user, .on_logon = logon_cb, .on_finished = finished_cb,
     };
     s->interp = interp_new(s->wl, &ih);
@@ -582,6 +669,23 @@ fail:
         inst = NULL;
     }
     s->inst = inst;
+}
+
+/* LOGON -> CONNECTING: the logon timed out and a logon retry is allowed. The instance goes (off
+ * the loop), and a fresh connect attempt starts now. Called from the interpreter's logon
+ * callback, which touches the interpreter no more afterwards. */
+static void connect_again(struct session *s)
+{
+    interp_free(s->interp);
+    s->interp = NULL;
+    disarm(s);
+    if (s->traffic_ev)
+        event_del(s->traffic_ev);
+    release_instance(s, 1);
+    s->state = SESSION_ST_CONNECTING;
+    s->attempts = 0;
+    s->job.timeout_ms = s->h->cfg->connect_timeout_ms;
+    connector_submit(s->h->conn, &s->job);
 }
 
 static void retry_cb(evutil_socket_t fd, short what, void *arg)

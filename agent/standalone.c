@@ -20,12 +20,13 @@
 #include "agent/netem.h"
 #include "common/log.h"
 #include "common/netprofile.h"
+#include "common/shots.h"
 #include "common/workload.h"
 
 struct opts {
     struct engine_config cfg;
     const char *target, *users, *workload, *out, *log_level, *network;
-    unsigned sessions;
+    unsigned sessions, first;          /* --first: number of the first user */
     int64_t duration_ms, ramp_ms, wait_ms, logoff_ms;
     uint64_t seed;
     int size_given;
@@ -110,14 +111,20 @@ static const char RUN_USAGE[] =
     "  --workload FILE          workload YAML\n"
     "  --duration D             run time from the first launch (e.g. 60s, 5m), then log off\n"
     "  --ramp D                 spread the launches evenly over D (default 0: all at once)\n"
-    "  --loops N                log each session off after N workload loops (the run ends\n"
-    "                           when all did, or at --duration, whichever comes first)\n"
+    "  --first N                number of the first user (default 1): --first 5 --sessions 2\n"
+    "                           runs users 5 and 6 of PATTERN\n"
+    "  --loops N                log each session off right after its Nth workload loop (the\n"
+    "                           run ends when all did, or at --duration, whichever is first)\n"
     "  --fingerprint LIST       accept only these certificate fingerprints (sha256:AA:BB:..)\n"
     "  --no-verify              accept any certificate\n"
     "  --security LAYER         negotiate (default), tls, nla or rdp\n"
     "  --network PROFILE        shape the RDP traffic: a built-in profile (wan-250ms-1pct, ...) or\n"
     "                           its JSON object; needs CAP_NET_ADMIN (docs/network.md)\n"
-    "  --shots DIR              save a PNG there when a wait times out\n"
+    "  --shots DIR              save a PNG there when a wait or the logon times out\n"
+    "  --shot-timers            with --shots: also one at the end of every timer of each\n"
+    "                           session's first loop, and an index.html contact sheet\n"
+    "  --logon-retries N        start a logon over with a fresh connection up to N times\n"
+    "                           when the desktop never got ready (default 0)\n"
     "  --connect-threads K      connect thread pool size (default 4)\n"
     "  --connect-timeout D      connect watchdog per attempt (default 30s)\n"
     "  --max-attempts N         connect attempts per session for connect errors (default 2)\n"
@@ -138,7 +145,8 @@ static const char SHOT_USAGE[] =
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
-       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_NETWORK, O_HELP };
+       O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_NETWORK, O_FIRST, O_SHOT_TIMERS,
+       O_LOGON_RETRIES, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -150,7 +158,9 @@ static const struct option LONGOPTS[] = {
     { "size", 1, 0, O_SIZE }, { "bpp", 1, 0, O_BPP }, { "domain", 1, 0, O_DOMAIN },
     { "seed", 1, 0, O_SEED }, { "config-dir", 1, 0, O_CONFIGDIR },
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
-    { "security", 1, 0, O_SECURITY }, { "network", 1, 0, O_NETWORK }, { "help", 0, 0, O_HELP },
+    { "security", 1, 0, O_SECURITY }, { "network", 1, 0, O_NETWORK }, { "first", 1, 0, O_FIRST },
+    { "shot-timers", 0, 0, O_SHOT_TIMERS }, { "logon-retries", 1, 0, O_LOGON_RETRIES },
+    { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -197,9 +207,12 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             o->log_level = optarg;
             break;
         case 'o': o->out = optarg; break;
+        case O_SHOT_TIMERS: o->cfg.shot_timers = 1; break;
         case O_SESSIONS: case O_THREADS: case O_ATTEMPTS: case O_BPP: case O_SEED: case O_LOOPS:
+        case O_FIRST: case O_LOGON_RETRIES:
             v = strtoul(optarg, &end, 10);
-            if (*end || !*optarg || (c != O_SEED && (v == 0 || v > 100000)) ||
+            if (*end || !*optarg || (c != O_SEED && c != O_LOGON_RETRIES && (v == 0 || v > 100000)) ||
+                (c == O_LOGON_RETRIES && v > 10) ||
                 (c == O_BPP && v != 16 && v != 32))
                 return bad(cmd, opt_name(c), optarg);
             if (c == O_SESSIONS) o->sessions = (unsigned)v;
@@ -208,6 +221,8 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             if (c == O_BPP) o->cfg.bpp = (uint32_t)v;
             if (c == O_SEED) o->seed = v;
             if (c == O_LOOPS) o->cfg.max_loops = (uint32_t)v;
+            if (c == O_FIRST) o->first = (unsigned)v;
+            if (c == O_LOGON_RETRIES) o->cfg.logon_retries = (uint32_t)v;
             break;
         case O_DURATION: case O_RAMP: case O_CTIMEOUT: case O_LOGOFF: case O_WAIT: {
             int64_t ms = standalone_parse_duration_ms(optarg);
@@ -250,6 +265,7 @@ static void defaults(struct opts *o)
     memset(o, 0, sizeof *o);
     engine_config_defaults(&o->cfg);
     o->sessions = 1;
+    o->first = 1;
     o->logoff_ms = 30000;
     o->wait_ms = 3000;
     o->seed = 1;
@@ -314,7 +330,7 @@ static void launch_cb(evutil_socket_t fd, short what, void *arg)
     unsigned n = r->started + 1;
     if (r->stopping || r->started >= o->sessions)
         return;
-    standalone_expand_user(o->users, n, user, sizeof user);
+    standalone_expand_user(o->users, o->first + n - 1, user, sizeof user);
     struct engine_session_spec spec = { .session_index = n - 1, .user = user,
                                         .password = r->password, .workload = r->wl,
                                         .seed = o->seed * 1000003u + n };
@@ -393,7 +409,7 @@ int standalone_run(int argc, char **argv)
     if ((rc = check_common("run", &o, host, sizeof host, &r.password)) != 0)
         return rc;
     char probe[RESULTS_NAME_LEN];
-    if (standalone_expand_user(o.users, o.sessions, probe, sizeof probe) != 0)
+    if (standalone_expand_user(o.users, o.first + o.sessions - 1, probe, sizeof probe) != 0)
         return bad("run", "users", o.users);
     if (!o.workload || !o.duration_ms) {
         fprintf(stderr, "sessmax-agent run: --workload and --duration are required (see --help)\n");
@@ -410,6 +426,16 @@ int standalone_run(int argc, char **argv)
     if (workload_bpp(wl) && o.cfg.bpp == 16)
         o.cfg.bpp = workload_bpp(wl);
     r.wl = wl;
+    if (o.cfg.shot_timers && !o.cfg.shot_dir) {
+        fprintf(stderr, "sessmax-agent run: --shot-timers needs --shots DIR\n");
+        workload_free(wl);
+        return EX_USAGE;
+    }
+    if (o.cfg.shot_dir && shots_mkdir(o.cfg.shot_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "sessmax-agent run: %s\n", err);
+        workload_free(wl);
+        return EX_CANTCREAT;
+    }
     struct netprofile net;
     struct netem *netem = NULL;
     char nhost[64];
@@ -433,6 +459,11 @@ int standalone_run(int argc, char **argv)
     if (r.sigterm_ev) event_free(r.sigterm_ev);
     if (r.base) event_base_free(r.base);
     jsonl_sink_free(js);
+    int pics = o.cfg.shot_timers ? shots_contact_sheet(o.cfg.shot_dir, err, sizeof err) : 0;
+    if (pics < 0)
+        fprintf(stderr, "sessmax-agent run: %s\n", err);
+    else if (o.cfg.shot_timers)
+        fprintf(stderr, "shots: %d pictures, contact sheet %s/index.html\n", pics, o.cfg.shot_dir);
     workload_free(wl);
     return rc;
 }
@@ -445,8 +476,21 @@ struct shot {
     struct event_base *base;
     struct engine *eng;
     struct event *wait_ev;
-    int saved, failed;
+    int saved, failed, uniform;
 };
+
+/* A screen of one colour is a desktop that has not painted (yet): not worth a PNG's exit 0. */
+static int shot_uniform(const struct screen_view *v, uint32_t *rgb)
+{
+    *rgb = workload_pixel_rgb(v->pixels, v->stride, v->bytes_per_pixel, 0, 0);
+    for (uint32_t y = 0; y < v->height; y++)
+        if (memcmp(v->pixels + (size_t)y * v->stride, v->pixels, (size_t)v->width * v->bytes_per_pixel) != 0)
+            return 0;
+    for (uint32_t x = 1; x < v->width; x++)
+        if (memcmp(v->pixels + (size_t)x * v->bytes_per_pixel, v->pixels, v->bytes_per_pixel) != 0)
+            return 0;
+    return 1;
+}
 
 /* For writing `match` conditions: each named region's hash at tolerance 0, as a YAML line. */
 static void shot_print_hashes(struct shot *s)
@@ -473,6 +517,13 @@ static void shot_save_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct shot *s = arg;
+    struct screen_view v;
+    uint32_t rgb;
+    if (engine_screen(s->eng, 0, &v) == 0 && shot_uniform(&v, &rgb)) {
+        s->uniform = 1;
+        fprintf(stderr, "sessmax-agent shot: warning: the whole screen is one colour (#%06x): the desktop "
+                "has not painted; try a longer --wait\n", rgb);
+    }
     if (engine_save_png(s->eng, 0, s->o->out) == 0) {
         s->saved = 1;
         fprintf(stderr, "saved %s\n", s->o->out);
@@ -492,6 +543,9 @@ static void shot_session_cb(void *ctx, const struct rec_session *e)
         s->failed = 1;
         fprintf(stderr, "sessmax-agent shot: %s: %s: %s\n", e->user,
                 failure_reason_name(e->reason), e->detail);
+        if (e->reason == FAIL_TLS)
+            fprintf(stderr, "hint: the server's certificate was not accepted: pin it with --fingerprint "
+                    "sha256:AA:BB:... (the warning above shows it), or pass --no-verify on a network you trust\n");
     }
 }
 
@@ -521,7 +575,16 @@ int standalone_shot(int argc, char **argv)
         fprintf(stderr, "sessmax-agent shot: -o FILE.png is required (see --help)\n");
         return EX_USAGE;
     }
-    char err[WORKLOAD_ERR_LEN];
+    char err[WORKLOAD_ERR_LEN], dir[4096];
+    snprintf(dir, sizeof dir, "%s", o.out);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (shots_mkdir(dir, err, sizeof err) != 0) {
+            fprintf(stderr, "sessmax-agent shot: %s\n", err);
+            return EX_CANTCREAT;
+        }
+    }
     if (o.workload && !(s.wl = workload_load_file(o.workload, err, sizeof err))) {
         fprintf(stderr, "%s\n", err);
         return EX_DATAERR;
@@ -537,7 +600,7 @@ int standalone_shot(int argc, char **argv)
                                             .password = password, .seed = o.seed };
         if (engine_start_session(s.eng, &spec) == 0) {
             event_base_dispatch(s.base);
-            rc = s.saved ? 0 : 1;
+            rc = s.saved && !s.uniform ? 0 : 1;
         }
     }
     engine_free(s.eng);

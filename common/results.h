@@ -35,13 +35,18 @@ const char *failure_reason_name(enum failure_reason r);
 /* Inverse of failure_reason_name; FAIL_INTERNAL for unknown text. */
 enum failure_reason failure_reason_parse(const char *name);
 
+/* rec_sample.ok. SUSPECT: the condition held, but sooner than the timer's plausibility floor
+ * (`min:` in the workload, by default the session's own input echo time), so the sample may
+ * time the echo of its input rather than the response: stored and shown, never scored as ok. */
+enum sample_status { SAMPLE_FAILED = 0, SAMPLE_OK = 1, SAMPLE_SUSPECT = 2 };
+
 /* One timed action (a `timer`), or one weighted `measure` group (is_measure = 1). */
 struct rec_sample {
     uint32_t session;                  /* run-wide session index (0-based) */
     uint32_t loop;                     /* workload loop iteration, 0-based */
     uint64_t t_us;                     /* wall clock when the condition was met (or timed out) */
     int64_t value_us;                  /* elapsed µs; on failure, the time waited */
-    uint8_t ok;                        /* 0: timed out or failed */
+    uint8_t ok;                        /* enum sample_status */
     uint8_t is_measure;
     char name[RESULTS_NAME_LEN];
 };

@@ -82,13 +82,20 @@ static int parse_regions(struct workload_parse *p, const struct ydoc_node *n)
 
 static int parse_defaults(struct workload_parse *p, const struct ydoc_node *n)
 {
-    static const char *const keys[] = { "type_rate", "timeout", "on_timeout", NULL };
+    static const char *const keys[] = { "type_rate", "timeout", "on_timeout", "pause", "min", NULL };
     struct workload *wl = p->wl;
     wl->type_rate_us = 160000;
     wl->timeout_us = 10000000;
+    wl->pause_us = 100000;
+    wl->min = WORKLOAD_MIN_ECHO;
     if (!n)
         return 0;
     if (ydoc_check_keys(p->doc, n, keys, "defaults", p->err, p->errlen) != 0)
+        return -1;
+    const struct ydoc_node *pause = ydoc_get(n, "pause"), *min = ydoc_get(n, "min");
+    if (pause && ydoc_duration_us(p->doc, pause, &wl->pause_us, p->err, p->errlen) != 0)
+        return -1;
+    if (min && workload_parse_min(p, min, &wl->min, &wl->min_us) != 0)
         return -1;
     const struct ydoc_node *r = ydoc_get(n, "type_rate"), *t = ydoc_get(n, "timeout"), *o = ydoc_get(n, "on_timeout");
     if (r && ydoc_duration_us(p->doc, r, &wl->type_rate_us, p->err, p->errlen) != 0)
@@ -154,7 +161,9 @@ static int pauses(const struct workload_step *steps, size_t n)
         const struct workload_step *s = &steps[i];
         if (s->kind == WORKLOAD_STEP_WAIT || s->kind == WORKLOAD_STEP_TIMER ||
             (s->kind == WORKLOAD_STEP_THINK && s->think_max_us > 0) ||
-            (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0))
+            (s->kind == WORKLOAD_STEP_TYPE && s->rate_us > 0) ||
+            ((s->kind == WORKLOAD_STEP_KEY || s->kind == WORKLOAD_STEP_CLICK ||
+              s->kind == WORKLOAD_STEP_MOVE) && s->pause_us > 0))
             return 1;
         if (s->kind == WORKLOAD_STEP_REPEAT && pauses(s->steps, s->nsteps))
             return 1;
@@ -195,14 +204,14 @@ static int parse_top(struct workload_parse *p)
     const struct ydoc_node *logon = ydoc_get(root, "logon"), *loop = ydoc_get(root, "loop");
     if (!logon)
         return ERR(p, root, "logon is missing (the desktop-ready condition)");
-    if (workload_parse_wait(p, logon, "logon", 0, 120000000, &wl->logon) != 0)
+    if (workload_parse_wait(p, logon, "logon", WORKLOAD_WAIT_REPAINT, 120000000, &wl->logon) != 0)
         return -1;
     if (!loop)
         return ERR(p, root, "loop is missing");
     if (workload_parse_steps(p, loop, "loop", &wl->loop, &wl->nloop) != 0)
         return -1;
     if (!pauses(wl->loop, wl->nloop))
-        return ERR(p, loop, "loop never pauses, so it would repeat unbounded: add a think, wait, timer or type step");
+        return ERR(p, loop, "loop never pauses, so it would repeat unbounded: add a think, wait, timer, type or a pause");
     const struct ydoc_node *logoff = ydoc_get(root, "logoff");
     if (logoff && workload_parse_steps(p, logoff, "logoff", &wl->logoff, &wl->nlogoff) != 0)
         return -1;

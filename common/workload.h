@@ -16,6 +16,7 @@
 #define WORKLOAD_VERSION 1
 #define WORKLOAD_CHORD_MAX 6        /* keys in one chord ("ctrl+shift+alt+t") */
 #define WORKLOAD_CONDS_MAX 4        /* conditions in one wait/until, held in order */
+#define WORKLOAD_EXCEPT_MAX 4       /* areas a `change` ignores (where the input echoes) */
 
 struct workload_rect { int32_t x, y, w, h; };
 
@@ -41,7 +42,17 @@ struct workload_cond {
     uint32_t rgb;                        /* pixel: 0xRRGGBB */
     uint32_t tolerance;                  /* match: low bits ignored per channel (0..3);
                                             pixel: max difference per 8-bit channel */
+    struct workload_rect except[WORKLOAD_EXCEPT_MAX];  /* change: pixels here never count */
+    size_t nexcept;
     int line, col;
+};
+
+/* Plausibility floor of a timer (its `until`'s `min`): a sample below it is stored as suspect
+ * (SAMPLE_SUSPECT), not as a plain success. */
+enum workload_min {
+    WORKLOAD_MIN_NONE = 0,               /* min: 0 */
+    WORKLOAD_MIN_ECHO,                   /* min: echo -- the session's measured input echo */
+    WORKLOAD_MIN_FIXED,                  /* min: 50ms */
 };
 
 /* A `wait` step or a timer's `until`: conditions that must hold one after the other (each starts
@@ -51,6 +62,10 @@ struct workload_wait {
     size_t n;
     uint64_t timeout_us;
     int on_timeout_fail;                 /* 1: end the session with FAIL_WAIT_TIMEOUT */
+    enum workload_min min;               /* until only (default: defaults.min) */
+    uint64_t min_us;                     /* WORKLOAD_MIN_FIXED */
+    uint64_t repaint_after_us;           /* logon only: ask for a repaint after this long
+                                            without any paint (0: never); default 5s */
     int line, col;
 };
 
@@ -74,6 +89,7 @@ struct workload_step {
     size_t nchord;
     char *text;                          /* type: as written (expand with workload_expand) */
     uint64_t rate_us;                    /* type: gap between characters */
+    uint64_t pause_us;                   /* key, click, move: pause after the input */
     int32_t x, y;                        /* click, move */
     enum workload_button button;         /* click */
     int double_click;                    /* click */
@@ -128,6 +144,9 @@ struct workload {
     uint64_t type_rate_us;               /* defaults.type_rate (160ms) */
     uint64_t timeout_us;                 /* defaults.timeout (10s) */
     int on_timeout_fail;                 /* defaults.on_timeout (continue) */
+    uint64_t pause_us;                   /* defaults.pause: after key/click/move (100ms) */
+    enum workload_min min;               /* defaults.min (echo) */
+    uint64_t min_us;
     struct workload_wait logon;          /* desktop ready */
     struct workload_step *loop, *logoff;
     size_t nloop, nlogoff;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/keymap.h"
+#include "common/names.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 
@@ -18,12 +19,8 @@ int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, con
     size_t len = strlen(n->value);
     if (len >= RESULTS_NAME_LEN)
         return ERR(p, n, "%s '%s' is longer than %d characters", what, n->value, RESULTS_NAME_LEN - 1);
-    for (size_t i = 0; i < len; i++) {
-        char c = n->value[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-' || c == '.'))
-            return ERR(p, n, "%s '%s' may only use letters, digits, '_', '-' and '.'", what, n->value);
-    }
+    if (!name_is_safe(n->value))
+        return ERR(p, n, "%s '%s' may only use " NAMES_CHARSET_TEXT, what, n->value);
     memcpy(out, n->value, len + 1);
     return 0;
 }
@@ -62,6 +59,54 @@ static int cond_region(struct workload_parse *p, const struct ydoc_node *n, cons
         return -1;
     c->region = r->r;
     snprintf(c->region_name, sizeof c->region_name, "%s", r->name);
+    return 0;
+}
+
+/* change: REGION, or {region, except: REGION | [REGION, ...]} */
+static int cond_change(struct workload_parse *p, const struct ydoc_node *v, struct workload_cond *c)
+{
+    static const char *const keys[] = { "region", "except", NULL };
+    if (v->kind == YDOC_SCALAR)
+        return cond_region(p, v, "change", c);
+    if (ydoc_check_keys(p->doc, v, keys, "change", p->err, p->errlen) != 0)
+        return -1;
+    if (!ydoc_get(v, "region"))
+        return ERR(p, v, "change needs a region");
+    if (cond_region(p, ydoc_get(v, "region"), "change", c) != 0)
+        return -1;
+    const struct ydoc_node *ex = ydoc_get(v, "except");
+    if (!ex)
+        return 0;
+    size_t n = ex->kind == YDOC_SEQ ? ex->n : 1;
+    if (n == 0 || n > WORKLOAD_EXCEPT_MAX)
+        return ERR(p, ex, "except names 1 to %d regions", WORKLOAD_EXCEPT_MAX);
+    for (size_t i = 0; i < n; i++) {
+        const struct workload_region *r = region_ref(p, ex->kind == YDOC_SEQ ? ex->items[i] : ex, "except");
+        if (!r)
+            return -1;
+        c->except[c->nexcept++] = r->r;
+    }
+    return 0;
+}
+
+int workload_parse_min(struct workload_parse *p, const struct ydoc_node *n, enum workload_min *min,
+                       uint64_t *min_us)
+{
+    const char *text;
+    if (ydoc_str(p->doc, n, &text, p->err, p->errlen) != 0)
+        return -1;
+    *min_us = 0;
+    if (!strcmp(text, "echo")) {
+        *min = WORKLOAD_MIN_ECHO;
+        return 0;
+    }
+    if (!strcmp(text, "0")) {
+        *min = WORKLOAD_MIN_NONE;
+        return 0;
+    }
+    if (ydoc_duration_us(p->doc, n, min_us, p->err, p->errlen) != 0)
+        return ERR(p, n, "min must be echo, 0 or a duration like 50ms, not '%s'", text);
+    *min = *min_us ? WORKLOAD_MIN_FIXED : WORKLOAD_MIN_NONE;
     return 0;
 }
 
@@ -140,26 +185,45 @@ static int cond_pixel(struct workload_parse *p, const struct ydoc_node *v, struc
 }
 
 int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, const char *what,
-                        int allow_on_timeout, uint64_t default_timeout_us, struct workload_wait *out)
+                        int flags, uint64_t default_timeout_us, struct workload_wait *out)
 {
-    static const char *const keys[] = { "change", "stable", "match", "pixel", "timeout", "on_timeout", NULL };
-    static const char *const keys_until[] = { "change", "stable", "match", "pixel", "timeout", "on_timeout",
-                                              "fail", NULL };
-    static const char *const keys_no[] = { "change", "stable", "match", "pixel", "timeout", NULL };
-    int until = !strcmp(what, "until");
+    const char *keys[10] = { "change", "stable", "match", "pixel", "timeout" };
+    size_t nk = 5;
+    if (flags & WORKLOAD_WAIT_ON_TIMEOUT)
+        keys[nk++] = "on_timeout";
+    if (flags & WORKLOAD_WAIT_MIN)
+        keys[nk++] = "min";
+    if (flags & WORKLOAD_WAIT_REPAINT)
+        keys[nk++] = "repaint_after";
+    if (flags & WORKLOAD_WAIT_FAIL)
+        keys[nk++] = "fail";
+    keys[nk] = NULL;
     memset(out, 0, sizeof *out);
-    if (ydoc_check_keys(p->doc, map, until ? keys_until : allow_on_timeout ? keys : keys_no, what,
-                        p->err, p->errlen) != 0)
+    if (ydoc_expect(p->doc, map, YDOC_MAP, what, p->err, p->errlen) != 0 ||
+        ydoc_check_keys(p->doc, map, keys, what, p->err, p->errlen) != 0)
         return -1;
     out->line = map->line;
     out->col = map->col;
     out->timeout_us = default_timeout_us;
     out->on_timeout_fail = p->wl->on_timeout_fail;
+    out->min = p->wl->min;
+    out->min_us = p->wl->min_us;
+    out->repaint_after_us = (flags & WORKLOAD_WAIT_REPAINT) ? 5000000 : 0;
     for (size_t i = 0; i < map->n; i++) {
         const char *k = map->keys[i]->value;
         const struct ydoc_node *v = map->items[i];
-        if (until && !strcmp(k, "fail"))
+        if (!strcmp(k, "fail"))
             continue;                    /* step_timer parses it */
+        if (!strcmp(k, "min")) {
+            if (workload_parse_min(p, v, &out->min, &out->min_us) != 0)
+                return -1;
+            continue;
+        }
+        if (!strcmp(k, "repaint_after")) {
+            if (ydoc_duration_us(p->doc, v, &out->repaint_after_us, p->err, p->errlen) != 0)
+                return -1;
+            continue;
+        }
         if (!strcmp(k, "timeout")) {
             if (ydoc_duration_us(p->doc, v, &out->timeout_us, p->err, p->errlen) != 0)
                 return -1;
@@ -182,7 +246,7 @@ int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, c
         int rc;
         if (!strcmp(k, "change")) {
             c->kind = WORKLOAD_COND_CHANGE;
-            rc = cond_region(p, v, "change", c);
+            rc = cond_change(p, v, c);
         } else if (!strcmp(k, "stable")) {
             c->kind = WORKLOAD_COND_STABLE;
             rc = cond_stable(p, v, c);
@@ -332,7 +396,8 @@ static int step_timer(struct workload_parse *p, const struct ydoc_node *step, co
     const struct ydoc_node *until = ydoc_get(step, "until");
     if (!until)
         return ERR(p, step, "timer '%s' needs until: {<condition>, timeout}", s->name);
-    if (workload_parse_wait(p, until, "until", 1, p->wl->timeout_us, &s->wait) != 0)
+    if (workload_parse_wait(p, until, "until", WORKLOAD_WAIT_ON_TIMEOUT | WORKLOAD_WAIT_MIN | WORKLOAD_WAIT_FAIL,
+                            p->wl->timeout_us, &s->wait) != 0)
         return -1;
     const struct ydoc_node *fail = ydoc_get(until, "fail");
     if (fail && (ydoc_expect(p->doc, fail, YDOC_MAP, "fail", p->err, p->errlen) != 0 ||
@@ -377,8 +442,8 @@ static const char *const step_actions[] = { "key", "type", "click", "move", "thi
 
 static int parse_step(struct workload_parse *p, const struct ydoc_node *n, struct workload_step *s)
 {
-    static const char *const k_key[] = { "key", NULL }, *const k_type[] = { "type", "rate", NULL },
-        *const k_click[] = { "click", NULL }, *const k_move[] = { "move", NULL },
+    static const char *const k_key[] = { "key", "pause", NULL }, *const k_type[] = { "type", "rate", NULL },
+        *const k_click[] = { "click", "pause", NULL }, *const k_move[] = { "move", "pause", NULL },
         *const k_think[] = { "think", NULL }, *const k_wait[] = { "wait", NULL },
         *const k_timer[] = { "timer", "steps", "until", NULL }, *const k_repeat[] = { "repeat", NULL };
     static const char *const *const allowed[] = { k_key, k_type, k_click, k_move, k_think, k_wait, k_timer, k_repeat };
@@ -398,14 +463,18 @@ static int parse_step(struct workload_parse *p, const struct ydoc_node *n, struc
     if (ydoc_check_keys(p->doc, n, allowed[kind], what, p->err, p->errlen) != 0)
         return -1;
     s->kind = (enum workload_step_kind)kind;
-    const struct ydoc_node *v = ydoc_get(n, step_actions[kind]);
+    const struct ydoc_node *v = ydoc_get(n, step_actions[kind]), *pause = ydoc_get(n, "pause");
+    s->pause_us = p->wl->pause_us;
+    if (pause && ydoc_duration_us(p->doc, pause, &s->pause_us, p->err, p->errlen) != 0)
+        return -1;
     switch (s->kind) {
     case WORKLOAD_STEP_KEY: return step_key(p, v, s);
     case WORKLOAD_STEP_TYPE: return step_type(p, n, v, s);
     case WORKLOAD_STEP_CLICK: return step_click(p, v, s);
     case WORKLOAD_STEP_MOVE: return point(p, v, "move", s, move_keys);
     case WORKLOAD_STEP_THINK: return step_think(p, v, s);
-    case WORKLOAD_STEP_WAIT: return workload_parse_wait(p, v, "wait", 1, p->wl->timeout_us, &s->wait);
+    case WORKLOAD_STEP_WAIT: return workload_parse_wait(p, v, "wait", WORKLOAD_WAIT_ON_TIMEOUT, p->wl->timeout_us,
+                                                        &s->wait);
     case WORKLOAD_STEP_TIMER: return step_timer(p, n, v, s);
     case WORKLOAD_STEP_REPEAT:
         return v->kind == YDOC_MAP ? step_repeat(p, v, s) : ERR(p, v, "repeat must be a map {count, steps}");

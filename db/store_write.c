@@ -392,7 +392,7 @@ int store_add_sample(struct store *st, int64_t run_id, const struct rec_sample *
     sqlite3_bind_int64(s, 4, (int64_t)r->t_us);
     sqlite3_bind_int64(s, 5, name);
     sqlite3_bind_int64(s, 6, r->value_us);
-    sqlite3_bind_int(s, 7, r->ok ? 1 : 0);
+    sqlite3_bind_int(s, 7, r->ok <= SAMPLE_SUSPECT ? r->ok : SAMPLE_FAILED);   /* 0 failed, 1 ok, 2 suspect */
     sqlite3_bind_int(s, 8, r->is_measure ? 1 : 0);
     sqlite3_bind_int64(s, 9, active);
     return run(st, s, "cannot insert a sample") == 0 ? batch_row(st) : -1;

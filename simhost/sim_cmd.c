@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const char *const cmd_names[SIM_CMD_KIND_COUNT] = {
-    "none", "edit", "zip9", "zip1", "cpu", "logoff", "open", "copyin", "copyout", "unknown",
+    "none", "edit", "zip9", "zip1", "cpu", "logoff", "open", "copyin", "copyout", "appstart",
+    "unknown",
 };
 
 const char *sim_cmd_name(enum sim_cmd_kind kind)
@@ -114,6 +115,8 @@ enum sim_cmd_kind sim_cmd_parse(const char *line, struct sim_cmd *out)
     }
     if (strcmp(word, "copyin") == 0 || strcmp(word, "copyout") == 0)
         return parse_copy(line, strcmp(word, "copyout") == 0, out);
+    if (strcmp(word, "appstart") == 0 && words == 1)
+        return out->kind = SIM_CMD_APPSTART;
     if ((strcmp(word, "cpu") == 0 || strcmp(word, "logoff") == 0) && words == 1)
         return out->kind = strcmp(word, "cpu") == 0 ? SIM_CMD_CPU : SIM_CMD_LOGOFF;
     snprintf(out->text, sizeof out->text, "unknown command: %.100s", line);

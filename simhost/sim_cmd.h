@@ -1,6 +1,6 @@
 /* sim_cmd.h -- the run-box command language of the simhost desktop contract:
  * "edit FILE", "zip9 FILE", "zip1 FILE", "cpu", "logoff", "copyin NAME FILE",
- * "copyout NAME FILE SIZE"; anything else is an unknown command.
+ * "copyout NAME FILE SIZE", "appstart"; anything else is an unknown command.
  * FILE is a plain name inside the session's directory ([A-Za-z0-9._-], no leading dot). */
 #ifndef SIM_CMD_H
 #define SIM_CMD_H
@@ -17,6 +17,7 @@ enum sim_cmd_kind {
     SIM_CMD_OPEN,       /* the file-open dialog (ctrl+o in the editor), not typed in the run box */
     SIM_CMD_COPYIN,     /* copyin NAME FILE: client drive NAME's FILE -> server (sim_drive.h) */
     SIM_CMD_COPYOUT,    /* copyout NAME FILE SIZE: server -> client drive NAME's FILE */
+    SIM_CMD_APPSTART,   /* appstart: reads many small files (sim_appstart.h) */
     SIM_CMD_UNKNOWN,    /* unknown command or bad arguments; `text` holds the message */
     SIM_CMD_KIND_COUNT
 };

@@ -16,6 +16,7 @@ void sim_opts_usage(void)
           "                       [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
+          "                       [--io-fairshare on|off]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "                       [--work-scale X] [--state-dir DIR]\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
@@ -132,6 +133,12 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
                 snprintf(err, errlen, "--log-level: expected error, warn, info or debug, got '%s'", v ? v : "");
                 return -1;
             }
+        } else if (!strcmp(a, "--io-fairshare")) {
+            if (!v || (strcmp(v, "on") && strcmp(v, "off"))) {
+                snprintf(err, errlen, "--io-fairshare: expected on or off, got '%s'", v ? v : "");
+                return -1;
+            }
+            o->io_fairshare = !strcmp(v, "on");
         } else if (!strcmp(a, "--drive-redirection")) {
             if (!v || (strcmp(v, "on") && strcmp(v, "off"))) {
                 snprintf(err, errlen, "--drive-redirection: expected on or off, got '%s'", v ? v : "");

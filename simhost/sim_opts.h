@@ -28,6 +28,7 @@ struct sim_opts {
     const char *measure;         /* --measure NAME (with --predict; NULL: vsi, else the only group) */
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
     int drives;                  /* --drive-redirection on|off: serve client drives (default on) */
+    int io_fairshare;            /* --io-fairshare on|off: throttle appstart's file I/O per session */
     int calibrate_only;          /* --calibrate: print the cost table and exit */
 };
 

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "simhost/sim_apps.h"
 #include "simhost/sim_desktop.h"
+#include "simhost/sim_appstart.h"
 #include "simhost/sim_drive.h"
 #include "simhost/sim_frame.h"
 #include "simhost/sim_kbd.h"
@@ -145,6 +146,8 @@ static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
             return 0;
         }
         ev.ok = 0;
+    } else if (cmd->kind == SIM_CMD_APPSTART) {
+        ev.ok = sim_appstart_run(s->dir, s->srv->opts->io_fairshare, ev.seq, &out) == 0;
     } else {
         ev.ok = sim_app_run(cmd, s->dir, s->srv->opts->work_scale, ev.seq, &out) == 0;
     }
@@ -337,7 +340,7 @@ static BOOL on_post_connect(freerdp_peer *peer)
         if (*p >= 'A' && *p <= 'Z')
             *p = (char)(*p - 'A' + 'a');
     snprintf(s->dir, sizeof s->dir, "%s/%s", srv->home_dir, s->user);
-    if (sim_apps_prepare_dir(s->dir, err, sizeof err) != 0)
+    if (sim_apps_prepare_dir(s->dir, err, sizeof err) != 0 || sim_appstart_prepare(s->dir, err, sizeof err) != 0)
         log_warn("session %u: %s", s->id, err);
     UINT32 depth = freerdp_settings_get_uint32(st, FreeRDP_ColorDepth);
     s->bpp = depth <= 16 ? 16 : 32;

@@ -46,6 +46,8 @@ static int chord_has(const struct workload_step *s, const char *name, unsigned m
 static void on_key(struct walk *w, const struct workload_step *s)
 {
     w->l->keystrokes++;
+    w->l->typing_s += (double)s->pause_us / 1e6;   /* the pause after the key (none after a
+                                                      timer's last input: a small overcount) */
     if (chord_has(s, NULL, SIM_MOD_WIN) && chord_has(s, "r", 0)) {
         w->run_open = 1;
         w->len = 0;

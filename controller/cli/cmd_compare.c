@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "controller/report/ab.h"
 #include "controller/report/compare.h"
 #include "controller/score/runsel.h"
 #include "db/store.h"
@@ -19,7 +20,11 @@ static const char usage[] =
     "(client side, % of data segments) and stuck sessions, one row per run (default: every run in\n"
     "DB) or, with --by, one row per group of runs sharing those labels (figures averaged over the\n"
     "group; smax over the runs that reached it).\n"
-    "Example: sessmax compare results.db --by network    (the LAN-vs-WAN table, docs/network.md)\n";
+    "Example: sessmax compare results.db --by network    (the LAN-vs-WAN table, docs/network.md)\n\n"
+    "       sessmax compare DB RUN_A RUN_B --ab [--max-regression 2s|10%%]\n"
+    "Single-user A/B diagnosis: per timer, n, median A and B, B - A with a 95%% bootstrap\n"
+    "interval, the Mann-Whitney p-value and a verdict. Exit 1 when a timer of B is significantly\n"
+    "slower than A by more than --max-regression (docs/ab.md).\n";
 
 static int load_all(struct store *st, const char *path, char **ids, int nids, struct summary **out,
                     size_t *n, int *code)
@@ -47,13 +52,51 @@ static int load_all(struct store *st, const char *path, char **ids, int nids, st
     return rc;
 }
 
+/* --ab: two runs' samples, the table, exit 1 over the limit. */
+static int compare_ab(const char *path, char **ids, int nids, const struct ab_limit *limit, FILE *o)
+{
+    int code = 0;
+    if (nids != 2)
+        return cmd_usage_error(&cmd_compare, "--ab compares exactly two runs: DB RUN_A RUN_B");
+    struct store *st = runsel_open("compare", path, &code);
+    struct store_samples s[2];
+    memset(s, 0, sizeof s);
+    int64_t run[2] = { -1, -1 };
+    for (int i = 0; st && code == 0 && i < 2; i++) {
+        run[i] = runsel_pick("compare", st, path, ids[i], &code);
+        if (run[i] >= 0 && store_load_samples(st, run[i], &s[i]) < 0) {
+            fprintf(stderr, "sessmax compare: %s\n", store_errmsg(st));
+            code = EX_DATAERR;
+        }
+    }
+    if (st && code == 0) {
+        int bad = ab_write(&s[0], &s[1], run[0], run[1], limit, o);
+        if (bad < 0) {
+            fprintf(stderr, "sessmax compare: runs %lld and %lld have no timer in common\n",
+                    (long long)run[0], (long long)run[1]);
+            code = EX_DATAERR;
+        } else if (bad > 0) {
+            fprintf(stderr, "sessmax compare: %d timer(s) of run %lld over the regression limit\n", bad,
+                    (long long)run[1]);
+            code = 1;
+        }
+    }
+    store_free_samples(&s[0]);
+    store_free_samples(&s[1]);
+    store_close(st);
+    return code;
+}
+
 static int compare(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "by", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' }, { "stat", required_argument, NULL, 's' },
+        { "ab", no_argument, NULL, 'a' }, { "max-regression", required_argument, NULL, 'r' },
         { NULL, 0, NULL, 0 },
     };
+    int ab = 0;
+    struct ab_limit limit = { -1, -1 }, *lim = NULL;
     unsigned by = 0;
     int fmt = COMPARE_TEXT, c, code = 0, stat = -1;
     const char *out = NULL;
@@ -75,12 +118,32 @@ static int compare(int argc, char **argv)
                 return cmd_usage_error(&cmd_compare, "--stat '%s': use p50, p95 or p99", optarg);
             break;
         case 'o': out = optarg; break;
+        case 'a': ab = 1; break;
+        case 'r':
+            if (ab_parse_limit(optarg, &limit) < 0)
+                return cmd_usage_error(&cmd_compare, "--max-regression '%s': use a duration (2s, 500ms) "
+                                       "or a percentage (10%%)", optarg);
+            lim = &limit;
+            break;
         default: return cmd_usage_error(&cmd_compare, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (optind >= argc)
         return cmd_usage_error(&cmd_compare, "expected a results database");
     const char *path = argv[optind];
+    if (ab) {
+        FILE *ao = out ? fopen(out, "w") : stdout;
+        if (!ao) {
+            fprintf(stderr, "sessmax compare: %s: cannot write: %s\n", out, strerror(errno));
+            return EX_CANTCREAT;
+        }
+        int rc = compare_ab(path, argv + optind + 1, argc - optind - 1, lim, ao);
+        if (ao != stdout)
+            fclose(ao);
+        return rc;
+    }
+    if (lim)
+        return cmd_usage_error(&cmd_compare, "--max-regression goes with --ab");
     struct summary *runs = NULL;
     size_t n = 0;
     FILE *o = NULL;

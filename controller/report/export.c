@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "controller/score/json_lite.h"
+#include "controller/score/jsonv.h"
 #include "controller/score/summary_metric.h"
 
 int export_parse_format(const char *name)
@@ -19,13 +19,29 @@ int export_parse_format(const char *name)
 
 /* --- CSV: run,metric,timer,value ----------------------------------------------------------- */
 
+/* A text a spreadsheet would take for a formula: =, +, -, @, tab or CR first, and not simply a
+ * number ("-3.5" stays a number) or a lone "-" (a missing value). */
+static int csv_formula(const char *s)
+{
+    if (!s[0] || !strchr("=+-@\t\r", s[0]) || !strcmp(s, "-"))
+        return 0;
+    char *end;
+    strtod(s, &end);
+    return end == s || *end != 0;
+}
+
+/* RFC 4180 quoting (comma, quote, CR or LF inside); a formula-like text gets a leading
+ * apostrophe so that no spreadsheet evaluates it. */
 void export_csv_field(FILE *o, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
+    int formula = csv_formula(s);
+    if (!strpbrk(s, ",\"\n\r") && !formula) {
         fputs(s, o);
         return;
     }
     fputc('"', o);
+    if (formula)
+        fputc('\'', o);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', o);
@@ -44,7 +60,8 @@ static void csv_row(FILE *o, const struct summary *s, const char *metric, const 
         fprintf(o, ",\n");
 }
 
-static const char *const timer_cols[] = { "count", "failed", "min", "avg", "p50", "p90", "p95", "p99", "max" };
+#define TIMER_COLS 9
+static const char *const timer_cols[TIMER_COLS] = { "count", "failed", "min", "avg", "p50", "p90", "p95", "p99", "max" };
 
 static void timer_values(const struct summary_timer *t, double *v)
 {
@@ -90,65 +107,88 @@ int export_points_csv(const struct summary *s, FILE *out)
 
 /* --- JSON ------------------------------------------------------------------------------- */
 
-static void export_json(const struct summary *s, const struct verdict *v, FILE *o)
+static json_t *timer_json(const struct summary_timer *t)
 {
-    struct json_lite_buf b;
-    json_lite_buf_init(&b);
-    char *vj = verdict_to_json(s, v);
-    /* the verdict object, extended with the figures */
-    if (vj && (vj[strlen(vj) - 1] == '\n'))
-        vj[strlen(vj) - 1] = 0;
-    if (vj && strlen(vj) > 1)
-        vj[strlen(vj) - 1] = 0;   /* drop the closing brace */
-    json_lite_buf_printf(&b, "%s", vj ? vj : "{");
-    free(vj);
+    double tv[TIMER_COLS];
+    char key[32];
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    timer_values(t, tv);
+    int bad = jsonv_set(o, "name", jsonv_string(t->name));
+    bad |= jsonv_set(o, "is_measure", json_boolean(t->is_measure));
+    for (size_t c = 0; c < TIMER_COLS; c++) {
+        snprintf(key, sizeof key, "%s%s", timer_cols[c], c >= 2 ? "_ms" : "");
+        bad |= jsonv_set(o, key, jsonv_number(tv[c]));
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The verdict object, extended with the figures. */
+static json_t *run_json(const struct summary *s, const struct verdict *v)
+{
+    json_t *o = verdict_json(s, v), *timers = json_array();
+    int bad = !o || !timers;
     double x[] = { s->stuck_pct, s->kbps_per_session, s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct,
                    s->logon_p50_ms, s->logon_p95_ms, s->logon_p99_ms, s->logon_avg_ms,
                    s->score.max_index_ms, s->failed_samples_pct };
     const char *k[] = { "stuck_pct", "kbps_per_session", "lag_p99_ms", "lag_max_ms", "cpu_max_pct",
                         "logon_p50_ms", "logon_p95_ms", "logon_p99_ms", "logon_avg_ms", "max_index_ms",
                         "failed_samples_pct" };
-    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) {
-        json_lite_buf_printf(&b, ",\"%s\":", k[i]);
-        json_lite_buf_num(&b, x[i]);
+    for (size_t i = 0; !bad && i < sizeof x / sizeof x[0]; i++)
+        bad |= jsonv_set(o, k[i], jsonv_number(x[i]));
+    for (size_t i = 0; !bad && i < s->timer_count; i++)
+        bad |= json_array_append_new(timers, timer_json(&s->timers[i]));
+    if (!bad) {
+        bad |= jsonv_set(o, "failed_sessions", json_integer(s->failed_sessions));
+        bad |= jsonv_set(o, "agents", json_integer((json_int_t)s->agents));
+        bad |= jsonv_set(o, "agents_lost", json_integer((json_int_t)s->agents_lost));
+        bad |= jsonv_set(o, "samples", json_integer((json_int_t)s->samples));
+        bad |= jsonv_set(o, "samples_failed", json_integer((json_int_t)s->samples_failed));
+        bad |= jsonv_set(o, "samples_suspect", json_integer((json_int_t)s->samples_suspect));
+        bad |= jsonv_set(o, "status", jsonv_string(s->run.status));
+        bad |= jsonv_set(o, "score_params", score_config_json(&s->config));
+        bad |= jsonv_set(o, "timers", timers);
+        timers = NULL;
     }
-    json_lite_buf_printf(&b, ",\"failed_sessions\":%u,\"agents\":%zu,\"agents_lost\":%zu,\"samples\":%zu,"
-                         "\"samples_failed\":%zu,\"status\":", s->failed_sessions, s->agents,
-                         s->agents_lost, s->samples, s->samples_failed);
-    json_lite_buf_str(&b, s->run.status);
-    char *params = score_config_to_json(&s->config);
-    json_lite_buf_printf(&b, ",\"score_params\":%s,\"timers\":[", params ? params : "null");
-    free(params);
-    for (size_t i = 0; i < s->timer_count; i++) {
-        double tv[9];
-        timer_values(&s->timers[i], tv);
-        json_lite_buf_printf(&b, "%s{\"name\":", i ? "," : "");
-        json_lite_buf_str(&b, s->timers[i].name);
-        json_lite_buf_printf(&b, ",\"is_measure\":%s", s->timers[i].is_measure ? "true" : "false");
-        for (size_t c = 0; c < 9; c++) {
-            json_lite_buf_printf(&b, ",\"%s%s\":", timer_cols[c], c >= 2 ? "_ms" : "");
-            json_lite_buf_num(&b, tv[c]);
-        }
-        json_lite_buf_printf(&b, "}");
+    json_decref(timers);
+    if (bad) {
+        json_decref(o);
+        return NULL;
     }
-    json_lite_buf_printf(&b, "]}\n");
-    char *text = json_lite_buf_take(&b);
-    if (text)
-        fputs(text, o);
+    return o;
+}
+
+static int export_json(const struct summary *s, const struct verdict *v, FILE *o)
+{
+    char *text = jsonv_take_text(run_json(s, v), JSONV_REPORT, 1);
+    if (!text)
+        return -1;
+    fputs(text, o);
     free(text);
+    return 0;
 }
 
 /* --- JUnit XML: one testcase per check ----------------------------------------------------- */
 
+/* XML 1.0 text and attribute values: markup escaped, and the control characters XML 1.0 does
+ * not allow (everything below 0x20 but tab, LF and CR) written as '?'. */
 static void xml_str(FILE *o, const char *s)
 {
     for (; *s; s++) {
-        switch (*s) {
+        unsigned char ch = (unsigned char)*s;
+        switch (ch) {
         case '<': fputs("&lt;", o); break;
         case '>': fputs("&gt;", o); break;
         case '&': fputs("&amp;", o); break;
         case '"': fputs("&quot;", o); break;
-        default: fputc(*s, o);
+        case '\'': fputs("&apos;", o); break;
+        case '\t': case '\n': case '\r': fprintf(o, "&#%d;", ch); break;
+        default: fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, o);
         }
     }
 }
@@ -195,23 +235,29 @@ static void export_junit(const struct summary *s, const struct verdict *v, FILE 
 
 /* --- OpenMetrics ------------------------------------------------------------------------ */
 
+/* ,key="value" with the value escaped as OpenMetrics says: backslash, double quote and line
+ * feed; other control characters (a CR would end the line for some readers) become '?'. */
+static void om_label(FILE *o, const char *key, const char *value)
+{
+    fprintf(o, ",%s=\"", key);
+    for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(o, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", o);
+        else
+            fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, o);
+    }
+    fputc('"', o);
+}
+
 static void om_labels(FILE *o, const struct summary *s)
 {
-    const char *l[][2] = { { "name", s->run.name }, { "transport", s->run.transport },
-                           { "platform", s->run.platform }, { "network", s->run.network } };
     fprintf(o, "run=\"%lld\"", (long long)s->run.id);
-    for (size_t i = 0; i < 4; i++) {
-        fprintf(o, ",%s=\"", l[i][0]);
-        for (const char *p = l[i][1]; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                fputc('\\', o);
-            if (*p == '\n')
-                fputs("\\n", o);
-            else
-                fputc(*p, o);
-        }
-        fputc('"', o);
-    }
+    om_label(o, "name", s->run.name);
+    om_label(o, "transport", s->run.transport);
+    om_label(o, "platform", s->run.platform);
+    om_label(o, "network", s->run.network);
 }
 
 static void om_gauge(FILE *o, const struct summary *s, const char *name, const char *help, double v)
@@ -245,7 +291,8 @@ static void export_openmetrics(const struct summary *s, const struct verdict *v,
         for (size_t k = 0; k < 4; k++) {
             fprintf(o, "sessmax_timer_ms{");
             om_labels(o, s);
-            fprintf(o, ",timer=\"%s\",quantile=\"%s\"} ", t->name, q[k]);
+            om_label(o, "timer", t->name);
+            fprintf(o, ",quantile=\"%s\"} ", q[k]);
             if (isfinite(x[k]))
                 fprintf(o, "%.9g\n", x[k]);
             else
@@ -259,7 +306,10 @@ int export_write(const struct summary *s, const struct verdict *v, enum export_f
 {
     switch (fmt) {
     case EXPORT_CSV: export_csv(s, v, out); break;
-    case EXPORT_JSON: export_json(s, v, out); break;
+    case EXPORT_JSON:
+        if (export_json(s, v, out) < 0)
+            return -1;
+        break;
     case EXPORT_JUNIT: export_junit(s, v, out); break;
     case EXPORT_OPENMETRICS: export_openmetrics(s, v, out); break;
     }

@@ -38,8 +38,13 @@ static void key_figures(FILE *o, const struct summary *s)
     figure(o, "threshold", "%.0f ms", r->threshold_ms);
     fprintf(o, "<tr><th>sessions</th><td>launched %u, active %u, stuck %u (%.2f %%), failed %u, cut short by the end of the run %u</td></tr>\n",
             s->launched, s->active, s->stuck, s->stuck_pct, s->failed_sessions, s->cut_short);
-    fprintf(o, "<tr><th>samples</th><td>%zu '%s' samples (%zu failed)</td></tr>\n", r->samples, s->measure,
-            r->samples_failed);
+    fprintf(o, "<tr><th>samples</th><td>%zu '", r->samples);
+    svg_escape(o, s->measure);
+    fprintf(o, "' samples (%zu failed)</td></tr>\n", r->samples_failed);
+    if (s->samples_suspect)
+        fprintf(o, "<tr><th>suspect samples</th><td>%zu samples of all timers held below their timer's "
+                "plausibility floor (the echo of the input, or <code>min:</code>): not counted as ok</td></tr>\n",
+                s->samples_suspect);
     if (s->reason_count) {
         fprintf(o, "<tr><th>failed by reason</th><td>");
         for (size_t i = 0; i < s->reason_count; i++) {

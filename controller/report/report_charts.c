@@ -11,41 +11,61 @@
 #define W 860
 #define H 320
 
+struct rt_point { uint32_t active; double value_ms; };
+
+static int by_active(const void *a, const void *b)
+{
+    const struct rt_point *x = a, *y = b;
+    return x->active < y->active ? -1 : x->active > y->active;
+}
+
+/* Min, avg and max response time per active count that has samples: at most one entry per
+ * point, so the memory follows the samples, never the (stored, possibly tampered) active value. */
+static size_t rt_by_active(const struct summary *s, struct rt_point *tmp, double *ax, double *mn, double *av,
+                           double *mx)
+{
+    size_t n = s->point_count, m = 0;
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = (struct rt_point){ s->points[i].active, s->points[i].value_ms };
+    qsort(tmp, n, sizeof *tmp, by_active);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        double lo = tmp[i].value_ms, hi = lo, sum = 0;
+        for (; j < n && tmp[j].active == tmp[i].active; j++) {
+            lo = tmp[j].value_ms < lo ? tmp[j].value_ms : lo;
+            hi = tmp[j].value_ms > hi ? tmp[j].value_ms : hi;
+            sum += tmp[j].value_ms;
+        }
+        ax[m] = tmp[i].active;
+        mn[m] = lo;
+        mx[m] = hi;
+        av[m++] = sum / (double)(j - i);
+        i = j;
+    }
+    return m;
+}
+
 void report_chart_response(FILE *o, const struct summary *s)
 {
     const struct score_result *r = &s->score;
-    size_t na = (size_t)r->max_active + 1, n = s->point_count;
-    double *ax = calloc(na, sizeof *ax), *mn = calloc(na, sizeof *mn), *av = calloc(na, sizeof *av),
-           *mx = calloc(na, sizeof *mx), *cnt = calloc(na, sizeof *cnt);
-    double *px = malloc((n ? n : 1) * sizeof *px), *pi = malloc((n ? n : 1) * sizeof *pi);
-    if (!ax || !mn || !av || !mx || !cnt || !px || !pi)
+    size_t n = s->point_count, sz = (n ? n : 1);
+    double *ax = malloc(sz * sizeof *ax), *mn = malloc(sz * sizeof *mn), *av = malloc(sz * sizeof *av),
+           *mx = malloc(sz * sizeof *mx);
+    double *px = malloc(sz * sizeof *px), *pi = malloc(sz * sizeof *pi);
+    struct rt_point *tmp = malloc(sz * sizeof *tmp);
+    if (!ax || !mn || !av || !mx || !tmp || !px || !pi)
         goto done;
-    for (size_t a = 0; a < na; a++) {
-        ax[a] = (double)a;
-        mn[a] = mx[a] = av[a] = NAN;
-    }
-    double ylo = 0, yhi = r->threshold_ms;
+    double ylo = 0, yhi = r->threshold_ms, xhi = r->max_active;
     for (size_t i = 0; i < n; i++) {
         const struct summary_point *p = &s->points[i];
-        size_t a = p->active < na ? p->active : na - 1;
-        mn[a] = isnan(mn[a]) || p->value_ms < mn[a] ? p->value_ms : mn[a];
-        mx[a] = isnan(mx[a]) || p->value_ms > mx[a] ? p->value_ms : mx[a];
-        av[a] = (isnan(av[a]) ? 0 : av[a]) + p->value_ms;
-        cnt[a]++;
         px[i] = p->active;
         pi[i] = p->index_ms;
         yhi = isnan(yhi) || p->value_ms > yhi ? p->value_ms : yhi;
+        xhi = p->active > xhi ? p->active : xhi;
     }
-    size_t m = 0;   /* keep only the active counts that have samples, so lines do not break */
-    for (size_t a = 0; a < na; a++)
-        if (cnt[a]) {
-            ax[m] = (double)a;
-            mn[m] = mn[a];
-            mx[m] = mx[a];
-            av[m++] = av[a] / cnt[a];
-        }
+    size_t m = rt_by_active(s, tmp, ax, mn, av, mx);
     struct svg_chart c;
-    svg_begin(&c, o, W, H, 0, (double)na - 1, ylo, yhi, "Response time and index vs active sessions",
+    svg_begin(&c, o, W, H, 0, xhi, ylo, yhi, "Response time and index vs active sessions",
               "active sessions", "ms");
     svg_line(&c, ax, mx, m, REPORT_MAX_POINTS, "rt-max", "#f4a582", "response time max");
     svg_line(&c, ax, av, m, REPORT_MAX_POINTS, "rt-avg", "#92c5de", "response time avg");
@@ -62,7 +82,7 @@ void report_chart_response(FILE *o, const struct summary *s)
     }
     svg_end(&c);
 done:
-    free(ax); free(mn); free(av); free(mx); free(cnt); free(px); free(pi);
+    free(ax); free(mn); free(av); free(mx); free(tmp); free(px); free(pi);
 }
 
 /* Horizontal bars: p50, p95, p99 per timer. */

@@ -12,7 +12,10 @@ void svg_escape(FILE *o, const char *s)
         case '<': fputs("&lt;", o); break;
         case '>': fputs("&gt;", o); break;
         case '"': fputs("&quot;", o); break;
-        default: fputc(*s, o);
+        case '\'': fputs("&#39;", o); break;
+        default:
+            /* control characters have no place in a page: a visible '?' instead */
+            fputc((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? '?' : *s == 0x7f ? '?' : *s, o);
         }
     }
 }

@@ -33,7 +33,9 @@ void svg_dots(struct svg_chart *c, const double *x, const double *y, size_t n, s
 void svg_hline(struct svg_chart *c, double y, const char *series, const char *color, const char *label);
 void svg_vline(struct svg_chart *c, double x, const char *series, const char *color, const char *label);
 
-/* Writes text with &, <, >, " escaped. */
+/* Writes text for HTML or SVG content and attribute values: &, <, >, " and ' escaped, control
+ * characters (other than tab and newline) written as '?'. Every text that comes from a run
+ * (names, labels, reasons) goes through here; series and color arguments are the code's own. */
 void svg_escape(FILE *o, const char *s);
 
 /* Min and max of the finite values of v (NaN, NaN when none). */

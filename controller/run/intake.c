@@ -3,6 +3,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/names.h"
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
 #include "db/store.h"
@@ -15,14 +16,20 @@ static void on_session(struct runner *r, const struct rec_session *e)
     runner_stored(r, store_session_event(r->st, r->run, e), "session event");
 }
 
-/* Only sessions this agent was given may be reported by it. */
-static int owns(struct runner *r, struct agentpool_agent *a, uint32_t session)
+const char *intake_refusal(const struct ledger *l, int slot, const struct proto_record *rec)
 {
-    if (ledger_owns(&r->ledger, (int)a->slot, session))
-        return 1;
-    log_ratelimited(LOG_WARN, "foreign-session", "agent %s reported session %u it was not given; ignored",
-                    a->name, session);
-    return 0;
+    uint32_t session;
+    switch (rec->kind) {
+    case PROTO_REC_SAMPLE:
+        if (!name_is_safe(rec->u.sample.name))
+            return "a sample name outside the safe character set";
+        session = rec->u.sample.session;
+        break;
+    case PROTO_REC_SESSION: session = rec->u.session.session; break;
+    case PROTO_REC_TRAFFIC: session = rec->u.traffic.session; break;
+    default: return NULL;   /* health belongs to the agent itself */
+    }
+    return ledger_owns(l, slot, session) ? NULL : "a session it was not given";
 }
 
 static void records_cb(struct agentpool_agent *a, const struct proto_records *rs, void *arg)
@@ -30,21 +37,22 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
     struct runner *r = arg;
     for (uint32_t i = 0; i < rs->count; i++) {
         const struct proto_record *rec = &rs->recs[i];
+        const char *why = intake_refusal(&r->ledger, (int)a->slot, rec);
+        if (why) {
+            log_ratelimited(LOG_WARN, "refused-record", "agent %s reported %s; record ignored", a->name, why);
+            continue;
+        }
         switch (rec->kind) {
         case PROTO_REC_SAMPLE:
-            if (!owns(r, a, rec->u.sample.session))
-                break;
             r->samples++;
             runner_stored(r, store_add_sample(r->st, r->run, &rec->u.sample, r->ledger.active), "sample");
             livescore_add(&r->live, &rec->u.sample, r->ledger.active);
             break;
         case PROTO_REC_SESSION:
-            if (owns(r, a, rec->u.session.session))
-                on_session(r, &rec->u.session);
+            on_session(r, &rec->u.session);
             break;
         case PROTO_REC_TRAFFIC:
-            if (owns(r, a, rec->u.traffic.session))
-                runner_stored(r, store_add_traffic(r->st, r->run, &rec->u.traffic), "traffic");
+            runner_stored(r, store_add_traffic(r->st, r->run, &rec->u.traffic), "traffic");
             break;
         case PROTO_REC_HEALTH:
             runner_stored(r, store_add_health(r->st, r->run, a->store_id, &rec->u.health), "health");

@@ -37,7 +37,7 @@ void livescore_add(struct livescore *ls, const struct rec_sample *s, uint32_t ac
         ls->ss = n;
         ls->capss = cap;
     }
-    ls->ss[ls->nss++] = (struct score_sample){ s->t_us, s->value_us, active, s->ok };
+    ls->ss[ls->nss++] = (struct score_sample){ s->t_us, s->value_us, active, s->ok == SAMPLE_OK };
 }
 
 void livescore_update(struct livescore *ls, uint64_t now_us)

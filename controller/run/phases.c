@@ -18,9 +18,6 @@
 #define LOGOFF_GRACE_US 15000000ull      /* after the agents' logoff deadline */
 #define DRAIN_US 3000000ull              /* last records and acknowledgements */
 #define TARGET_GONE_STREAK 5             /* failures in a row, none active: the target is gone */
-#define AGENT_CONNECT_TIMEOUT_MS 30000
-#define AGENT_TRAFFIC_INTERVAL_MS 5000
-#define AGENT_HEALTH_INTERVAL_MS 2000
 #define SEED_STRIDE 1000003ull           /* session seed = plan seed * stride + index */
 
 static const char *const phase_names[] = { "waiting for agents", "ramp", "steady", "logoff", "finishing", "end" };
@@ -88,23 +85,8 @@ void phases_launch_cb(evutil_socket_t fd, short what, void *arg)
 
 static void send_config(struct runner *r, struct agentpool_agent *a)
 {
-    const struct plan *p = r->plan;
-    struct proto_msg m = { .type = PROTO_CONFIG };
-    struct proto_config *c = &m.u.config;
-    c->host = p->target.host;
-    c->port = p->target.port;
-    c->fingerprint = p->target.fingerprint ? p->target.fingerprint : "";
-    c->no_verify = (uint8_t)p->target.no_verify;
-    c->security = (char *)plan_security_name(p->target.security);
-    c->domain = p->target.domain ? p->target.domain : "";
-    c->gateway_host = p->transport == PLAN_TRANSPORT_GATEWAY ? p->gateway.host : "";
-    c->gateway_port = p->gateway.port;
-    c->workload_name = p->workload_path;
-    c->workload_text = r->pc->wl_text;
-    c->connect_timeout_ms = AGENT_CONNECT_TIMEOUT_MS;
-    c->traffic_interval_ms = AGENT_TRAFFIC_INTERVAL_MS;
-    c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
-    c->network_profile = r->pc->net_json;
+    struct proto_msg m;
+    plan_check_config_msg(r->pc, &m);
     agentpool_send(a, &m);
 }
 

@@ -73,6 +73,56 @@ static int check_password_source(const struct plan *p, char *err, size_t errlen)
     return 0;
 }
 
+#define AGENT_CONNECT_TIMEOUT_MS 30000
+#define AGENT_TRAFFIC_INTERVAL_MS 5000
+#define AGENT_HEALTH_INTERVAL_MS 2000
+#define LINK_FRAME_HEADER 4        /* the agent link's length prefix (common/proto.h) */
+
+void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
+{
+    const struct plan *p = pc->plan;
+    memset(m, 0, sizeof *m);
+    m->type = PROTO_CONFIG;
+    struct proto_config *c = &m->u.config;
+    c->host = p->target.host;
+    c->port = p->target.port;
+    c->fingerprint = p->target.fingerprint ? p->target.fingerprint : "";
+    c->no_verify = (uint8_t)p->target.no_verify;
+    c->security = (char *)plan_security_name(p->target.security);
+    c->domain = p->target.domain ? p->target.domain : "";
+    c->gateway_host = p->transport == PLAN_TRANSPORT_GATEWAY ? p->gateway.host : "";
+    c->gateway_port = p->gateway.port;
+    c->workload_name = p->workload_path;
+    c->workload_text = pc->wl_text;
+    c->connect_timeout_ms = AGENT_CONNECT_TIMEOUT_MS;
+    c->traffic_interval_ms = AGENT_TRAFFIC_INTERVAL_MS;
+    c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
+    c->network_profile = pc->net_json;
+}
+
+size_t plan_check_config_size(const struct plan_checked *pc)
+{
+    struct proto_msg m;
+    struct proto_buf b = { 0 };
+    plan_check_config_msg(pc, &m);
+    size_t n = proto_encode(&b, &m) == 0 ? b.len + PROTO_TAG_LEN : 0;
+    proto_buf_free(&b);
+    return n > PROTO_MAX_FRAME + LINK_FRAME_HEADER ? 0 : n;   /* the length counts payload and tag */
+}
+
+/* The workload travels to every agent in one CONFIG frame: it must fit, or the run would fail
+ * later with a message about the link. */
+static int check_config_fits(const struct plan_checked *pc, char *err, size_t errlen)
+{
+    if (plan_check_config_size(pc))
+        return 0;
+    plan_error_at(pc->plan, pc->plan->workload_node, err, errlen,
+                  "workload file %s (%zu bytes) and the plan's settings do not fit the agent link's CONFIG "
+                  "frame (limit %u bytes with its tag): shorten the workload",
+                  pc->plan->workload_path, pc->wl_len, PROTO_MAX_FRAME);
+    return -1;
+}
+
 int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t errlen)
 {
     memset(pc, 0, sizeof *pc);
@@ -91,6 +141,10 @@ int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t
     if (!(pc->net_json = netprofile_to_json(&pc->plan->net))) {
         snprintf(err, errlen, "%s: out of memory", path);
         rc = EX_OSERR;
+        goto fail;
+    }
+    if (check_config_fits(pc, err, errlen) < 0) {
+        rc = EX_DATAERR;
         goto fail;
     }
     return 0;

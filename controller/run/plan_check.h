@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/proto.h"
 #include "controller/score/score_config.h"
 
 struct plan;
@@ -24,6 +25,12 @@ struct plan_checked {
 
 /* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a
  * one-line err. On failure *out holds nothing to free. */
+/* The CONFIG message every agent gets for this plan (pointers into pc). */
+void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m);
+/* Bytes the CONFIG frame takes on the agent link (payload and tag), or 0 when it exceeds the
+ * link's frame limit (PROTO_MAX_FRAME) or memory ran out. */
+size_t plan_check_config_size(const struct plan_checked *pc);
+
 int plan_check_load(const char *path, struct plan_checked *out, char *err, size_t errlen);
 void plan_check_free(struct plan_checked *pc);
 /* What a run of this plan would do, a few lines for humans. */

@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sysexits.h>
 
@@ -83,6 +84,25 @@ static const char *shot_dir(struct runner *r, const char *db_path, char *buf, si
     return (mkdir(buf, RUN_DIR_MODE) == 0 || errno == EEXIST) ? buf : NULL;
 }
 
+/* The exact sbatch line that starts the expected agents as a Slurm job array. */
+static void announce_slurm(struct runner *r)
+{
+    const struct plan *p = r->plan;
+    const char *addr = agentpool_address(r->pool), *port = strrchr(addr, ':');
+    char host[256] = "", ctl[320];
+    if (!strncmp(addr, "0.0.0.0:", 8) || !strncmp(addr, "[::]:", 5)) {
+        gethostname(host, sizeof host - 1);
+        snprintf(ctl, sizeof ctl, "%s%s", host, port);
+    } else {
+        snprintf(ctl, sizeof ctl, "%s", addr);
+    }
+    uint32_t cap = p->agents.capacity ? p->agents.capacity : (p->sessions + p->agents.count - 1) / p->agents.count;
+    const char *src = getenv("SESSMAX_SOURCE_DIR") ? getenv("SESSMAX_SOURCE_DIR") : SESSMAX_SOURCE_DIR;
+    runner_note(r, "or as a Slurm job array: sbatch --array=0-%u --export=ALL,SESSMAX_CONTROLLER=%s,SESSMAX_CAPACITY=%u%s%s "
+                   "%s/deploy/slurm/sessmax-agents.sbatch", p->agents.count - 1, ctl, cap,
+                p->agents.tls ? ",SESSMAX_TLS_PIN=" : "", p->agents.tls ? agentpool_tls_fingerprint(r->pool) : "", src);
+}
+
 static void announce_pool(struct runner *r, const char *agent_log)
 {
     const struct plan *p = r->plan;
@@ -99,6 +119,7 @@ static void announce_pool(struct runner *r, const char *agent_log)
     else
         runner_note(r, "WARNING: the agent link is plain TCP: session passwords cross the network unencrypted "
                        "(set agents.tls: true)");
+    announce_slurm(r);
 }
 
 static int start_pool(struct runner *r, const char *db_path)

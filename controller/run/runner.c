@@ -4,9 +4,11 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/run/agentpool.h"
+#include "controller/run/phases.h"
 #include "db/store.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 
 void runner_note(struct runner *r, const char *fmt, ...)
 {
@@ -26,6 +28,15 @@ void runner_stored(struct runner *r, int rc, const char *what)
         return;
     r->store_errors++;
     log_ratelimited(LOG_ERROR, "store", "results store: %s failed: %s", what, store_errmsg(r->st));
+    /* results are being lost (a full disk, an I/O error): no verdict can rest on this run, so
+     * it stops now with that reason instead of running on blind */
+    if (r->store_errors == 1 && !r->aborted && !r->failed_run) {
+        snprintf(r->message, sizeof r->message, "results store: %s failed (%.300s); the run stopped, results "
+                 "from then on are missing", what, store_errmsg(r->st));
+        r->failed_run = 1;
+        if (r->phase < RUNNER_LOGOFF)
+            phases_begin_logoff(r, r->message);
+    }
 }
 
 int runner_agents_alive(struct runner *r)

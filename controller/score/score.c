@@ -147,8 +147,9 @@ static void walk(const struct score_params *p, const struct score_sample *s, con
             index_ms[okpos[i]] = idx;
         if (isnan(r->max_index_ms) || idx > r->max_index_ms)
             r->max_index_ms = idx;
-        /* index > baseline + offset, exactly: tsum/keep > (sum_b + off*cnt_b)/cnt_b */
-        int above = (__int128)tsum * cnt_b > ((__int128)sum_b + off) * (__int128)keep;
+        /* index > baseline + offset, exactly: tsum/keep > (sum_b + off*cnt_b)/cnt_b; and never
+         * before the window holds window_base samples (one early spike cannot end the score) */
+        int above = i + 1 >= p->window_base && (__int128)tsum * cnt_b > ((__int128)sum_b + off) * (__int128)keep;
         if (!above) {
             run_len = 0;
             continue;

@@ -19,7 +19,8 @@
  *               (t is capped so at least one sample remains)
  *   smax      = active sessions at the first sample of the first run of `consecutive` samples
  *               whose index is strictly above the threshold, minus 1; or "not reached (> N)"
- *               with N the highest active count seen.
+ *               with N the highest active count seen (the data then show smax >= N - 1 only).
+ *               The index may cross only from the window_base-th ok sample on.
  * Failed samples (ok = 0) are excluded from the baseline and the index but counted.
  * The version string changes whenever a change could move a published figure. */
 #ifndef SESSMAX_SCORE_H
@@ -30,7 +31,7 @@
 
 #include "common/results.h"
 
-#define SCORE_VERSION "smax-1"
+#define SCORE_VERSION "smax-2"   /* smax-2: no crossing before window_base samples */
 
 struct score_params {
     char measure[RESULTS_NAME_LEN]; /* measure group feeding the index (default "vsi") */

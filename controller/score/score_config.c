@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "controller/score/json_lite.h"
+#include "controller/score/jsonv.h"
 
 enum field_kind { F_U32, F_DOUBLE };
 
@@ -153,43 +153,54 @@ int score_config_parse(const struct ydoc *doc, const struct ydoc_node *score,
     return 0;
 }
 
-char *score_config_to_json(const struct score_config *c)
+json_t *score_config_json(const struct score_config *c)
 {
-    struct json_lite_buf b;
-    json_lite_buf_init(&b);
-    json_lite_buf_printf(&b, "{\"version\":");
-    json_lite_buf_str(&b, SCORE_VERSION);
-    json_lite_buf_printf(&b, ",\"measure\":");
-    json_lite_buf_str(&b, c->params.measure);
-    for (size_t f = 0; f < NFIELDS; f++)
-        json_lite_buf_printf(&b, ",\"%s\":%.17g", fields[f].key, field_get(&c->params, &fields[f]));
-    json_lite_buf_printf(&b, ",\"thresholds\":[");
-    for (size_t i = 0; i < c->threshold_count; i++) {
-        if (i)
-            json_lite_buf_printf(&b, ",");
-        json_lite_buf_str(&b, c->thresholds[i].text);
+    json_t *o = json_object(), *th = json_array();
+    int bad = !o || !th;
+    if (!bad) {
+        bad |= jsonv_set(o, "version", jsonv_string(SCORE_VERSION));
+        bad |= jsonv_set(o, "measure", jsonv_string(c->params.measure));
+        for (size_t f = 0; f < NFIELDS; f++)
+            bad |= jsonv_set(o, fields[f].key, jsonv_number(field_get(&c->params, &fields[f])));
+        for (size_t i = 0; i < c->threshold_count; i++)
+            bad |= json_array_append_new(th, jsonv_string(c->thresholds[i].text));
+        bad |= jsonv_set(o, "thresholds", th);
+        th = NULL;
     }
-    json_lite_buf_printf(&b, "]}");
-    return json_lite_buf_take(&b);
+    json_decref(th);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
-static int from_json_value(struct score_config *c, const char *key, const struct json_lite_value *v,
-                           char *err, size_t errlen)
+char *score_config_to_json(const struct score_config *c)
+{
+    return jsonv_take_text(score_config_json(c), JSONV_EXACT, 0);
+}
+
+static int from_json_value(struct score_config *c, const char *key, json_t *v, char *err, size_t errlen)
 {
     if (!strcmp(key, "version"))
-        return v->kind == JSON_LITE_STRING ? 0 : -1;
+        return json_is_string(v) ? 0 : -1;
     if (!strcmp(key, "measure")) {
-        if (v->kind != JSON_LITE_STRING || !v->str[0] || strlen(v->str) >= sizeof c->params.measure)
+        const char *m = json_string_value(v);
+        if (!m || !m[0] || strlen(m) >= sizeof c->params.measure)
             return -1;
-        snprintf(c->params.measure, sizeof c->params.measure, "%s", v->str);
+        snprintf(c->params.measure, sizeof c->params.measure, "%s", m);
         return 0;
     }
     if (!strcmp(key, "thresholds")) {
-        if (v->kind != JSON_LITE_ARRAY)
+        size_t i;
+        json_t *item;
+        if (!json_is_array(v))
             return -1;
-        for (size_t i = 0; i < v->count; i++) {
+        json_array_foreach(v, i, item) {
             struct threshold t;
-            if (v->items[i].kind != JSON_LITE_STRING || threshold_parse(v->items[i].str, &t, err, errlen) < 0 ||
+            if (!json_is_string(item))
+                return -1;
+            if (threshold_parse(json_string_value(item), &t, err, errlen) < 0 ||
                 add_threshold(c, &t) < 0)
                 return -2;
         }
@@ -197,9 +208,10 @@ static int from_json_value(struct score_config *c, const char *key, const struct
     }
     for (size_t f = 0; f < NFIELDS; f++)
         if (!strcmp(fields[f].key, key)) {
-            if (v->kind != JSON_LITE_NUMBER || v->num < fields[f].min || v->num > fields[f].max)
+            double x = json_number_value(v);
+            if (!json_is_number(v) || !(x >= fields[f].min && x <= fields[f].max))
                 return -1;
-            field_set(&c->params, &fields[f], v->num);
+            field_set(&c->params, &fields[f], x);
             return 0;
         }
     return -1;
@@ -210,18 +222,24 @@ int score_config_from_json(const char *json, struct score_config *out, char *err
     score_config_init(out);
     if (!json || !*json)
         return 0;
-    struct json_lite_value root;
-    if (json_lite_parse(json, &root, err, errlen) < 0)
+    json_error_t jerr;
+    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+    if (!root) {
+        snprintf(err, errlen, "score_params: not valid JSON at line %d column %d: %s", jerr.line, jerr.column,
+                 jerr.text);
         return -1;
+    }
     int rc = -1;
-    if (root.kind != JSON_LITE_OBJECT) {
+    const char *key;
+    json_t *v;
+    if (!json_is_object(root)) {
         snprintf(err, errlen, "score_params: expected a JSON object");
         goto done;
     }
-    for (size_t i = 0; i < root.count; i++) {
-        int r = from_json_value(out, root.keys[i], &root.items[i], err, errlen);
+    json_object_foreach(root, key, v) {
+        int r = from_json_value(out, key, v, err, errlen);
         if (r == -1)
-            snprintf(err, errlen, "score_params: bad or unknown key \"%s\"", root.keys[i]);
+            snprintf(err, errlen, "score_params: bad or unknown key \"%.64s\"", key);
         if (r < 0)
             goto done;
     }
@@ -229,6 +247,6 @@ int score_config_from_json(const char *json, struct score_config *out, char *err
         goto done;
     rc = 0;
 done:
-    json_lite_free(&root);
+    json_decref(root);
     return rc;
 }

@@ -14,6 +14,7 @@
 #ifndef SESSMAX_SCORE_CONFIG_H
 #define SESSMAX_SCORE_CONFIG_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "common/results.h"
@@ -39,9 +40,11 @@ int score_config_parse(const struct ydoc *doc, const struct ydoc_node *score,
                        const struct ydoc_node *thresholds, const char *const *timers,
                        struct score_config *out, char *err, size_t errlen);
 
-/* JSON for runs.score_params: {"version":"smax-1","measure":"vsi",...,"thresholds":[...]}.
+/* JSON for runs.score_params: {"version":"smax-2","measure":"vsi",...,"thresholds":[...]}.
  * Returns a malloc'd string or NULL. */
 char *score_config_to_json(const struct score_config *c);
+/* The same as a libjansson object (new reference), NULL when out of memory. */
+json_t *score_config_json(const struct score_config *c);
 /* Inverse of score_config_to_json; unknown keys are refused. NULL or "" gives the defaults.
  * Returns 0 or -1 with err. */
 int score_config_from_json(const char *json, struct score_config *out, char *err, size_t errlen);

@@ -33,12 +33,16 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
             s->run.name, s->run.transport, s->run.platform, s->run.network, s->run.status);
     fprintf(o, "score %s, measure '%s': %zu samples, %zu failed\n", SCORE_VERSION, s->measure,
             r->samples, r->samples_failed);
+    if (s->samples_suspect)
+        fprintf(o, "suspect: %zu samples held below their timer's plausibility floor (the echo of the "
+                "input, or min:): counted as not ok; fix the workload (docs/workload-language.md)\n",
+                s->samples_suspect);
     if (s->note[0])
         fprintf(o, "note: %s\n", s->note);
     if (r->status == SCORE_OK) {
-        fprintf(o, "baseline   %10.1f ms  (mean of the %u lowest samples without the %u lowest)\n",
-                r->baseline_ms, s->config.params.baseline_count - s->config.params.baseline_drop,
-                s->config.params.baseline_drop);
+        const struct score_params *sp = &s->config.params;
+        fprintf(o, "baseline   %10.1f ms  (mean of the %u lowest samples after dropping the %u lowest: %u values)\n",
+                r->baseline_ms, sp->baseline_count, sp->baseline_drop, sp->baseline_count - sp->baseline_drop);
         fprintf(o, "threshold  %10.1f ms  (baseline + %g ms)\n", r->threshold_ms,
                 s->config.params.threshold_offset_ms);
     }

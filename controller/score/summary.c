@@ -76,7 +76,7 @@ static int do_score(const struct store_samples *ss, int mid, struct summary *out
     for (size_t i = 0, k = 0; i < ss->count; i++) {
         const struct store_sample_row *r = &ss->rows[i];
         if (r->is_measure && r->name_id == mid)
-            s[k++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok };
+            s[k++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok == SAMPLE_OK };
     }
     if (score_compute(&out->config.params, s, n, &out->score, idx, err, errlen) < 0)
         goto done;
@@ -125,7 +125,8 @@ static int do_timers(const struct store_samples *ss, struct summary *out)
                 continue;
             t->count++;
             t->is_measure |= r->is_measure;
-            if (r->ok)
+            t->suspect += r->ok == SAMPLE_SUSPECT;
+            if (r->ok == SAMPLE_OK)
                 v[n++] = r->value_us / 1000.0;
             else
                 t->failed++;
@@ -351,8 +352,10 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     if (do_score(ss, mid, out, err, errlen) < 0)
         return -1;
     out->samples = ss->count;
-    for (size_t i = 0; i < ss->count; i++)
-        out->samples_failed += !ss->rows[i].ok;
+    for (size_t i = 0; i < ss->count; i++) {
+        out->samples_failed += ss->rows[i].ok != SAMPLE_OK;
+        out->samples_suspect += ss->rows[i].ok == SAMPLE_SUSPECT;
+    }
     out->failed_samples_pct = ss->count ? 100.0 * out->samples_failed / ss->count : 0;
     if (do_timers(ss, out) < 0 || do_sessions(in, out) < 0)
         goto oom;

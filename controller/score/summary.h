@@ -16,7 +16,8 @@
 struct summary_timer {
     char name[RESULTS_NAME_LEN];
     int is_measure;
-    size_t count, failed;
+    size_t count, failed;          /* failed: not ok (timed out, failed or suspect) */
+    size_t suspect;                /* held below the timer's plausibility floor (ok = 2) */
     double min_ms, avg_ms, max_ms, p50_ms, p90_ms, p95_ms, p99_ms;   /* over ok samples */
 };
 
@@ -62,6 +63,7 @@ struct summary {
     uint64_t data_segs_out;        /* data segments the clients sent (the rate's denominator) */
     double logon_p50_ms, logon_p95_ms, logon_p99_ms, logon_avg_ms;
     size_t samples, samples_failed;
+    size_t samples_suspect;        /* of samples_failed: suspect (ok = 2), never scored as ok */
     double failed_samples_pct;
     struct summary_timer *timers;  size_t timer_count;
     struct summary_point *points;  size_t point_count;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include <sysexits.h>
-#include "controller/score/json_lite.h"
+#include "controller/score/jsonv.h"
 #include "controller/score/summary_metric.h"
 
 const char *verdict_name(enum verdict_kind k)
@@ -82,7 +82,8 @@ static int holds(enum threshold_op op, double a, double b)
     return 0;
 }
 
-/* smax not reached: only smax >= N + 1 is known. */
+/* smax not reached with at most N active sessions: the index might still cross at the next
+ * sample with N active, which would make smax N - 1. So only smax >= N - 1 is known. */
 static enum verdict_kind open_interval(enum threshold_op op, double lo, double x)
 {
     switch (op) {
@@ -106,9 +107,10 @@ static int threshold(const struct summary *s, const struct threshold *t, struct 
     }
     const char *op = threshold_op_name(t->op);
     if (!strcmp(t->metric, "smax") && s->score.status == SCORE_OK && !s->score.reached) {
-        double lo = s->score.max_active + 1.0;
+        double lo = s->score.max_active > 0 ? s->score.max_active - 1.0 : 0;
         enum verdict_kind r = open_interval(t->op, lo, t->value);
-        add(v, t->text, NAN, r, "smax not reached (> %u): \"smax %s %g\" %s", s->score.max_active, op,
+        add(v, t->text, NAN, r, "smax not reached (> %u), so smax >= %.0f: \"smax %s %g\" %s", s->score.max_active,
+            lo, op,
             t->value, r == VERDICT_PASS ? "holds" : r == VERDICT_FAIL ? "cannot hold" :
             "cannot be decided (the ramp stopped too early)");
     } else if (isnan(a)) {
@@ -150,45 +152,60 @@ void verdict_reasons(const struct verdict *v, char *buf, size_t len)
             l += (size_t)snprintf(buf + l, len - l, "%s%s", l ? "\n" : "", v->items[i].reason);
 }
 
+static json_t *item_json(const struct verdict_item *it)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    int bad = jsonv_set(o, "check", jsonv_string(it->text));
+    bad |= jsonv_set(o, "result", jsonv_string(verdict_name(it->result)));
+    bad |= jsonv_set(o, "actual", jsonv_number(it->actual));
+    bad |= jsonv_set(o, "reason", jsonv_string(it->reason));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+json_t *verdict_json(const struct summary *s, const struct verdict *v)
+{
+    json_t *o = json_object(), *items = json_array();
+    int bad = !o || !items;
+    for (size_t i = 0; !bad && i < v->item_count; i++)
+        bad |= json_array_append_new(items, item_json(&v->items[i]));
+    if (!bad) {
+        bad |= jsonv_set(o, "run", json_integer(s->run.id));
+        bad |= jsonv_set(o, "name", jsonv_string(s->run.name));
+        bad |= jsonv_set(o, "transport", jsonv_string(s->run.transport));
+        bad |= jsonv_set(o, "platform", jsonv_string(s->run.platform));
+        bad |= jsonv_set(o, "network", jsonv_string(s->run.network));
+        bad |= jsonv_set(o, "verdict", jsonv_string(verdict_name(v->kind)));
+        bad |= jsonv_set(o, "exit_code", json_integer(verdict_exit_code(v->kind)));
+        bad |= jsonv_set(o, "score_version", jsonv_string(SCORE_VERSION));
+        bad |= jsonv_set(o, "measure", jsonv_string(s->measure));
+        bad |= jsonv_set(o, "smax", s->score.reached ? json_integer(s->score.smax) : json_null());
+        bad |= jsonv_set(o, "smax_reached", json_boolean(s->score.reached));
+        bad |= jsonv_set(o, "max_active", json_integer(s->score.max_active));
+        bad |= jsonv_set(o, "baseline_ms", jsonv_number(s->score.baseline_ms));
+        bad |= jsonv_set(o, "threshold_ms", jsonv_number(s->score.threshold_ms));
+        bad |= jsonv_set(o, "launched", json_integer(s->launched));
+        bad |= jsonv_set(o, "active", json_integer(s->active));
+        bad |= jsonv_set(o, "stuck", json_integer(s->stuck));
+        bad |= jsonv_set(o, "items", items);
+        items = NULL;
+    }
+    json_decref(items);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 char *verdict_to_json(const struct summary *s, const struct verdict *v)
 {
-    struct json_lite_buf b;
-    json_lite_buf_init(&b);
-    json_lite_buf_printf(&b, "{\"run\":%lld,\"name\":", (long long)s->run.id);
-    json_lite_buf_str(&b, s->run.name);
-    json_lite_buf_printf(&b, ",\"transport\":");
-    json_lite_buf_str(&b, s->run.transport);
-    json_lite_buf_printf(&b, ",\"platform\":");
-    json_lite_buf_str(&b, s->run.platform);
-    json_lite_buf_printf(&b, ",\"network\":");
-    json_lite_buf_str(&b, s->run.network);
-    json_lite_buf_printf(&b, ",\"verdict\":\"%s\",\"exit_code\":%d,\"score_version\":\"%s\",\"measure\":",
-                         verdict_name(v->kind), verdict_exit_code(v->kind), SCORE_VERSION);
-    json_lite_buf_str(&b, s->measure);
-    json_lite_buf_printf(&b, ",\"smax\":");
-    if (s->score.reached)
-        json_lite_buf_printf(&b, "%d", s->score.smax);
-    else
-        json_lite_buf_printf(&b, "null");
-    json_lite_buf_printf(&b, ",\"smax_reached\":%s,\"max_active\":%u,\"baseline_ms\":",
-                         s->score.reached ? "true" : "false", s->score.max_active);
-    json_lite_buf_num(&b, s->score.baseline_ms);
-    json_lite_buf_printf(&b, ",\"threshold_ms\":");
-    json_lite_buf_num(&b, s->score.threshold_ms);
-    json_lite_buf_printf(&b, ",\"launched\":%u,\"active\":%u,\"stuck\":%u,\"items\":[",
-                         s->launched, s->active, s->stuck);
-    for (size_t i = 0; i < v->item_count; i++) {
-        const struct verdict_item *it = &v->items[i];
-        json_lite_buf_printf(&b, "%s{\"check\":", i ? "," : "");
-        json_lite_buf_str(&b, it->text);
-        json_lite_buf_printf(&b, ",\"result\":\"%s\",\"actual\":", verdict_name(it->result));
-        json_lite_buf_num(&b, it->actual);
-        json_lite_buf_printf(&b, ",\"reason\":");
-        json_lite_buf_str(&b, it->reason);
-        json_lite_buf_printf(&b, "}");
-    }
-    json_lite_buf_printf(&b, "]}\n");
-    return json_lite_buf_take(&b);
+    return jsonv_take_text(verdict_json(s, v), JSONV_REPORT, 1);
 }
 
 int verdict_write_json(const struct summary *s, const struct verdict *v, const char *path,

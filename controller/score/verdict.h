@@ -14,6 +14,7 @@
 #define EXIT_THRESHOLD_FAILED 1
 #define EXIT_INCONCLUSIVE 2
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "controller/score/summary.h"
@@ -46,6 +47,8 @@ int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, si
 /* Reasons that made the verdict (failed/inconclusive items), one per line, into buf. */
 void verdict_reasons(const struct verdict *v, char *buf, size_t len);
 
+/* verdict.json as a libjansson object (new reference); NULL when out of memory. */
+json_t *verdict_json(const struct summary *s, const struct verdict *v);
 /* verdict.json text (malloc'd; NULL on allocation failure). */
 char *verdict_to_json(const struct summary *s, const struct verdict *v);
 

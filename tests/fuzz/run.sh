@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh -- runs sessmax's libFuzzer harnesses one after another from a fuzz build directory.
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR [NAME...]        (default: every harness)
-# Budget per harness: FUZZ_SECONDS (default 60) or, when set, FUZZ_RUNS executions.
+# Budget per harness: FUZZ_SECONDS (default 60) or, when set, FUZZ_RUNS executions. One input
+# may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine).
 # Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
 # link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
 # fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints the executions of
@@ -10,7 +11,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -24,6 +25,7 @@ seeds() {
                       "$SRC"/tests/integration/short-worker.yaml "$dir"/ ;;
     fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/ ;;
     fuzz_ydoc) cp "$SRC"/workloads/*.yaml "$dir"/ ;;
+    fuzz_score) printf '\000\000\000\000\001\004{"x"' >"$dir/empty-edit" ;;
     *) ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1 && cp "$SRC"/tests/fuzz/seeds/"$name"/* "$dir"/ ;;
     esac
     return 0
@@ -38,9 +40,9 @@ for name in $NAMES; do
     rm -rf "$seeddir"
     mkdir -p "$corpus"
     seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
-    args=(-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+    args=(-max_len=8192 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
           -artifact_prefix="$D/artifacts/$name-")
-    case $name in fuzz_proto) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
+    case $name in fuzz_proto|fuzz_score) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
     if [ -n "${FUZZ_RUNS:-}" ]; then
         args+=(-runs="$FUZZ_RUNS")
     else

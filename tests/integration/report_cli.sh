@@ -20,6 +20,7 @@ DB=$TMP/f.db
 # run 1 passes its thresholds; run 3 never reaches smax and has no thresholds
 expect_rc 0 "$S" score "$DB" --run 1 --verdict "$TMP/v1.json"
 grep -q '^smax ' "$TMP/out" && grep -q '^verdict    pass' "$TMP/out" || fail "score text"
+grep -q 'mean of the 15 lowest samples after dropping the 2 lowest: 13 values' "$TMP/out" || fail "baseline wording"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"]=="pass" and d["exit_code"]==0' "$TMP/v1.json" \
     || fail "verdict.json"
 expect_rc 0 "$S" score "$DB" --run 3 --no-store
@@ -73,4 +74,14 @@ mkdir -p "$TMP/r"
 expect_rc 0 "$S" report "$DB" --run 2 -o "$TMP/r/report.html"
 [ -s "$TMP/r/verdict.json" ] || fail "verdict.json beside the report"
 expect_rc 74 "$S" report "$DB" --run 2 -o "$TMP/nodir/x/report.html"
+# a tampered runs.score_params (a \u escape then 40,000 bytes) overflowed the old hand-written
+# JSON reader (exit 139); now every verb that reads it says what is wrong in one line
+cp "$DB" "$TMP/t.db"
+sqlite3 "$TMP/t.db" "update runs set score_params='{\"measure\":\"\\u1'||replace(hex(zeroblob(20000)),'0','A')||'\"}' where id=1"
+expect_rc 65 "$S" score "$TMP/t.db" --run 1 --no-store
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'score_params' "$TMP/err" || { cat "$TMP/err"; fail "tampered score_params message"; }
+expect_rc 65 "$S" report "$TMP/t.db" --run 1 -o "$TMP/r/t.html"
+expect_rc 65 "$S" export "$TMP/t.db" --run 1 --format json
+sqlite3 "$TMP/t.db" "update runs set score_params='{\"measure\":\"\\u1\"}' where id=1"
+expect_rc 65 "$S" score "$TMP/t.db" --run 1 --no-store
 echo "report_cli: ok"

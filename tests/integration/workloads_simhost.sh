@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # workloads_simhost.sh -- the shipped simhost workloads really work against simhost: every timer
 # and the vsi measure of single-user.yaml (2 sessions, 2+ loops each) and simhost-task-worker.yaml
-# (1 session, one full loop) are recorded ok, nothing times out, every session ends cleanly.
+# (1 session, one full loop) are recorded ok (none suspect), nothing times out, every session ends
+# cleanly; --shot-timers leaves one PNG per timer of loop 0 and a contact sheet.
 set -euo pipefail
 build=${SESSMAX_BUILD_DIR:?}
 src=${SESSMAX_SOURCE_DIR:?}
@@ -28,9 +29,8 @@ grep -q "listening on" "$tmp/sim.log" || fail "simhost is not listening"
 # run WORKLOAD SESSIONS LOOPS: runs the agent for LOOPS loops per session, then checks its JSON lines.
 run() {
     local wl=$1 n=$2 min_loops=$3 out="$tmp/$(basename "$1" .yaml)"
-    mkdir -p "$out.shots"
     "$build/sessmax-agent" run --target "127.0.0.1:$port" --users 'simuser{n:03}' --sessions "$n" \
-        --workload "$src/workloads/$wl" --loops "$min_loops" --duration 180s --no-verify --shots "$out.shots" \
+        --workload "$src/workloads/$wl" --loops "$min_loops" --duration 180s --no-verify --shots "$out.shots" --shot-timers \
         >"$out.jsonl" 2>"$out.err" || { tail -20 "$out.err" >&2; fail "$wl: agent exited with $?"; }
     python3 - "$out.jsonl" "$n" "$min_loops" "$wl" <<'EOF' || { tail -20 "$out.err" >&2; exit 1; }
 import json, sys
@@ -63,7 +63,12 @@ if bad:
     sys.exit(1)
 print(f"workloads_simhost: {wl}: {n} sessions, every timer ok in >= {min_loops} loops")
 EOF
-    [ -z "$(ls -A "$out.shots")" ] || fail "$wl: timed-out waits saved screenshots: $(ls "$out.shots")"
+    # --shot-timers: one PNG per timer of loop 0 per session (and none of a timeout), a contact sheet
+    local pngs want=$(( n * 6 ))
+    pngs=$(ls "$out.shots" | grep -c -- '-loop0-.*\.png$' || true)
+    [ "$pngs" -eq "$want" ] || fail "$wl: $pngs loop-0 timer screenshots, want $want: $(ls "$out.shots")"
+    ! ls "$out.shots" | grep -v -- '-loop0-' | grep -q '\.png$' || fail "$wl: screenshots of other loops or timeouts: $(ls "$out.shots")"
+    grep -q 'simuser001-loop0-app_start.png' "$out.shots/index.html" || fail "$wl: no contact sheet"
 }
 
 run single-user.yaml 2 2

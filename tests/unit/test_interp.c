@@ -45,6 +45,7 @@ struct fake {
     char pngs[4][512];
     int npngs;
     int timed_out;
+    int refreshes, paint_on_refresh;
 };
 
 static struct fake F;
@@ -108,7 +109,16 @@ static int f_png(void *s, const char *path)
     return 0;
 }
 
-static const struct driver_ops ops = { f_key, f_uni, f_mouse, f_screen, f_png };
+static int f_refresh(void *s)
+{
+    (void)s;
+    F.refreshes++;
+    if (F.paint_on_refresh)             /* a server that paints only when asked to */
+        paint((struct workload_rect){ 0, 86, 128, 10 });
+    return 0;
+}
+
+static const struct driver_ops ops = { f_key, f_uni, f_mouse, f_screen, f_png, f_refresh };
 
 static void on_sample(void *ctx, const struct rec_sample *s)
 {
@@ -186,10 +196,21 @@ static void run(const char *yaml)
     F.guard_ev = evtimer_new(F.base, guard_cb, NULL);
 }
 
+static int shot_timers;
+static uint32_t max_loops;
+
+static void on_loops_done(void *sess)
+{
+    (void)sess;
+    F.logoff_sent = 1;
+    interp_logoff(F.in);
+}
+
 static void go(const char *user, const char *shot_dir, uint64_t seed, int paint_taskbar)
 {
     struct interp_host host = { .sess = &F, .ops = &ops, .base = F.base, .sink = &sink, .session_index = 7,
-                                .seed = seed, .shot_dir = shot_dir, .user = user,
+                                .seed = seed, .shot_dir = shot_dir, .user = user, .shot_timers = shot_timers,
+                                .max_loops = max_loops, .on_loops_done = on_loops_done,
                                 .on_logon = on_logon, .on_finished = on_finished };
     F.in = interp_new(F.wl, &host);
     CU_ASSERT_PTR_NOT_NULL_FATAL(F.in);
@@ -258,6 +279,7 @@ static void test_interp__step_order(void)
 static void test_interp__timers_and_measure(void)
 {
     run(HEAD
+        "defaults: {min: 0}\n"
         "logon: {change: taskbar, stable: {region: taskbar, for: 5ms}, timeout: 10s}\n"
         "loop:\n"
         "  - think: 30ms\n"
@@ -356,7 +378,8 @@ static void test_interp__fail_condition(void)
     CU_ASSERT_EQUAL(F.samples[0].ok, 0);
     CU_ASSERT(F.samples[0].value_us < 60000000);
     CU_ASSERT_STRING_EQUAL(F.samples[1].name, "next");
-    CU_ASSERT_EQUAL(F.samples[1].ok, 1);
+    /* held (not failed); suspect, since a bare `stable` holds at the last paint, before f1 */
+    CU_ASSERT_EQUAL(F.samples[1].ok, SAMPLE_SUSPECT);
     CU_ASSERT_EQUAL_FATAL(F.npngs, 1);
     CU_ASSERT_STRING_EQUAL(F.pngs[0], "/shots/u1-loop0-copy.png");
     done();
@@ -397,6 +420,17 @@ static void test_interp__logon_timeout(void)
     done();
 }
 
+/** A user name with "../" or '/' (a user pattern from a plan) names a file inside shot_dir. */
+static void test_interp__shot_name_stays_inside(void)
+{
+    run(HEAD "logon: {change: taskbar, timeout: 10ms}\nloop: [{key: a}, {think: 1s}]\n");
+    go("../../etc/u2", "/s", 1, 0);
+    CU_ASSERT_EQUAL_FATAL(F.npngs, 1);
+    CU_ASSERT_STRING_EQUAL(F.pngs[0], "/s/_._.._etc_u2-logon.png");
+    CU_ASSERT_PTR_NULL(strchr(F.pngs[0] + 3, '/'));        /* one component under /s/ */
+    done();
+}
+
 static void test_interp__logoff_before_logon(void)
 {
     run(HEAD "logon: {change: taskbar, timeout: 10s}\nloop: [{key: a}, {think: 1s}]\nlogoff: [{key: b}]\n");
@@ -427,6 +461,144 @@ static void test_interp__driver_failure(void)
     CU_ASSERT_EQUAL(F.logon_calls, 1);
     CU_ASSERT_STRING_EQUAL(F.log, "k1e+ ");
     CU_ASSERT_EQUAL(F.finished, 0);                 /* the engine reports the failure */
+    done();
+}
+
+
+/* A timer below its floor is suspect, not ok; so is one whose condition held before its input. */
+static void test_interp__suspect_samples(void)
+{
+    run(HEAD
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop:\n"
+        "  - timer: fast\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: win, min: 500ms}\n"
+        "  - timer: early\n"
+        "    steps: [{think: 30ms}, {key: f1}]\n"
+        "    until: {change: win, min: 0}\n"
+        "  - timer: fine\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: win, min: 1ms}\n"
+        "  - think: 1s\n");
+    F.trigger_sc = KEYMAP_SC_ENTER;      /* the app paints win 3 ms after enter, ten times */
+    F.app_rect = (struct workload_rect){ 20, 20, 10, 10 };
+    F.app_paints = 10;
+    F.stop_samples = 3;
+    go("u", NULL, 1, 0);
+    CU_ASSERT_EQUAL_FATAL(F.nsamples, 3);
+    CU_ASSERT_STRING_EQUAL(F.samples[0].name, "fast");
+    CU_ASSERT_EQUAL(F.samples[0].ok, SAMPLE_SUSPECT);
+    CU_ASSERT_STRING_EQUAL(F.samples[1].name, "early");     /* enter's paints went on meanwhile */
+    CU_ASSERT_EQUAL(F.samples[1].ok, SAMPLE_SUSPECT);
+    CU_ASSERT_EQUAL(F.samples[2].ok, SAMPLE_OK);
+    done();
+}
+
+/* A wait after an input step watches from that step's last input: a change during the step's
+ * trailing pause (type rate, key pause) is seen. Without a wait, the pause really pauses. */
+static void test_interp__wait_armed_at_input(void)
+{
+    run(HEAD
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop:\n"
+        "  - {type: \"ab\", rate: 40ms}\n"
+        "  - wait: {change: win, timeout: 5ms, on_timeout: fail}\n"
+        "  - {key: b, pause: 40ms}\n"
+        "  - wait: {change: win, timeout: 5ms, on_timeout: fail}\n"
+        "  - {key: b, pause: 40ms}\n"
+        "  - timer: after_pause\n"
+        "    until: {change: win, timeout: 20ms}\n"
+        "  - think: 1s\n");
+    F.trigger_sc = 0x30;                 /* 'b': the app paints win once, 3 ms after */
+    F.app_rect = (struct workload_rect){ 20, 20, 10, 10 };
+    F.app_paints = 1;
+    F.stop_samples = 1;
+    go("u", NULL, 1, 0);
+    CU_ASSERT_EQUAL(F.reason, FAIL_NONE);
+    CU_ASSERT_EQUAL_FATAL(F.nsamples, 1);
+    CU_ASSERT_STRING_EQUAL(F.samples[0].name, "after_pause");
+    CU_ASSERT_EQUAL(F.samples[0].ok, SAMPLE_FAILED);          /* the paint came during the pause */
+    done();
+}
+
+/* `except`: paints inside the excluded area (the echo) never satisfy a change. */
+static void test_interp__change_except(void)
+{
+    run("version: 1\nname: t\ndesktop: {width: 128, height: 96, bpp: 32}\n"
+        "regions: {win: [10, 10, 50, 40], echo: [15, 15, 20, 20]}\n"
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop:\n"
+        "  - timer: t\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: {region: win, except: echo}, timeout: 30ms, min: 0}\n"
+        "  - think: 1s\n");
+    F.trigger_sc = KEYMAP_SC_ENTER;
+    F.app_rect = (struct workload_rect){ 20, 20, 10, 10 };   /* inside echo */
+    F.app_paints = 3;
+    F.stop_samples = 1;
+    go("u", NULL, 1, 0);
+    CU_ASSERT_EQUAL_FATAL(F.nsamples, 1);
+    CU_ASSERT_EQUAL(F.samples[0].ok, SAMPLE_FAILED);
+    done();
+    run("version: 1\nname: t\ndesktop: {width: 128, height: 96, bpp: 32}\n"
+        "regions: {win: [10, 10, 50, 40], echo: [15, 15, 20, 20]}\n"
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop:\n"
+        "  - timer: t\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: {region: win, except: echo}, timeout: 1s, min: 0}\n"
+        "  - think: 1s\n");
+    F.trigger_sc = KEYMAP_SC_ENTER;
+    F.app_rect = (struct workload_rect){ 30, 20, 10, 10 };   /* half outside echo */
+    F.app_paints = 1;
+    F.stop_samples = 1;
+    go("u", NULL, 1, 0);
+    CU_ASSERT_EQUAL_FATAL(F.nsamples, 1);
+    CU_ASSERT_EQUAL(F.samples[0].ok, SAMPLE_OK);
+    done();
+}
+
+/* A logon that sees no paint asks for a repaint, and the repaint makes it. PNGs of every timer
+ * of the first loop when asked. */
+static void test_interp__logon_repaint_and_timer_shots(void)
+{
+    run(HEAD
+        "logon: {change: taskbar, repaint_after: 5ms, timeout: 5s}\n"
+        "loop:\n"
+        "  - {timer: a, steps: [{key: enter}], until: {change: win, min: 0}}\n"
+        "  - think: 2ms\n");
+    F.paint_on_refresh = 1;
+    F.trigger_sc = KEYMAP_SC_ENTER;
+    F.app_rect = (struct workload_rect){ 20, 20, 10, 10 };
+    F.app_paints = 1;
+    F.stop_loops = 2;
+    shot_timers = 1;
+    go("u5", "/d", 1, 0);
+    shot_timers = 0;
+    CU_ASSERT_EQUAL(F.logon_ok, 1);
+    CU_ASSERT_EQUAL(F.refreshes, 1);
+    CU_ASSERT_EQUAL(interp_logon_repaints(F.in), 1);
+    CU_ASSERT(F.nsamples >= 2);
+    CU_ASSERT_EQUAL_FATAL(F.npngs, 1);                       /* loop 0 only */
+    CU_ASSERT_STRING_EQUAL(F.pngs[0], "/d/u5-loop0-a.png");
+    done();
+}
+
+/* max_loops: the session stops exactly at the end of its last loop, before any input of the
+ * next one, and the engine's logoff follows. */
+static void test_interp__exact_loops(void)
+{
+    run(HEAD
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop: [{key: a}, {think: 2ms}]\n"
+        "logoff: [{key: b}]\n");
+    max_loops = 3;
+    go("u", NULL, 1, 0);
+    max_loops = 0;
+    CU_ASSERT_EQUAL(F.finished, 1);
+    CU_ASSERT_EQUAL(interp_loops(F.in), 3);
+    CU_ASSERT_STRING_EQUAL(F.log, "k1e+ k1e- k1e+ k1e- k1e+ k1e- k30+ k30- ");
     done();
 }
 
@@ -514,8 +686,14 @@ int main(void)
         UNIT_TEST(test_interp__timeout_fails),
         UNIT_TEST(test_interp__fail_condition),
         UNIT_TEST(test_interp__logon_timeout),
+        UNIT_TEST(test_interp__shot_name_stays_inside),
         UNIT_TEST(test_interp__logoff_before_logon),
         UNIT_TEST(test_interp__driver_failure),
+        UNIT_TEST(test_interp__suspect_samples),
+        UNIT_TEST(test_interp__wait_armed_at_input),
+        UNIT_TEST(test_interp__change_except),
+        UNIT_TEST(test_interp__logon_repaint_and_timer_shots),
+        UNIT_TEST(test_interp__exact_loops),
         UNIT_TEST(test_interp__think_seeded),
         UNIT_TEST(test_interp__measure_groups),
         UNIT_END,

@@ -3,12 +3,14 @@
  * (tests/integration/report_chromium.sh opens its report in headless Chromium). */
 #include "unit.h"
 
+#include <jansson.h>
+
 #include "controller/report/compare.h"
 #include "controller/score/summary_net.h"
 #include "controller/report/dashboard.h"
 #include "controller/report/export.h"
-#include "controller/score/json_lite.h"
 #include "controller/report/report.h"
+#include "controller/score/score_text.h"
 #include "controller/score/summary_load.h"
 #include "controller/score/verdict.h"
 #include "fixture_store.h"
@@ -148,13 +150,15 @@ static void test_report__exports(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, line));
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\n1,p95,app_start,"));
     free(csv);
-    char *json = render_export(2, EXPORT_JSON), err[256];
-    struct json_lite_value j;
-    CU_ASSERT_EQUAL_FATAL(json_lite_parse(json, &j, err, sizeof err), 0);
-    CU_ASSERT_STRING_EQUAL(json_lite_get(&j, "name")->str, "gw \"wan\"");
-    CU_ASSERT_EQUAL(json_lite_get(&j, "smax")->kind, JSON_LITE_NULL);
-    CU_ASSERT_EQUAL(json_lite_get(&j, "timers")->count, 3);
-    json_lite_free(&j);
+    char *json = render_export(2, EXPORT_JSON);
+    json_error_t jerr;
+    json_t *j = json_loads(json, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "name")), "gw \"wan\"");
+    CU_ASSERT(json_is_null(json_object_get(j, "smax")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "timers")), 3);
+    CU_ASSERT(json_is_object(json_object_get(j, "score_params")));
+    json_decref(j);
     free(json);
     char *junit = render_export(0, EXPORT_JUNIT);
     CU_ASSERT_EQUAL(count(junit, "<testcase "), verdicts[0].item_count);
@@ -231,6 +235,145 @@ static void test_report__dashboard(void)
     CU_ASSERT_EQUAL(access(path, R_OK), 0);
 }
 
+/* Names from a tampered store or a hostile agent (issue 11, findings 4 and 5): nothing they hold
+ * may become markup, a metric line, a spreadsheet formula or invalid XML. */
+static const char evil[] = "x\"}><script>alert(1)</script>\n# TYPE f\r\x01'";
+
+static struct summary hostile_summary(struct summary_timer *timers)
+{
+    struct summary s = sums[0];
+    memcpy(timers, sums[0].timers, sums[0].timer_count * sizeof *timers);
+    snprintf(timers[0].name, sizeof timers[0].name, "%s", evil);
+    snprintf(timers[1].name, sizeof timers[1].name, "=HYPERLINK(\"http://x\")");
+    s.timers = timers;
+    snprintf(s.measure, sizeof s.measure, "%s", evil);
+    snprintf(s.run.name, sizeof s.run.name, "%s", evil);
+    snprintf(s.run.network, sizeof s.run.network, "@SUM(A1)");
+    return s;
+}
+
+static char *render(const struct summary *s, enum export_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(export_write(s, &verdicts[0], fmt, f), 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_report__hostile_names_stay_text(void)
+{
+    struct summary_timer *timers = calloc(sums[0].timer_count, sizeof *timers);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(timers);
+    CU_ASSERT_FATAL(sums[0].timer_count >= 2);
+    struct summary s = hostile_summary(timers);
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/hostile.html", unit_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(report_write_summary(&s, &verdicts[0], path, err, sizeof err), 0);
+    char *html = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NULL(strstr(html, "<script"));
+    CU_ASSERT_PTR_NULL(strstr(html, "\"}>"));
+    CU_ASSERT_PTR_NULL(strchr(html, '\x01'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "&lt;script&gt;"));
+    free(html);
+    /* OpenMetrics: every line is a comment or a sessmax_ sample; no forged TYPE line */
+    char *om = render(&s, EXPORT_OPENMETRICS);
+    for (char *line = strtok(om, "\n"); line; line = strtok(NULL, "\n")) {
+        CU_ASSERT(!strncmp(line, "# TYPE sessmax_", 15) || !strncmp(line, "# HELP sessmax_", 15) ||
+                  !strncmp(line, "sessmax_", 8) || !strcmp(line, "# EOF"));
+        CU_ASSERT_PTR_NULL(strchr(line, '\r'));
+    }
+    free(om);
+    /* CSV: formulas neutralised, CR quoted */
+    char *csv = render(&s, EXPORT_CSV);
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",\"'=HYPERLINK(\"\"http://x\"\")\","));
+    CU_ASSERT_PTR_NULL(strstr(csv, ",=HYPERLINK"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",\"x\"\"}><script>alert(1)</script>\n# TYPE f\r"));
+    free(csv);
+    /* JUnit: no control character XML 1.0 forbids */
+    char *xml = render(&s, EXPORT_JUNIT);
+    for (const unsigned char *p = (const unsigned char *)xml; *p; p++)
+        CU_ASSERT(*p >= 0x20 || *p == '\n' || *p == '\t' || *p == '\r');
+    CU_ASSERT_PTR_NULL(strstr(xml, "<script"));
+    free(xml);
+    /* JSON: valid, the name kept */
+    char *json = render(&s, EXPORT_JSON);
+    json_error_t jerr;
+    json_t *j = json_loads(json, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "name")), evil);
+    json_decref(j);
+    free(json);
+    free(timers);
+}
+
+
+/* Suspect samples (ok = 2: held below the plausibility floor) are never counted as ok: not in the
+ * score's samples, not in a timer's percentiles; `score` and the report say how many there were. */
+static void test_report__suspect_samples(void)
+{
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/suspect.db", unit_tmpdir());
+    unlink(path);
+    struct store *st = store_open(path, STORE_WRITE, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct store_run_info info = { "suspect", "tcp", "p", "lan", "127.0.0.1:3389", "w", "0123abcd",
+                                   "name: w\n", "{}", 1, 1764460800000000ull, NULL };
+    int64_t run = store_run_begin(st, &info);
+    CU_ASSERT_FATAL(run > 0);
+    CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 0, 1764460801000000ull, "vsi", 900000, SAMPLE_OK, 1, 1), 0);
+    CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 1, 1764460802000000ull, "vsi", 5000, SAMPLE_SUSPECT, 1, 1), 0);
+    CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 2, 1764460803000000ull, "vsi", 9000000, SAMPLE_FAILED, 1, 1), 0);
+    CU_ASSERT_EQUAL(store_run_end(st, run, "completed", 1764460804000000ull, ""), 0);
+    store_close(st);
+    st = store_open(path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct summary sum;
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run, NULL, &sum, err, sizeof err), 0);
+    store_close(st);
+    CU_ASSERT_EQUAL(sum.samples, 3);
+    CU_ASSERT_EQUAL(sum.samples_failed, 2);
+    CU_ASSERT_EQUAL(sum.samples_suspect, 1);
+    CU_ASSERT_EQUAL(sum.score.samples_ok, 1);
+    CU_ASSERT_EQUAL_FATAL(sum.timer_count, 1);
+    CU_ASSERT_EQUAL(sum.timers[0].suspect, 1);
+    CU_ASSERT_DOUBLE_EQUAL(sum.timers[0].min_ms, 900.0, 1e-9);     /* the 5 ms suspect is not in it */
+    char *buf = NULL;
+    size_t len = 0;
+    struct verdict v;
+    CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&sum, &v, err, sizeof err), 0);
+    FILE *f = open_memstream(&buf, &len);
+    score_text_print(f, &sum, &v);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "suspect: 1 samples"));
+    free(buf);
+    summary_free(&sum);
+}
+
+/* One stored sample claiming 4 billion active sessions (issue 11, finding 9): the chart arrays
+ * were sized by the largest active value (10^8 took 3.1 GB); the chart must still be drawn. */
+static void test_report__tampered_active_count(void)
+{
+    struct summary s = sums[0];
+    struct summary_point *pts = malloc(s.point_count * sizeof *pts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pts);
+    memcpy(pts, sums[0].points, s.point_count * sizeof *pts);
+    pts[s.point_count - 1].active = UINT32_MAX - 1;
+    s.points = pts;
+    s.score.max_active = UINT32_MAX - 1;
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/active.html", unit_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(report_write_summary(&s, &verdicts[0], path, err, sizeof err), 0);
+    char *html = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"rt-max\""));
+    CU_ASSERT_PTR_NULL(strstr(html, "data-series=\"rt-max\" data-n=\"0\""));
+    free(html);
+    free(pts);
+}
+
 static int teardown(void)
 {
     for (int i = 0; i < 3; i++)
@@ -246,6 +389,9 @@ int main(void)
         UNIT_TEST(test_report__exports),
         UNIT_TEST(test_report__html_is_self_contained),
         UNIT_TEST(test_report__dashboard),
+        UNIT_TEST(test_report__hostile_names_stay_text),
+        UNIT_TEST(test_report__tampered_active_count),
+        UNIT_TEST(test_report__suspect_samples),
         UNIT_END,
     };
     return unit_run("report", tests, setup, teardown);

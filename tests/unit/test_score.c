@@ -300,9 +300,36 @@ static void test_score__constant_delay_property(void)
     free(s);
 }
 
+/* One slow sample among the first ones must not end the score: the index cannot cross before
+ * the window holds window_base samples (5 by default, trimming 1 at each end). */
+static void test_score__early_spike_does_not_cross(void)
+{
+    struct score_sample s[64];
+    size_t n = 0;
+    push(s, &n, 800, 1, 1);
+    push(s, &n, 9000, 2, 1);          /* the spike: index over 2 samples would be 4900 ms */
+    for (int k = 0; k < 40; k++)
+        push(s, &n, 800 + (k % 3), 2 + (uint32_t)k / 4, 1);
+    struct score_params p = defaults();
+    struct score_result r;
+    double idx[64];
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(score_compute(&p, s, n, &r, idx, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(r.status, SCORE_OK);
+    CU_ASSERT_FALSE(r.reached);
+    CU_ASSERT_TRUE(idx[1] > r.threshold_ms);   /* the index is drawn as it is, it just cannot cross */
+    /* a real rise later is still found */
+    for (int k = 0; k < 10; k++)
+        push(s, &n, 5000, 20, 1);
+    CU_ASSERT_EQUAL_FATAL(score_compute(&p, s, n, &r, NULL, err, sizeof err), 0);
+    CU_ASSERT_TRUE(r.reached);
+    CU_ASSERT_EQUAL(r.smax, 19);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
+        UNIT_TEST(test_score__early_spike_does_not_cross),
         UNIT_TEST(test_score__baseline_drops_two_lowest),
         UNIT_TEST(test_score__window_grows_with_active),
         UNIT_TEST(test_score__trim_rounding),

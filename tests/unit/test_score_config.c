@@ -89,7 +89,7 @@ static void test_score_config__json_round_trip(void)
                                 "thresholds: [\"p95(app_start) < 3000.5\", \"smax >= 40\"]\n", NULL, &c, err, sizeof err), 0);
     char *json = score_config_to_json(&c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"version\":\"smax-1\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"version\":\"" SCORE_VERSION "\""));
     CU_ASSERT_EQUAL_FATAL(score_config_from_json(json, &d, err, sizeof err), 0);
     CU_ASSERT_EQUAL(memcmp(&c.params, &d.params, sizeof c.params), 0);
     CU_ASSERT_EQUAL_FATAL(d.threshold_count, 2);
@@ -107,8 +107,53 @@ static void test_score_config__json_round_trip(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown metric"));
     score_config_free(&d);
     CU_ASSERT_EQUAL(score_config_from_json("{\"baseline_count\":", &d, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "json: offset"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not valid JSON"));
     score_config_free(&d);
+}
+
+/* A tampered runs.score_params (issue 11, finding 1): a \\u escape followed by 40,000 bytes
+ * overflowed the hand-written parser's buffer; now a clean error, whatever the bytes. */
+static void test_score_config__tampered_json_is_an_error(void)
+{
+    struct score_config d;
+    char err[512];
+    size_t n = 40000;
+    char *json = malloc(n + 64);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    strcpy(json, "{\"measure\":\"\\u1");
+    size_t l = strlen(json);
+    memset(json + l, 'A', n);
+    strcpy(json + l + n, "\"}");
+    CU_ASSERT_EQUAL(score_config_from_json(json, &d, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "measure"));
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    score_config_free(&d);
+    static const char *const bad[] = {
+        "{\"measure\":\"\\u1\"}", "{\"measure\":\"\\u12", "{\"measure\":\"\\ud800\"}",
+        "{\"measure\":\"v\",\"measure\":\"w\"}", "{\"baseline_count\":1e999}",
+        "{\"baseline_count\":99999999999999999999999}", "[1,2]", "\"x\"", "{\"thresholds\":[1]}",
+        "{\"measure\":\"a\\u0000b\"}", "{\"window_frac\":-0.0000001}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        CU_ASSERT_EQUAL(score_config_from_json(bad[i], &d, err, sizeof err), -1);
+        CU_ASSERT(err[0] != 0);
+        score_config_free(&d);
+    }
+    /* every prefix of a valid document: an error or the defaults, never a crash */
+    struct score_config c;
+    score_config_init(&c);
+    char *ok = score_config_to_json(&c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ok);
+    for (size_t k = 1; k < strlen(ok); k++) {
+        char save = ok[k];
+        ok[k] = 0;
+        CU_ASSERT_EQUAL(score_config_from_json(ok, &d, err, sizeof err), -1);
+        score_config_free(&d);
+        ok[k] = save;
+    }
+    free(ok);
+    free(json);
 }
 
 int main(void)
@@ -117,6 +162,7 @@ int main(void)
         UNIT_TEST(test_score_config__defaults_and_overrides),
         UNIT_TEST(test_score_config__errors_name_position),
         UNIT_TEST(test_score_config__json_round_trip),
+        UNIT_TEST(test_score_config__tampered_json_is_an_error),
         UNIT_END,
     };
     return unit_run("score_config", tests, NULL, NULL);

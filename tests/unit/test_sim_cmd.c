@@ -55,6 +55,9 @@ static void test_sim_cmd__copy(void)
     CU_ASSERT_EQUAL(sim_cmd_parse("copyout s f 4096", &c), SIM_CMD_COPYOUT);
     CU_ASSERT_EQUAL(c.size, 4096);
     CU_ASSERT_STRING_EQUAL(sim_cmd_name(SIM_CMD_COPYOUT), "copyout");
+    CU_ASSERT_EQUAL(sim_cmd_parse("appstart", &c), SIM_CMD_APPSTART);
+    CU_ASSERT_STRING_EQUAL(sim_cmd_name(SIM_CMD_APPSTART), "appstart");
+    CU_ASSERT_EQUAL(sim_cmd_parse("appstart now", &c), SIM_CMD_UNKNOWN);
     /* errors: missing/extra words, bad size, drive name too long or odd, bad file */
     CU_ASSERT_EQUAL(sim_cmd_parse("copyin share", &c), SIM_CMD_UNKNOWN);
     CU_ASSERT_PTR_NOT_NULL(strstr(c.text, "usage: copyin NAME FILE"));

@@ -100,8 +100,9 @@ static void test_sim_cost__predict_walk(void)
     CU_ASSERT_EQUAL(l.actions[SIM_CMD_EDIT], 0);
     CU_ASSERT_EQUAL(l.actions[SIM_CMD_OPEN], 1);
     CU_ASSERT_DOUBLE_EQUAL(l.think_s, 3 * 2.0 + 4, 1e-9);
-    /* 3x "cpu\n" + "zip9 doc1.txt" + "edit doc2.txt" at 160 ms, "hello simuser001" at 100 ms */
-    CU_ASSERT_DOUBLE_EQUAL(l.typing_s, (12 + 13 + 13) * 0.16 + 16 * 0.1, 1e-6);
+    /* 3x "cpu\n" + "zip9 doc1.txt" + "edit doc2.txt" at 160 ms, "hello simuser001" at 100 ms,
+     * and the default 100 ms pause after each of the 8 key steps */
+    CU_ASSERT_DOUBLE_EQUAL(l.typing_s, (12 + 13 + 13) * 0.16 + 16 * 0.1 + 8 * 0.1, 1e-6);
     CU_ASSERT_EQUAL(l.keystrokes, 3 + 12 + 1 + 13 + 1 + 1 + 13 + 1 + 16 + 1);
 }
 
@@ -224,7 +225,7 @@ static void test_sim_cost__predict_shipped_workload(void)
     CU_ASSERT_EQUAL(sim_predict_loop(bad, &l, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.yaml:"));
     const char *empty = write_file("empty.yaml", "version: 1\nname: t\nlogon: {change: screen, timeout: 5s}\n"
-                                                 "loop: [{key: win+r}]\n");
+                                                 "loop: [{key: win+r, pause: 0s}]\n");
     CU_ASSERT_EQUAL(sim_predict_loop(empty, &l, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unbounded"));
 }

@@ -2,8 +2,9 @@
  * and the exit codes of `sessmax score`. */
 #include "unit.h"
 
+#include <jansson.h>
+
 #include "controller/cli/cmd_score.h"
-#include "controller/score/json_lite.h"
 #include "controller/score/summary.h"
 #include "controller/score/summary_load.h"
 #include "controller/score/verdict.h"
@@ -164,6 +165,20 @@ static void test_verdict__not_reached_cannot_decide(void)
     CU_ASSERT_EQUAL(threshold_parse("smax < 40", &s.config.thresholds[0], (char[64]){0}, 64), 0);
     CU_ASSERT_EQUAL(verdict_evaluate(&s, &v2, err, sizeof err), 0);
     CU_ASSERT_EQUAL(v2.kind, VERDICT_FAIL);
+    /* with 60 active and no crossing the index may still cross at 60 active: smax >= 59 only */
+    static const struct { const char *text; enum verdict_kind want; } edge[] = {
+        { "smax >= 59", VERDICT_PASS }, { "smax >= 60", VERDICT_INCONCLUSIVE },
+        { "smax >= 61", VERDICT_INCONCLUSIVE }, { "smax > 58", VERDICT_PASS }, { "smax < 59", VERDICT_FAIL },
+        { "smax < 60", VERDICT_INCONCLUSIVE },
+    };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        CU_ASSERT_EQUAL(threshold_parse(edge[i].text, &s.config.thresholds[0], (char[64]){0}, 64), 0);
+        CU_ASSERT_EQUAL(verdict_evaluate(&s, &v2, err, sizeof err), 0);
+        if (v2.kind != edge[i].want)
+            fprintf(stderr, "\n    %s: got %s\n", edge[i].text, verdict_name(v2.kind));
+        CU_ASSERT_EQUAL(v2.kind, edge[i].want);
+    }
+    CU_ASSERT_TRUE(has_reason(&v2, "smax >= 59"));
     summary_free(&s);
 }
 
@@ -245,13 +260,14 @@ static void test_verdict__score_exit_codes_and_json(void)
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = 0;
     fclose(f);
-    struct json_lite_value j;
-    CU_ASSERT_EQUAL_FATAL(json_lite_parse(buf, &j, err, sizeof err), 0);
-    const struct json_lite_value *verdict = json_lite_get(&j, "verdict");
+    json_error_t jerr;
+    json_t *j = json_loads(buf, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    const char *verdict = json_string_value(json_object_get(j, "verdict"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(verdict);
-    CU_ASSERT_STRING_EQUAL(verdict->str, "pass");
-    CU_ASSERT_EQUAL(json_lite_get(&j, "smax")->kind, JSON_LITE_NUMBER);
-    json_lite_free(&j);
+    CU_ASSERT_STRING_EQUAL(verdict, "pass");
+    CU_ASSERT(json_is_integer(json_object_get(j, "smax")));
+    json_decref(j);
 }
 
 int main(void)

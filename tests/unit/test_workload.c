@@ -50,6 +50,40 @@ static void test_workload__minimal(void)
     workload_free(wl);
 }
 
+/* pause after key/click/move, a change's except areas, a timer's plausibility floor, the logon
+ * repaint delay: defaults and overrides. */
+static void test_workload__honest_timers(void)
+{
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = load("version: 1\nname: t\nregions: {win: [10, 20, 100, 50], line: [10, 60, 100, 10]}\n"
+        "logon: {change: screen, repaint_after: 1s}\n"
+        "loop:\n"
+        "  - key: a\n"
+        "  - {click: win, pause: 0s}\n"
+        "  - {timer: t, until: {change: {region: win, except: line}}}\n"
+        "  - {timer: u, until: {change: {region: win, except: [line, win]}, min: 40ms}}\n"
+        "  - {timer: v, until: {change: win, min: 0}}\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL(wl->logon.repaint_after_us, 1000000);
+    CU_ASSERT_EQUAL(wl->loop[0].pause_us, 100000);
+    CU_ASSERT_EQUAL(wl->loop[1].pause_us, 0);
+    const struct workload_cond *c = &wl->loop[2].wait.conds[0];
+    CU_ASSERT_EQUAL(c->nexcept, 1);
+    CU_ASSERT_EQUAL(c->except[0].y, 60);
+    CU_ASSERT_EQUAL(wl->loop[2].wait.min, WORKLOAD_MIN_ECHO);
+    CU_ASSERT_EQUAL(wl->loop[3].wait.conds[0].nexcept, 2);
+    CU_ASSERT_EQUAL(wl->loop[3].wait.min, WORKLOAD_MIN_FIXED);
+    CU_ASSERT_EQUAL(wl->loop[3].wait.min_us, 40000);
+    CU_ASSERT_EQUAL(wl->loop[4].wait.min, WORKLOAD_MIN_NONE);
+    workload_free(wl);
+    wl = load(HEAD "defaults: {pause: 20ms, min: 0}\nloop: [{key: a}, {timer: t, until: {change: win}}]\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL(wl->loop[0].pause_us, 20000);
+    CU_ASSERT_EQUAL(wl->loop[1].wait.min, WORKLOAD_MIN_NONE);
+    CU_ASSERT_EQUAL(wl->logon.repaint_after_us, 5000000);
+    workload_free(wl);
+}
+
 static void test_workload__steps(void)
 {
     char err[WORKLOAD_ERR_LEN];
@@ -149,8 +183,14 @@ static void test_workload__errors(void)
                  "w.yaml:3:25: unknown key 'on_timeout' in logon");
     expect_error(HEAD "loop:\n  - repeat: {count: 0, steps: [{think: 1s}]}\n",
                  "w.yaml:6:21: 0 is out of range [1, 100000]");
-    expect_error(HEAD "loop:\n  - key: a\n  - think: 0s\n",
-                 "w.yaml:6:3: loop never pauses, so it would repeat unbounded: add a think, wait, timer or type step");
+    expect_error(HEAD "loop:\n  - {key: a, pause: 0s}\n  - think: 0s\n",
+                 "w.yaml:6:3: loop never pauses, so it would repeat unbounded: add a think, wait, timer, type or a pause");
+    expect_error(HEAD "loop:\n  - {timer: a, until: {change: {region: win, except: nowhere}}}\n",
+                 "w.yaml:6:54: unknown region 'nowhere' in except (define it under regions:)");
+    expect_error(HEAD "loop:\n  - {timer: a, until: {change: win, min: soon}}\n",
+                 "w.yaml:6:42: min must be echo, 0 or a duration like 50ms, not 'soon'");
+    expect_error(HEAD "loop:\n  - {wait: {change: win, min: 5ms}}\n",
+                 "w.yaml:6:26: unknown key 'min' in wait");
     expect_error(HEAD "loop:\n  - key: ctrl\n  - key: [a]\n",
                  "w.yaml:7:10: expected a text value, found a list");
 }
@@ -360,7 +400,7 @@ static void test_workload__nested_repeats_linear(void)
     const char *nest = "  - repeat:\n      count: 100000\n      steps:\n"
                        "        - repeat:\n            count: 100000\n            steps:\n"
                        "              - repeat:\n                  count: 100000\n"
-                       "                  steps: [{key: a}, {key: b}]\n";
+                       "                  steps: [{key: a, pause: 0s}, {key: b, pause: 0s}]\n";
     char text[1024];
     snprintf(text, sizeof text, HEAD "loop:\n%s  - think: 1s\n", nest);
     struct workload *wl = load(text, err);
@@ -369,7 +409,7 @@ static void test_workload__nested_repeats_linear(void)
     workload_free(wl);
     snprintf(text, sizeof text, HEAD "loop:\n%s", nest);
     expect_error(text, "w.yaml:6:3: loop never pauses, so it would repeat unbounded: add a think, "
-                       "wait, timer or type step");
+                       "wait, timer, type or a pause");
 }
 
 int main(void)
@@ -378,6 +418,7 @@ int main(void)
         UNIT_TEST(test_workload__drives_and_fail),
         UNIT_TEST(test_workload__minimal),
         UNIT_TEST(test_workload__steps),
+        UNIT_TEST(test_workload__honest_timers),
         UNIT_TEST(test_workload__errors),
         UNIT_TEST(test_workload__file_errors),
         UNIT_TEST(test_workload__walk),

@@ -23,11 +23,13 @@ free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 q() { sqlite3 "$WORK/r.db" "$1"; }
 
-# start_simhost USERS: a cheap simhost (work scaled down: the tests check plumbing, not capacity)
+# start_simhost USERS [ARGS...]: a cheap simhost (work scaled down: the tests check plumbing, not
+# capacity); ARGS go to simhost
 start_simhost() {
+    local users=$1; shift
     SIM_PORT=$(free_port)
-    "$B/sessmax-simhost" --listen "127.0.0.1:$SIM_PORT" --users "$1" --work-scale 0.05 \
-        --state-dir "$WORK/sim" >"$WORK/simhost.log" 2>&1 &
+    "$B/sessmax-simhost" --listen "127.0.0.1:$SIM_PORT" --users "$users" --work-scale 0.05 \
+        --state-dir "$WORK/sim" "$@" >"$WORK/simhost.log" 2>&1 &
     SIM_PID=$!
     PIDS+=("$SIM_PID")
     for _ in $(seq 100); do
@@ -35,6 +37,12 @@ start_simhost() {
         sleep 0.1
     done
     fail "simhost did not start"
+}
+
+# stop_simhost: ends the simhost start_simhost started
+stop_simhost() {
+    kill "$SIM_PID" 2>/dev/null || true
+    wait "$SIM_PID" 2>/dev/null || true
 }
 
 # write_plan SESSIONS AGENTS CAPACITY WINDOW STEADY

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# arrows.sh -- the allowed dependencies between sessmax's parts (docs/architecture.md), checked
+# over every `#include "part/..."` line of every .c and .h. A part may include only itself and the
+# parts listed for it below; anything else is a forbidden arrow and fails the test, naming the
+# file and line. SQLite's header may appear only in db/ (the only code that speaks SQL).
+# tests/ and bench/ may include any part.
+set -u
+SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
+cd "$SRC" || exit 1
+
+# part of a path: controller/<role>/x.c -> controller/<role>; <dir>/x.c -> <dir>
+part_of() {
+    case $1 in
+    controller/*/*) echo "${1%/*}" ;;
+    */*) echo "${1%%/*}" ;;
+    esac
+}
+
+# allowed PART -> the parts it may include besides itself
+allowed() {
+    case $1 in
+    common) echo "" ;;
+    db) echo "common" ;;
+    agent) echo "common" ;;
+    simhost) echo "common" ;;
+    controller/score) echo "common db" ;;
+    controller/report) echo "common db controller/score" ;;
+    controller/run) echo "common db controller/score controller/report" ;;
+    controller/cli) echo "common db controller/score controller/report controller/run" ;;
+    *) echo "UNKNOWN" ;;
+    esac
+}
+
+failures=0
+checked=0
+while IFS= read -r file; do
+    from=$(part_of "$file")
+    ok=$(allowed "$from")
+    if [ "$ok" = UNKNOWN ]; then
+        echo "FAIL: $file: part '$from' has no entry in tests/integration/arrows.sh (and docs/architecture.md)"
+        failures=$((failures + 1))
+        continue
+    fi
+    while IFS=: read -r line inc; do
+        checked=$((checked + 1))
+        to=$(part_of "$inc")
+        [ "$to" = "$from" ] && continue
+        case " $ok " in *" $to "*) continue ;; esac
+        echo "FAIL: $file:$line: forbidden arrow $from -> $to (#include \"$inc\")"
+        failures=$((failures + 1))
+    done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$file" |
+             sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
+    if [ "$from" != db ] && grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "$file"; then
+        echo "FAIL: $file: includes <sqlite3.h>; only db/ speaks SQL"
+        failures=$((failures + 1))
+    fi
+done < <(find common db agent simhost controller -name '*.[ch]' | sort)
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures forbidden arrow(s); the allowed ones are in docs/architecture.md"
+    exit 1
+fi
+echo "ok: $checked project includes, no forbidden arrow"
