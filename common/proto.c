@@ -28,7 +28,8 @@ void proto_buf_free(struct proto_buf *b)
 
 static void put(struct proto_buf *b, const void *p, size_t n)
 {
-    if (b->oom)
+    /* n == 0 comes with p == NULL for empty fields: memcpy must not see that pointer. */
+    if (b->oom || n == 0)
         return;
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
