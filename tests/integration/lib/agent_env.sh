@@ -38,7 +38,7 @@ start_simhost() {
     sleep 0.1
   done
   grep -q 'listening on' "$T/simhost.log" || { cat "$T/simhost.log" >&2; fail "simhost did not start"; }
-  SIM_FP=$(grep -o 'sha256:[0-9A-Fa-f:]*' "$T/simhost.log" | head -1)
+  SIM_FP=$(grep -ao 'sha256:[0-9A-Fa-f:]*' "$T/simhost.log" | head -1)
   [ -n "$SIM_FP" ] || fail "no fingerprint in simhost output"
 }
 
