@@ -18,6 +18,7 @@ void sim_opts_usage(void)
           "                       [--users-file F] [--event-log FILE] [--input-log FILE]\n"
           "                       [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
+          "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
           "                       [--io-fairshare on|off]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
@@ -49,6 +50,8 @@ static void defaults(struct sim_opts *o)
     o->height = 768;
     o->handshake_timeout_s = 20;
     o->max_conns = 1024;
+    o->max_pending = 64;
+    o->max_pending_mb = 256;
     o->log_level = LOG_INFO;
     o->threshold_offset_ms = 1000;
     o->drives = 1;
@@ -73,7 +76,7 @@ static int parse_on_off(const char *opt, const char *v, int *out, char *err, siz
 
 enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
-    O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_LOG_LEVEL,
+    O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
     O_IO_FAIRSHARE, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
     O_INPUT_LOG, O_PREDICT, O_MEASURE,
 };
@@ -94,6 +97,8 @@ static const struct option LONGOPTS[] = {
     { "size", required_argument, NULL, O_SIZE },
     { "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
     { "max-conns", required_argument, NULL, O_MAX_CONNS },
+    { "max-pending", required_argument, NULL, O_MAX_PENDING },
+    { "max-pending-mb", required_argument, NULL, O_MAX_PENDING_MB },
     { "log-level", required_argument, NULL, O_LOG_LEVEL },
     { "io-fairshare", required_argument, NULL, O_IO_FAIRSHARE },
     { "drive-redirection", required_argument, NULL, O_DRIVES },
@@ -145,6 +150,8 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
         return 0;
     case O_HANDSHAKE: return set_int("--handshake-timeout", v, 1, 3600, &o->handshake_timeout_s, err, errlen);
     case O_MAX_CONNS: return set_int("--max-conns", v, 1, 100000, &o->max_conns, err, errlen);
+    case O_MAX_PENDING: return set_int("--max-pending", v, 1, 100000, &o->max_pending, err, errlen);
+    case O_MAX_PENDING_MB: return set_int("--max-pending-mb", v, 3, 1000000, &o->max_pending_mb, err, errlen);
     case O_LOG_LEVEL:
         if ((o->log_level = log_parse_level(v)) < 0) {
             snprintf(err, errlen, "--log-level: expected error, warn, info or debug, got '%s'", v);
