@@ -5,6 +5,7 @@
 #include "common/hostport.h"
 #include "common/log.h"
 #include "common/numarg.h"
+#include "simhost/sim_codec.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@ void sim_opts_usage(void)
     fputs("usage: sessmax-simhost [--listen HOST:PORT] [--users N] [--max-sessions M] [--work-scale X]\n"
           "                       [--state-dir DIR] [--cert F --key F] [--nla [--sam-file F]]\n"
           "                       [--users-file F] [--event-log FILE] [--input-log FILE]\n"
-          "                       [--bpp 16|32] [--size WxH]\n"
+          "                       [--bpp 16|32] [--size WxH] [--codec auto|planar|interleaved|none]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
@@ -46,6 +47,7 @@ static void defaults(struct sim_opts *o)
     o->users = 10;
     o->work_scale = 1.0;
     o->bpp = 32;
+    o->codec = SIM_CODEC_AUTO;
     o->width = 1024;
     o->height = 768;
     o->handshake_timeout_s = 20;
@@ -76,7 +78,7 @@ static int parse_on_off(const char *opt, const char *v, int *out, char *err, siz
 
 enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
-    O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
+    O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_CODEC, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
     O_IO_FAIRSHARE, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
     O_INPUT_LOG, O_PREDICT, O_MEASURE,
 };
@@ -94,6 +96,7 @@ static const struct option LONGOPTS[] = {
     { "cpus", required_argument, NULL, O_CPUS },
     { "threshold-offset-ms", required_argument, NULL, O_THRESHOLD_OFFSET },
     { "bpp", required_argument, NULL, O_BPP },
+    { "codec", required_argument, NULL, O_CODEC },
     { "size", required_argument, NULL, O_SIZE },
     { "handshake-timeout", required_argument, NULL, O_HANDSHAKE },
     { "max-conns", required_argument, NULL, O_MAX_CONNS },
@@ -143,6 +146,15 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
             return -1;
         }
         return 0;
+    case O_CODEC: {
+        enum sim_codec_id id;
+        if (sim_codec_parse(v, &id) != 0) {
+            snprintf(err, errlen, "--codec: expected auto, planar, interleaved or none, got '%s'", v);
+            return -1;
+        }
+        o->codec = (int)id;
+        return 0;
+    }
     case O_SIZE:
         if (numarg_size("--size", v, 640, 480, 4096, 4096, &w, &h, err, errlen) != 0)
             return -1;
