@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/netprofile.h"
 #include "simhost/sim_apps.h"
 #include "simhost/sim_codec.h"
 #include "simhost/sim_desktop.h"
@@ -358,8 +359,11 @@ static BOOL on_post_connect(freerdp_peer *peer)
     sim_desktop_init(&s->desk, s->user, (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopWidth),
                      (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopHeight));
     sim_drive_logon(s->drive, s->id);
-    log_info("session %u: %s logged on (%d bpp, %s, codec %s)", s->id, s->user, s->bpp, nla ? "NLA" : "TLS",
-             sim_codec_name(codec));
+    /* the link the client says it is on (client core data connectionType, 0 = not sent) */
+    UINT32 link = freerdp_settings_get_uint32(st, FreeRDP_ConnectionType);
+    log_info("session %u: %s logged on (%d bpp, %s, codec %s, link %s%s)", s->id, s->user, s->bpp,
+             nla ? "NLA" : "TLS", sim_codec_name(codec), link ? netprofile_conn_name((enum netprofile_conn)link) : "unset",
+             freerdp_settings_get_bool(st, FreeRDP_NetworkAutoDetect) ? " +autodetect" : "");
     return TRUE;
 }
 
