@@ -3,6 +3,7 @@
 
 #include "common/hostport.h"
 #include "common/log.h"
+#include "simhost/sim_codec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ void sim_opts_usage(void)
     fputs("usage: sessmax-simhost [--listen HOST:PORT] [--users N] [--max-sessions M] [--work-scale X]\n"
           "                       [--state-dir DIR] [--cert F --key F] [--nla [--sam-file F]]\n"
           "                       [--users-file F] [--event-log FILE] [--input-log FILE]\n"
-          "                       [--bpp 16|32] [--size WxH]\n"
+          "                       [--bpp 16|32] [--size WxH] [--codec auto|planar|interleaved|none]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
@@ -55,6 +56,7 @@ static void defaults(struct sim_opts *o)
     o->users = 10;
     o->work_scale = 1.0;
     o->bpp = 32;
+    o->codec = SIM_CODEC_AUTO;
     o->width = 1024;
     o->height = 768;
     o->handshake_timeout_s = 20;
@@ -115,6 +117,13 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
                 return -1;
             }
             o->bpp = (int)d;
+        } else if (!strcmp(a, "--codec")) {
+            enum sim_codec_id id;
+            if (sim_codec_parse(v, &id) != 0) {
+                snprintf(err, errlen, "--codec: expected auto, planar, interleaved or none, got '%s'", v ? v : "");
+                return -1;
+            }
+            o->codec = (int)id;
         } else if (!strcmp(a, "--size")) {
             int w, h;
             char tail;
