@@ -51,7 +51,8 @@ static int open_store(struct runner *r, const char *path)
     snprintf(target, sizeof target, "%s:%u", p->target.host, p->target.port);
     struct store_run_info info = { p->name, plan_transport_name(p->transport), p->platform, p->network, target,
                                    workload_name(r->pc->wl), workload_hash(r->pc->wl), p->text, r->pc->score_json,
-                                   p->sessions, clock_wall_us(), r->pc->net_json };
+                                   p->sessions, clock_wall_us(), r->pc->net_json, NULL, r->opt->matrix_id,
+                                   r->opt->cell };
     r->run = store_run_begin(r->st, &info);
     if (r->run <= 0 || store_flush(r->st) < 0) {
         fprintf(stderr, "sessmax run: %s: cannot start a run: %s\n", path, store_errmsg(r->st));
