@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 4 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 5 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -51,7 +51,7 @@ CREATE TABLE runs (
     verdict_reasons  TEXT,
     -- added in version 3: the network profile the RDP traffic was shaped to (JSON)
     network_profile  TEXT NOT NULL DEFAULT '',
-    -- added in version 4: the client program ('builtin': the FreeRDP engine), and the matrix
+    -- added in version 5: the client program ('builtin': the FreeRDP engine), and the matrix
     -- (matrices.id, 0: none) and cell ("network=lan,sessions=4") a `sessmax matrix` run belongs to
     client           TEXT NOT NULL DEFAULT 'builtin',
     matrix_id        INTEGER NOT NULL DEFAULT 0,
@@ -60,7 +60,7 @@ CREATE TABLE runs (
 CREATE INDEX runs_status ON runs (status);
 CREATE INDEX runs_matrix ON runs (matrix_id, cell);
 
--- Added in version 4: one row per `sessmax matrix` (spec: plan hash, --vary keys, repeats), so
+-- Added in version 5: one row per `sessmax matrix` (spec: plan hash, --vary keys, repeats), so
 -- `--resume` finds the matrix to continue.
 CREATE TABLE matrices (
     id         INTEGER PRIMARY KEY,
@@ -156,3 +156,13 @@ CREATE TABLE events (
     text   TEXT NOT NULL
 );
 CREATE INDEX events_run_t ON events (run_id, t_us);
+
+-- Added in version 4: the copy timers of a run (a workload timer's `copy:`): how many bytes each
+-- moves and which way, so score and report give throughput beside the time.
+CREATE TABLE copy_timers (
+    run_id    INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    to_client INTEGER NOT NULL,          -- 0: client -> server, 1: server -> client
+    bytes     INTEGER NOT NULL,
+    PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
