@@ -25,7 +25,7 @@
 #include "common/results.h"
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -92,6 +92,8 @@ int store_run_set_score(struct store *st, int64_t run, const struct store_score 
 
 int64_t store_add_agent(struct store *st, int64_t run, const char *name, const char *host, uint32_t capacity);
 int store_agent_status(struct store *st, int64_t agent, const char *status, const char *detail);
+/* The agent's clock offset (its wall clock minus ours) and round trip, from the handshake. */
+int store_agent_clock(struct store *st, int64_t agent, int64_t offset_us, uint32_t rtt_us);
 
 /* Sessions are identified by (run, index). The row is created at launch. */
 int store_session_launch(struct store *st, int64_t run, uint32_t index, int64_t agent, const char *user, uint64_t t_us);
@@ -166,7 +168,13 @@ int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row *
 struct store_health_row { int64_t agent; struct rec_health h; };
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count);
 
-struct store_agent_row { int64_t id; char name[64], host[128], status[16], detail[RESULTS_DETAIL_LEN]; uint32_t capacity; };
+struct store_agent_row {
+    int64_t id;
+    char name[64], host[128], status[16], detail[RESULTS_DETAIL_LEN];
+    uint32_t capacity;
+    int64_t clock_offset_us;
+    uint32_t rtt_us;
+};
 int store_load_agents(struct store *st, int64_t run, struct store_agent_row **out, size_t *count);
 
 #endif
