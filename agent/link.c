@@ -60,6 +60,7 @@ struct link {
     struct outbox *ob;             /* batches not yet acknowledged */
     uint64_t next_seq;
     int stopping, done_due, done_on_link, config_on_link, exit_code;
+    int finishing;                 /* exit 0 as soon as the queued output reached the socket */
     const struct link_opts *o;
     const char *name, *token;
     SSL_CTX *ctx;
@@ -80,6 +81,16 @@ static void finish(struct link *l, int code)
 {
     l->exit_code = code;
     event_base_loopexit(l->base, NULL);
+}
+
+/* Exits 0 once the queued output (DONE, the last frames) was written to the socket: an agent
+ * whose results were all acknowledged before STOP (sessions that ended on their own after
+ * `loops:`) would otherwise leave the loop with DONE still queued, and look lost. */
+static void finish_clean(struct link *l)
+{
+    l->finishing = 1;
+    if (!l->wire || wire_pending_out(l->wire) == 0)
+        finish(l, 0);
 }
 
 /* --- results -> RECORDS frames --------------------------------------------------------------- */
@@ -159,10 +170,13 @@ static void sink_health(void *ctx, const struct rec_health *h)
 
 static void flush_cb(evutil_socket_t fd, short what, void *arg)
 {
+    struct link *l = arg;
     (void)fd;
     (void)what;
-    flush_batch(arg);
-    pump(arg);
+    flush_batch(l);
+    pump(l);
+    if (l->finishing && (!l->wire || wire_pending_out(l->wire) == 0))
+        finish(l, 0);
 }
 
 /* --- commands -------------------------------------------------------------------------------- */
@@ -188,7 +202,7 @@ static void send_done_now(struct link *l)
     log_info("all sessions ended (%u clean, %u failed); waiting for the controller to store %zu batches",
              c.done, c.failed, outbox_frames(l->ob));
     if (outbox_frames(l->ob) == 0)
-        finish(l, 0);
+        finish_clean(l);
 }
 
 static void idle_cb(void *arg)
@@ -216,6 +230,10 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         snprintf(err, errlen, "workload rejected by the agent: %s", wlerr);
         return -1;
     }
+    if (c->drives[0] && workload_add_drives_text(l->wl, "the plan's drives", c->drives, wlerr, sizeof wlerr) != 0) {
+        snprintf(err, errlen, "drives rejected by the agent: %s", wlerr);
+        return -1;
+    }
     struct engine_config cfg;
     engine_config_defaults(&cfg);
     cfg.host = c->host;
@@ -231,6 +249,9 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     cfg.height = workload_height(l->wl);
     cfg.bpp = workload_bpp(l->wl);
     cfg.shot_dir = l->o->shot_dir;
+    cfg.shot_timers = (int)c->shot_timers;
+    cfg.max_loops = c->max_loops;
+    cfg.logon_retries = c->logon_retries;
     cfg.config_dir = l->o->config_dir;
     if (l->o->connect_threads)
         cfg.connect_threads = l->o->connect_threads;
@@ -324,7 +345,7 @@ static void on_msg(struct wire *w, struct proto_msg *m, void *arg)
     case PROTO_ACK:
         outbox_ack(l->ob, m->u.ack_seq);
         if (l->done_on_link && outbox_frames(l->ob) == 0)
-            finish(l, 0);
+            finish_clean(l);
         else
             pump(l);
         break;

@@ -1,6 +1,7 @@
 /* link_opts.c -- options and token of `sessmax-agent connect` (see link_opts.h). */
 #include "agent/link_opts.h"
 
+#include "common/numarg.h"
 #include "common/proto.h"
 
 #include <errno.h>
@@ -53,12 +54,10 @@ static const struct option LONGOPTS[] = {
 /* A decimal number in [min, max], or a one-line error naming the option and the value. */
 static int number(const char *opt, const char *val, unsigned long min, unsigned long max, unsigned *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(val, &end, 10);
-    if (!*val || *end || errno || val[0] == '-' || v < min || v > max) {
-        fprintf(stderr, "sessmax-agent connect: --%s '%s' is not a whole number from %lu to %lu\n", opt, val, min,
-                max);
+    char err[300];
+    unsigned long v;
+    if (numarg_ulong(opt, val, min, max, &v, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax-agent connect: %s\n", err);
         return -1;
     }
     *out = (unsigned)v;
@@ -77,20 +76,20 @@ static int option(struct link_opts *o, int c, const char *v)
     unsigned fd;
     switch (c) {
     case O_NAME: o->name = v; return 0;
-    case O_CAPACITY: return number("capacity", v, 1, CAPACITY_MAX, &o->capacity);
+    case O_CAPACITY: return number("--capacity", v, 1, CAPACITY_MAX, &o->capacity);
     case O_TLS: o->tls = 1; return 0;
     case O_PIN: o->pin = v; o->tls = 1; return 0;
     case O_INSECURE: o->insecure = 1; o->tls = 1; return 0;
     case O_SHOTS: o->shot_dir = v; return 0;
     case O_TOKEN_FILE: o->token_file = v; return 0;
     case O_TOKEN_FD:
-        if (number("token-fd", v, 0, INT_MAX, &fd) < 0)
+        if (number("--token-fd", v, 0, INT_MAX, &fd) < 0)
             return -1;
         o->token_fd = (int)fd;
         return 0;
     case O_CONFIG_DIR: o->config_dir = v; return 0;
-    case O_THREADS: return number("connect-threads", v, 1, THREADS_MAX, &o->connect_threads);
-    case O_BUFFER: return number("buffer-mib", v, 1, BUFFER_MIB_MAX, &o->buffer_mib);
+    case O_THREADS: return number("--connect-threads", v, 1, THREADS_MAX, &o->connect_threads);
+    case O_BUFFER: return number("--buffer-mib", v, 1, BUFFER_MIB_MAX, &o->buffer_mib);
     case O_SPILL: o->spill_dir = v; return 0;
     default: return -1;
     }

@@ -31,8 +31,13 @@ static const char MIGRATE_2_TO_3[] =
     "ALTER TABLE traffic ADD COLUMN retrans INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE traffic ADD COLUMN data_segs_in INTEGER NOT NULL DEFAULT 0;";
 
-/* 3 -> 4: each agent's clock offset and round trip, measured in the handshake. */
+/* 3 -> 4: the copy timers of each run (bytes and direction, for throughput). */
 static const char MIGRATE_3_TO_4[] =
+    "CREATE TABLE copy_timers (run_id INTEGER NOT NULL, name TEXT NOT NULL, to_client INTEGER NOT NULL,"
+    " bytes INTEGER NOT NULL, PRIMARY KEY (run_id, name)) WITHOUT ROWID;";
+
+/* 4 -> 5: each agent's clock offset and round trip, measured in the handshake. */
+static const char MIGRATE_4_TO_5[] =
     "ALTER TABLE agents ADD COLUMN clock_offset_us INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE agents ADD COLUMN rtt_us INTEGER NOT NULL DEFAULT 0;";
 
@@ -40,6 +45,7 @@ static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2 },
     { 2, MIGRATE_2_TO_3 },
     { 3, MIGRATE_3_TO_4 },
+    { 4, MIGRATE_4_TO_5 },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

@@ -55,13 +55,13 @@ static void test_link_opts__good_line_and_defaults(void)
 static void test_link_opts__bad_values_name_option_and_value(void)
 {
     static const struct { const char *line, *want; } bad[] = {
-        { "h:1 --capacity 12x", "--capacity '12x' is not a whole number from 1 to 100000" },
-        { "h:1 --capacity 0", "--capacity '0'" },
-        { "h:1 --capacity -5", "--capacity '-5'" },
-        { "h:1 --capacity 99999999999999999999", "--capacity '99999999999999999999'" },
-        { "h:1 --connect-threads 1000", "--connect-threads '1000'" },
-        { "h:1 --token-fd x", "--token-fd 'x'" },
-        { "h:1 --buffer-mib 0", "--buffer-mib '0'" },
+        { "h:1 --capacity 12x", "--capacity: expected an integer in [1, 100000], got '12x'" },
+        { "h:1 --capacity 0", "--capacity: expected an integer in [1, 100000], got '0'" },
+        { "h:1 --capacity -5", "got '-5'" },
+        { "h:1 --capacity 99999999999999999999", "got '99999999999999999999'" },
+        { "h:1 --connect-threads 1000", "--connect-threads: expected an integer in [1, 256], got '1000'" },
+        { "h:1 --token-fd x", "--token-fd: expected an integer in [0, 2147483647], got 'x'" },
+        { "h:1 --buffer-mib 0", "--buffer-mib: expected an integer in [1, 65536], got '0'" },
         { "h:1 --frobnicate", "unknown option '--frobnicate'" },
         { "h:1 --name", "option needs a value: '--name'" },
         { "h:1 h:2", "unexpected argument 'h:2'" },

@@ -71,7 +71,7 @@ static void test_store__create_and_check(void)
     store_close(st);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "runs: 0"));
     /* reopening a current file changes nothing */
@@ -282,10 +282,12 @@ static void test_store__migrate_v1(void)
     struct rec_sample x = sample(0, 9000000, "open", 5);
     x.loop = 7;
     CU_ASSERT_EQUAL(store_add_sample(st, 1, &x, 1), 0);
+    /* what version 4 added: copy timers */
+    CU_ASSERT_EQUAL(store_add_copy_timer(st, 1, "copyin_10m", 0, 10485760), 0);
     store_close(st);
 
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5\n"));
     st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
@@ -298,6 +300,13 @@ static void test_store__migrate_v1(void)
     CU_ASSERT_EQUAL(store_load_health(st, 1, &hh, &n), 0);
     CU_ASSERT_EQUAL(n, 1);
     free(hh);
+    struct store_copy_row *cr = NULL;
+    CU_ASSERT_EQUAL(store_load_copy_timers(st, 1, &cr, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(cr[0].name, "copyin_10m");
+    CU_ASSERT_EQUAL(cr[0].to_client, 0);
+    CU_ASSERT_EQUAL(cr[0].bytes, 10485760);
+    free(cr);
     store_close(st);
 }
 
@@ -581,23 +590,23 @@ static void test_store__sigkill_while_writing(void)
     check_killed_file(path, reported, 0);
 }
 
-/* 3 -> 4: an agent row of version 3 gets a zero clock offset and round trip, and the handshake's
+/* 4 -> 5: an agent row of version 4 gets a zero clock offset and round trip, and the handshake's
  * figures can be stored and read back on the migrated file. */
-static void test_store__migrate_v3_agent_clock(void)
+static void test_store__migrate_v4_agent_clock(void)
 {
-    const char *path = db_path("v3.db");
+    const char *path = db_path("v4.db");
     struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     store_close(st);
-    /* back to what version 3 had */
+    /* back to what version 4 had */
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "ALTER TABLE agents DROP COLUMN clock_offset_us;"
                                          "ALTER TABLE agents DROP COLUMN rtt_us;"
                                          "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
                                          "INSERT INTO agents (run_id, name, capacity) VALUES (1, 'old-agent', 7);"
-                                         "PRAGMA user_version = 3"), SQLITE_OK);
+                                         "PRAGMA user_version = 4"), SQLITE_OK);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 3 (older"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4 (older"));
     st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     int64_t agent = store_add_agent(st, 1, "new-agent", "127.0.0.1:1", 9);
@@ -616,7 +625,7 @@ static void test_store__migrate_v3_agent_clock(void)
     free(ag);
     store_close(st);
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5\n"));
 }
 
 int main(void)
@@ -627,7 +636,7 @@ int main(void)
         UNIT_TEST(test_store__batch_by_count_and_close),
         UNIT_TEST(test_store__batch_by_age),
         UNIT_TEST(test_store__migrate_v1),
-        UNIT_TEST(test_store__migrate_v3_agent_clock),
+        UNIT_TEST(test_store__migrate_v4_agent_clock),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),
