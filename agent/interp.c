@@ -10,89 +10,29 @@
  * steps). Three one-shot timers drive everything, each re-armed explicitly: ev_step (the next
  * step: after a think, between typed characters, or "now" after a condition held), ev_tick
  * (`stable` conditions) and ev_timeout (the deadline of the wait or until being waited for);
- * ev_quiet asks for a repaint when a logon sees no paint. A `wait` right after an input step
- * starts watching just before that step's last input (prearm_wait), so a change the input
- * causes during the step's trailing pause counts. Every timer sample is checked against its
- * plausibility floor (the session's echo time or `min:`) and stored as suspect below it.
- * Callbacks into the engine (on_logon, on_finished) are only made from ev_step, never from
- * inside an engine call, and nothing touches the interpreter after them (the engine may free
- * it there). Paints only read pixels when they touch a watched region. */
+ * the logon's (deadline, repaint requests) are in interp_logon.c. A `wait` right after an input
+ * step starts watching just before the step's last input (prearm_wait), so a change the input
+ * causes in the step's trailing pause counts. Timer samples below their plausibility floor (the
+ * echo time or `min:`) are stored as suspect. Callbacks into the engine (on_logon, on_finished)
+ * come from the interpreter's timers, never from inside an engine call, and nothing touches the
+ * interpreter after them (the engine may free it there). Paints read pixels only when they touch
+ * a watched region. */
 #include "agent/interp.h"
 
-#include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agent/cond.h"
+#include "agent/interp_int.h"
+#include "agent/interp_logon.h"
 #include "agent/keys.h"
 #include "agent/measure.h"
-#include "agent/think.h"
 #include "common/clock.h"
 #include "common/names.h"
 #include "common/workload.h"
 
-#define FRAMES_MAX 40
-#define ECHO_RING 16                     /* input echoes kept for the session's echo time */
-#define LOGON_REPAINTS_MAX 3             /* repaint requests per logon */
-
-enum phase { PH_IDLE, PH_LOGON, PH_RUN, PH_LOGOFF, PH_DONE, PH_DEAD };
-enum blocked { BL_NONE, BL_WAIT, BL_UNTIL };
-/* the wait step (or logon), the running timer's until, and its `fail` conditions */
-enum { CS_WAIT, CS_TIMER, CS_FAIL, CS_COUNT };
-
-struct frame {
-    const struct workload_step *steps;
-    size_t n, i;
-    uint32_t rep_left;                   /* repeat: passes left after this one */
-    const struct workload_step *timer;   /* set when the frame holds a timer's steps */
-};
-
-struct interp {
-    const struct workload *wl;
-    struct interp_host host;
-    enum phase phase;
-    enum blocked blocked;
-    struct event *ev_step, *ev_tick, *ev_timeout, *ev_quiet;
-    uint64_t t0_us;
-    struct think_rng rng;
-    struct measure_track *measures;
-    struct frame stack[FRAMES_MAX];
-    size_t depth;
-    char *typed;                         /* expanded text of the type step in progress */
-    const char *type_pos;
-    struct cond_state cs[CS_COUNT];
-    int cs_active[CS_COUNT];
-    const struct workload_step *wait_step;
-    const struct workload_step *prearmed;  /* wait step armed at the input before it */
-    const struct workload_step *timer;   /* running timer, or NULL */
-    uint64_t timer_start_us, timer_input_us;
-    int logon_met;
-    int loops_done;                      /* max_loops reached: idle until interp_logoff */
-    uint64_t logon_paint_us;             /* logon: last paint the logon condition watched */
-    uint32_t repaints;                   /* logon: repaint requests sent */
-    uint64_t echo_probe_us;              /* an input waiting for its first paint; 0: none */
-    uint64_t echo[ECHO_RING];
-    uint32_t necho;
-    enum failure_reason finish_reason;
-    char finish_detail[RESULTS_DETAIL_LEN];
-    uint32_t loops;
-};
-
-static void arm(struct event *ev, uint64_t delay_us)
-{
-    struct timeval tv = { (time_t)(delay_us / 1000000u), (suseconds_t)(delay_us % 1000000u) };
-    evtimer_add(ev, &tv);
-}
-
-static const struct screen_view *get_view(struct interp *in, struct screen_view *buf)
-{
-    if (!in->host.ops->screen || in->host.ops->screen(in->host.sess, buf) != 0)
-        return NULL;
-    return buf;
-}
-
-static void rearm_tick(struct interp *in)
+void interp_rearm_tick(struct interp *in)
 {
     uint64_t due = 0;
     for (int i = 0; i < CS_COUNT; i++) {
@@ -105,10 +45,10 @@ static void rearm_tick(struct interp *in)
         return;
     }
     uint64_t now = clock_now_us();
-    arm(in->ev_tick, due > now ? due - now : 0);
+    interp_arm(in->ev_tick, due > now ? due - now : 0);
 }
 
-static void stop_all(struct interp *in)
+void interp_stop_all(struct interp *in)
 {
     evtimer_del(in->ev_step);
     evtimer_del(in->ev_tick);
@@ -129,18 +69,18 @@ static void stop_all(struct interp *in)
 /* A driver call failed: the session cannot send any more; the engine reports why. */
 static void die(struct interp *in)
 {
-    stop_all(in);
+    interp_stop_all(in);
     in->phase = PH_DEAD;
 }
 
 /* Ends the workload; on_finished is called from ev_step. */
 static void finish(struct interp *in, enum failure_reason reason, const char *detail)
 {
-    stop_all(in);
+    interp_stop_all(in);
     in->phase = PH_DONE;
     in->finish_reason = reason;
     snprintf(in->finish_detail, sizeof in->finish_detail, "%s", detail ? detail : "");
-    arm(in->ev_step, 0);
+    interp_arm(in->ev_step, 0);
 }
 
 static void emit(void *ctx, const struct rec_sample *s)
@@ -163,7 +103,7 @@ static void sample(struct interp *in, const char *name, int64_t value_us, uint64
         measure_track_feed(in->measures, &s, emit, in);
 }
 
-static void save_shot(struct interp *in, const char *what)
+void interp_save_shot(struct interp *in, const char *what)
 {
     if (!in->host.shot_dir || !in->host.ops->save_png)
         return;
@@ -222,8 +162,6 @@ static int implausible(const struct interp *in, const struct workload_wait *w, u
     return w->min == WORKLOAD_MIN_ECHO && echo && v < echo;
 }
 
-static void save_shot(struct interp *in, const char *what);
-
 /* The running timer ends: one sample from its first input to met_us (ok) or end_us (timeout). */
 static void end_timer(struct interp *in, int ok, uint64_t end_us)
 {
@@ -237,7 +175,7 @@ static void end_timer(struct interp *in, int ok, uint64_t end_us)
     memset(&in->cs[CS_FAIL], 0, sizeof in->cs[CS_FAIL]);   /* no stale `met` for the next timer */
     sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status);
     if (ok && in->host.shot_timers && in->loops == 0)
-        save_shot(in, name);
+        interp_save_shot(in, name);
 }
 
 /* A wait step right after the input step at f->i starts watching now, before that step's
@@ -248,10 +186,10 @@ static void prearm_wait(struct interp *in, const struct frame *f)
         return;
     struct screen_view buf;
     const struct workload_step *w = &f->steps[f->i + 1];
-    cond_begin(&in->cs[CS_WAIT], &w->wait, get_view(in, &buf), clock_now_us());
+    cond_begin(&in->cs[CS_WAIT], &w->wait, interp_view(in, &buf), clock_now_us());
     in->cs_active[CS_WAIT] = !in->cs[CS_WAIT].met;
     in->prearmed = w;
-    rearm_tick(in);
+    interp_rearm_tick(in);
 }
 
 static void push(struct interp *in, const struct workload_step *steps, size_t n, uint32_t passes,
@@ -284,7 +222,7 @@ static int pop(struct interp *in)
             return 1;
         }
         in->blocked = BL_UNTIL;
-        arm(in->ev_timeout, f->timer->wait.timeout_us);
+        interp_arm(in->ev_timeout, f->timer->wait.timeout_us);
         return 0;
     }
     if (in->depth > 1) {
@@ -301,7 +239,7 @@ static int pop(struct interp *in)
     f->i = 0;
     if (in->host.max_loops && in->loops >= in->host.max_loops)
         in->loops_done = 1;                  /* step_cb reports it; no further loop starts */
-    arm(in->ev_step, 0);
+    interp_arm(in->ev_step, 0);
     return 0;
 }
 
@@ -326,7 +264,7 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
         return 0;
     }
     if (*in->type_pos) {
-        arm(in->ev_step, s->rate_us);
+        interp_arm(in->ev_step, s->rate_us);
         return 0;
     }
     free(in->typed);
@@ -334,7 +272,7 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
     f->i++;
     if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
         return 1;
-    arm(in->ev_step, s->rate_us);
+    interp_arm(in->ev_step, s->rate_us);
     return 0;
 }
 
@@ -347,14 +285,14 @@ static int wait_step(struct interp *in, const struct workload_step *s)
         in->prearmed = NULL;
         if (in->cs[CS_WAIT].met)
             return 1;
-    } else if (cond_begin(&in->cs[CS_WAIT], &s->wait, get_view(in, &buf), now)) {
+    } else if (cond_begin(&in->cs[CS_WAIT], &s->wait, interp_view(in, &buf), now)) {
         return 1;
     }
     in->cs_active[CS_WAIT] = 1;
     in->wait_step = s;
     in->blocked = BL_WAIT;
-    arm(in->ev_timeout, s->wait.timeout_us);
-    rearm_tick(in);
+    interp_arm(in->ev_timeout, s->wait.timeout_us);
+    interp_rearm_tick(in);
     return 0;
 }
 
@@ -364,14 +302,14 @@ static void timer_step(struct interp *in, const struct workload_step *s)
     in->timer = s;
     in->timer_start_us = clock_now_us();
     in->timer_input_us = 0;
-    cond_begin(&in->cs[CS_TIMER], &s->wait, get_view(in, &buf), in->timer_start_us);
+    cond_begin(&in->cs[CS_TIMER], &s->wait, interp_view(in, &buf), in->timer_start_us);
     in->cs_active[CS_TIMER] = !in->cs[CS_TIMER].met;
     in->cs_active[CS_FAIL] = 0;
     if (s->fail.n) {
-        cond_begin(&in->cs[CS_FAIL], &s->fail, get_view(in, &buf), in->timer_start_us);
+        cond_begin(&in->cs[CS_FAIL], &s->fail, interp_view(in, &buf), in->timer_start_us);
         in->cs_active[CS_FAIL] = !in->cs[CS_FAIL].met;
     }
-    rearm_tick(in);
+    interp_rearm_tick(in);
     push(in, s->steps, s->nsteps, 1, s);
 }
 
@@ -387,7 +325,7 @@ static int exec(struct interp *in, struct frame *f)
         return type_step(in, f, s);
     case WORKLOAD_STEP_THINK:
         f->i++;
-        arm(in->ev_step, think_draw_us(&in->rng, s->think_min_us, s->think_max_us));
+        interp_arm(in->ev_step, think_draw_us(&in->rng, s->think_min_us, s->think_max_us));
         return 0;
     case WORKLOAD_STEP_WAIT:
         if (!wait_step(in, s))
@@ -426,7 +364,7 @@ static int exec(struct interp *in, struct frame *f)
     if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
         return 1;
     if (s->pause_us) {
-        arm(in->ev_step, s->pause_us);
+        interp_arm(in->ev_step, s->pause_us);
         return 0;
     }
     return 1;
@@ -441,12 +379,12 @@ static void run(struct interp *in)
     }
 }
 
-static void begin_steps(struct interp *in, enum phase phase, const struct workload_step *steps, size_t n)
+void interp_begin_steps(struct interp *in, enum phase phase, const struct workload_step *steps, size_t n)
 {
     in->phase = phase;
     in->depth = 0;
     push(in, steps, n, 1, NULL);
-    arm(in->ev_step, 0);
+    interp_arm(in->ev_step, 0);
 }
 
 static void step_cb(evutil_socket_t fd, short what, void *arg)
@@ -455,10 +393,7 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     if (in->phase == PH_LOGON && in->logon_met) {
-        int64_t logon_us = (int64_t)(in->cs[CS_WAIT].met_us - in->t0_us);
-        begin_steps(in, PH_RUN, in->wl->loop, in->wl->nloop);
-        if (in->host.on_logon)
-            in->host.on_logon(in->host.sess, 1, logon_us);
+        interp_logon_enter_run(in);
         return;
     }
     if (in->phase == PH_RUN && in->loops_done) {
@@ -479,11 +414,7 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
 static void on_met(struct interp *in, int which)
 {
     if (in->phase == PH_LOGON) {
-        in->cs_active[CS_WAIT] = 0;
-        in->logon_met = 1;
-        evtimer_del(in->ev_timeout);
-        evtimer_del(in->ev_quiet);
-        arm(in->ev_step, 0);
+        interp_logon_met(in);
         return;
     }
     if (which == CS_WAIT) {
@@ -493,7 +424,7 @@ static void on_met(struct interp *in, int which)
             in->blocked = BL_NONE;
             in->stack[in->depth - 1].i++;
             evtimer_del(in->ev_timeout);
-            arm(in->ev_step, 0);
+            interp_arm(in->ev_step, 0);
         }
         return;
     }
@@ -506,11 +437,11 @@ static void on_met(struct interp *in, int which)
             char name[RESULTS_NAME_LEN];
             snprintf(name, sizeof name, "%s", in->timer->name);
             end_timer(in, 0, at);            /* a failed sample at once: the error is on screen */
-            save_shot(in, name);
+            interp_save_shot(in, name);
         } else {
             end_timer(in, 1, in->cs[CS_TIMER].met_us);
         }
-        arm(in->ev_step, 0);
+        interp_arm(in->ev_step, 0);
     } else if (which == CS_FAIL) {
         in->cs_active[CS_TIMER] = 0;          /* pop() sees cs[CS_FAIL].met */
     }
@@ -529,12 +460,12 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
         if (!in->cs_active[i] || !cond_next_tick_us(&in->cs[i]) || cond_next_tick_us(&in->cs[i]) > now)
             continue;
         if (!fetched++)
-            v = get_view(in, &buf);
+            v = interp_view(in, &buf);
         if (cond_on_tick(&in->cs[i], v, now))
             on_met(in, i);
     }
     if (in->phase != PH_DEAD && in->phase != PH_DONE)
-        rearm_tick(in);
+        interp_rearm_tick(in);
 }
 
 static void timeout_cb(evutil_socket_t fd, short what, void *arg)
@@ -545,11 +476,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     uint64_t now = clock_now_us();
     if (in->phase == PH_LOGON) {
-        save_shot(in, "logon");
-        stop_all(in);
-        in->phase = PH_DEAD;
-        if (in->host.on_logon)
-            in->host.on_logon(in->host.sess, 0, (int64_t)(now - in->t0_us));
+        interp_logon_timeout(in, now);
         return;
     }
     const struct workload_wait *w;
@@ -571,7 +498,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         return;
     }
     in->blocked = BL_NONE;
-    save_shot(in, name);
+    interp_save_shot(in, name);
     if (snprintf(detail, sizeof detail, "%s: %s did not hold within %llums (%s:%d:%d)", name, cond,
                  (unsigned long long)(w->timeout_us / 1000), in->wl->file, w->line, w->col) >= (int)sizeof detail)
         detail[sizeof detail - 2] = '~';       /* truncated, still one line */
@@ -579,29 +506,8 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         finish(in, FAIL_WAIT_TIMEOUT, detail);
         return;
     }
-    rearm_tick(in);
-    arm(in->ev_step, 0);
-}
-
-/* Logon: no paint touched the watched region for `repaint_after`: ask for a repaint, as a real
- * client does (bounded; a `stable` condition being watched wants the quiet, so it is left). */
-static void quiet_cb(evutil_socket_t fd, short what, void *arg)
-{
-    struct interp *in = arg;
-    (void)fd;
-    (void)what;
-    uint64_t now = clock_now_us(), after = in->wl->logon.repaint_after_us;
-    if (in->phase != PH_LOGON || in->logon_met || !in->cs_active[CS_WAIT])
-        return;
-    const struct cond_state *c = &in->cs[CS_WAIT];
-    int quiet = now - in->logon_paint_us >= after && c->wait->conds[c->idx].kind != WORKLOAD_COND_STABLE;
-    if (quiet && in->repaints < LOGON_REPAINTS_MAX) {
-        if (in->host.ops->refresh(in->host.sess) == 0)
-            in->repaints++;
-        in->logon_paint_us = now;
-    }
-    if (in->repaints < LOGON_REPAINTS_MAX)
-        arm(in->ev_quiet, in->logon_paint_us + after > now ? in->logon_paint_us + after - now : after);
+    interp_rearm_tick(in);
+    interp_arm(in->ev_step, 0);
 }
 
 struct interp *interp_new(const struct workload *wl, const struct interp_host *host)
@@ -615,7 +521,7 @@ struct interp *interp_new(const struct workload *wl, const struct interp_host *h
     in->ev_step = evtimer_new(host->base, step_cb, in);
     in->ev_tick = evtimer_new(host->base, tick_cb, in);
     in->ev_timeout = evtimer_new(host->base, timeout_cb, in);
-    in->ev_quiet = evtimer_new(host->base, quiet_cb, in);
+    in->ev_quiet = interp_logon_new_quiet(in);
     in->measures = wl->nmeasures ? measure_track_new(wl) : NULL;
     if (!in->ev_step || !in->ev_tick || !in->ev_timeout || !in->ev_quiet || (wl->nmeasures && !in->measures)) {
         interp_free(in);
@@ -628,21 +534,7 @@ void interp_start(struct interp *in, uint64_t t0_us)
 {
     if (in->phase != PH_IDLE)
         return;
-    struct screen_view buf;
-    uint64_t now = clock_now_us();
-    in->t0_us = t0_us;
-    in->phase = PH_LOGON;
-    if (cond_begin(&in->cs[CS_WAIT], &in->wl->logon, get_view(in, &buf), now)) {
-        on_met(in, CS_WAIT);
-        return;
-    }
-    in->cs_active[CS_WAIT] = 1;
-    uint64_t deadline = t0_us + in->wl->logon.timeout_us;
-    arm(in->ev_timeout, deadline > now ? deadline - now : 0);
-    rearm_tick(in);
-    in->logon_paint_us = now;
-    if (in->wl->logon.repaint_after_us && in->host.ops->refresh)
-        arm(in->ev_quiet, in->wl->logon.repaint_after_us);
+    interp_logon_begin(in, t0_us);
 }
 
 void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
@@ -663,12 +555,12 @@ void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
         if (in->phase == PH_LOGON)
             in->logon_paint_us = now;
         if (!fetched++)
-            v = get_view(in, &buf);
+            v = interp_view(in, &buf);
         if (cond_on_paint(&in->cs[i], v, rects, n, now))
             on_met(in, i);
     }
     if (fetched)
-        rearm_tick(in);
+        interp_rearm_tick(in);
 }
 
 void interp_logoff(struct interp *in)
@@ -679,11 +571,11 @@ void interp_logoff(struct interp *in)
     }
     if (in->phase != PH_RUN)
         return;
-    stop_all(in);
+    interp_stop_all(in);
     if (in->wl->nlogoff == 0)
         finish(in, FAIL_NONE, NULL);
     else
-        begin_steps(in, PH_LOGOFF, in->wl->logoff, in->wl->nlogoff);
+        interp_begin_steps(in, PH_LOGOFF, in->wl->logoff, in->wl->nlogoff);
 }
 
 uint32_t interp_loops(const struct interp *in)
@@ -691,23 +583,14 @@ uint32_t interp_loops(const struct interp *in)
     return in->loops;
 }
 
-uint32_t interp_logon_repaints(const struct interp *in)
-{
-    return in->repaints;
-}
-
 void interp_free(struct interp *in)
 {
     if (!in)
         return;
-    if (in->ev_step)
-        event_free(in->ev_step);
-    if (in->ev_tick)
-        event_free(in->ev_tick);
-    if (in->ev_timeout)
-        event_free(in->ev_timeout);
-    if (in->ev_quiet)
-        event_free(in->ev_quiet);
+    struct event *evs[] = { in->ev_step, in->ev_tick, in->ev_timeout, in->ev_quiet };
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++)
+        if (evs[i])
+            event_free(evs[i]);
     measure_track_free(in->measures);
     cond_end(&in->cs[CS_WAIT]);
     cond_end(&in->cs[CS_TIMER]);

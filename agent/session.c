@@ -1,84 +1,31 @@
 /* session.c -- one simulated user's life: connect attempts on the connector, then FreeRDP's
- * event handles on the loop, paints to the interpreter, input from it, and exactly one terminal
- * record. The state diagram and invariants are in session.h. */
+ * event handles on the loop, and exactly one terminal record. The state diagram and invariants
+ * are in session.h; what FreeRDP calls back (paints to the interpreter) and the input the
+ * interpreter sends are in session_rdp.c; the shared state is in session_int.h. */
 #include "agent/session.h"
 
 #include <errno.h>
 #include <event2/event.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <freerdp/codec/color.h>
-#include <freerdp/codecs.h>
 #include <freerdp/freerdp.h>
-#include <freerdp/gdi/gdi.h>
 #include <freerdp/input.h>
-#include <freerdp/session.h>
 #include <winpr/synch.h>
 
 #include "agent/connector.h"
 #include "agent/drives.h"
-#include "agent/rdpdr_fix.h"
 #include "agent/failure.h"
 #include "agent/interp.h"
 #include "agent/netem.h"
 #include "agent/netstats.h"
 #include "agent/rdp_settings.h"
 #include "agent/screen.h"
+#include "agent/session_int.h"
+#include "agent/session_rdp.h"
 #include "common/clock.h"
 #include "common/log.h"
-
-#define SESSION_MAX_HANDLES 8
-
-struct session {
-    const struct session_host *h;
-    enum session_state state;
-    uint32_t index;
-    char user[RESULTS_NAME_LEN];
-    char *password;                       /* wiped once connect attempts are over */
-    const struct workload *wl;
-    uint64_t seed;
-
-    struct connector_job job;             /* the current connect attempt */
-    uint32_t attempts;
-    freerdp *inst;                        /* connected instance (or the attempt's, on a worker) */
-    struct failure_facts facts;           /* filled by callbacks (worker, then loop) */
-    uint64_t t0_us;                       /* start of the successful attempt */
-    uint64_t launched_us;                 /* session_start() */
-
-    struct event *ev[SESSION_MAX_HANDLES];
-    int nev;
-    int sock_fd;
-    struct interp *interp;
-    struct event *traffic_ev, *retry_ev, *finish_ev;
-    uint32_t frames;
-    int logoff_requested;
-    uint32_t logon_retries;               /* fresh connections after logon timeouts */
-
-    /* paints of a server-marked frame, handed to the interpreter at its end */
-    int in_frame;
-    uint64_t frame_begin_us;
-    struct rect frame_rects[SCREEN_MAX_RECTS];
-    size_t nframe_rects;
-
-    /* deferred end (finish_cb) */
-    int finish_pending;
-    enum failure_reason finish_reason;
-    char finish_detail[RESULTS_DETAIL_LEN];
-    enum failure_reason final_reason;
-    char drive_dir[4096];                 /* the session's client drives ("" without drives:) */
-};
-
-/* FreeRDP context extension. THE PARENT CONTEXT MUST BE THE FIRST ELEMENT. */
-struct session_ctx {
-    rdpContext _p;
-    struct session *s;
-    pSurfaceFrameMarker gdi_frame_marker;  /* gdi's own (sends the frame acknowledge) */
-};
-
-static struct session *sess_of(rdpContext *ctx) { return ((struct session_ctx *)ctx)->s; }
 
 /* ---------------------------------------------------------------- records */
 
@@ -103,186 +50,8 @@ static void wipe_password(struct session *s)
     s->password = NULL;
 }
 
-/* ---------------------------------------------------------------- FreeRDP callbacks
- * These run on the connect worker during freerdp_connect() and on the loop thread afterwards,
- * never on both at once (the hand-over goes through the connector's mutex). */
-
-static void deliver_paint(struct session *s, const struct rect *rects, size_t n)
-{
-    if (s->interp && (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
-                      s->state == SESSION_ST_LOGOFF))
-        interp_on_paint(s->interp, rects, n);
-}
-
-/* A frame whose end never came (a server bug) is delivered after this long anyway. */
-#define SESSION_FRAME_MAX_US 500000
-
-/* Every paint goes to the interpreter, except inside a frame the server marked (Surface Frame
- * Marker BEGIN..END): those are collected and handed over at the frame's end, so a condition is
- * only ever judged on a complete frame and a timer never stops mid-frame. */
-static BOOL end_paint_cb(rdpContext *ctx)
-{
-    struct session *s = sess_of(ctx);
-    rdpGdi *gdi = ctx->gdi;
-    struct rect rects[SCREEN_MAX_RECTS];
-    if (!gdi || !gdi->primary || !gdi->primary->hdc)
-        return TRUE;
-    if (!s) {                                   /* detached: being torn down */
-        screen_take_damage(gdi->primary->hdc->hwnd, gdi->width, gdi->height, rects, 0);
-        return TRUE;
-    }
-    size_t n = screen_take_damage(gdi->primary->hdc->hwnd, gdi->width, gdi->height, rects,
-                                  SCREEN_MAX_RECTS);
-    s->frames++;
-    if (s->in_frame && clock_now_us() - s->frame_begin_us < SESSION_FRAME_MAX_US) {
-        s->nframe_rects = screen_rects_add(s->frame_rects, s->nframe_rects, SCREEN_MAX_RECTS, rects, n);
-        return TRUE;
-    }
-    deliver_paint(s, rects, n);
-    return TRUE;
-}
-
-static BOOL frame_marker_cb(rdpContext *ctx, const SURFACE_FRAME_MARKER *m)
-{
-    struct session_ctx *c = (struct session_ctx *)ctx;
-    struct session *s = c->s;
-    if (s && m->frameAction == SURFACECMD_FRAMEACTION_BEGIN) {
-        s->in_frame = 1;
-        s->frame_begin_us = clock_now_us();
-    } else if (s && m->frameAction == SURFACECMD_FRAMEACTION_END && s->in_frame) {
-        size_t n = s->nframe_rects;
-        s->in_frame = 0;
-        s->nframe_rects = 0;
-        if (n)
-            deliver_paint(s, s->frame_rects, n);
-    }
-    return c->gdi_frame_marker ? c->gdi_frame_marker(ctx, m) : TRUE;
-}
-
-/* A zeroed framebuffer of our own: gdi_init's is uninitialised, and conditions hash whatever
- * the server has not painted yet. calloc'd pages stay untouched (no RSS) until painted. */
-static BYTE *zeroed_framebuffer(rdpSettings *st, uint32_t format, uint32_t *stride)
-{
-    *stride = st->DesktopWidth * GetBytesPerPixel(format);
-    return calloc((size_t)st->DesktopHeight ? st->DesktopHeight : 1, *stride ? *stride : 1);
-}
-
-/* FreeRDP 2.11 creates every codec at connect (notes §8), but without GFX the H.264, progressive
- * and ClearCodec decoders are unreachable: free them (about 1.2 MB per session). */
-static void trim_codecs(rdpContext *ctx)
-{
-    rdpCodecs *c = ctx->codecs;
-    if (!c || ctx->settings->SupportGraphicsPipeline)
-        return;
-    h264_context_free(c->h264);
-    c->h264 = NULL;
-    progressive_context_free(c->progressive);
-    c->progressive = NULL;
-    clear_context_free(c->clear);
-    c->clear = NULL;
-}
-
-static BOOL desktop_resize_cb(rdpContext *ctx)
-{
-    uint32_t stride, format = ctx->gdi->dstFormat;
-    uint32_t w = ctx->settings->DesktopWidth, h = ctx->settings->DesktopHeight;
-    BYTE *fb = zeroed_framebuffer(ctx->settings, format, &stride);
-    if (!fb)
-        return FALSE;
-    /* gdi_resize resets every codec: give it back the trimmed ones first */
-    if (!freerdp_client_codecs_prepare(ctx->codecs, FREERDP_CODEC_ALL, w, h)) {
-        free(fb);
-        return FALSE;
-    }
-    BOOL ok = gdi_resize_ex(ctx->gdi, w, h, stride, format, fb, free);
-    trim_codecs(ctx);
-    return ok;
-}
-
-static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
-{
-    struct session *s = sess_of(ctx);
-    if (s && type == INFO_TYPE_LOGON_EXTENDED_INF && data) {
-        const logon_info_ex *ex = data;
-        if (ex->haveErrorInfo) {
-            s->facts.have_logon_error = 1;
-            s->facts.logon_error_type = ex->ErrorNotificationType;
-            s->facts.logon_error_data = ex->ErrorNotificationData;
-        }
-    }
-    return TRUE;
-}
-
-static BOOL post_connect_cb(freerdp *inst)
-{
-    struct session *s = sess_of(inst->context);
-    uint32_t stride, format = rdp_settings_pixel_format(s->h->cfg);
-    BYTE *fb = zeroed_framebuffer(inst->settings, format, &stride);
-    if (!fb)
-        return FALSE;
-    if (!gdi_init_ex(inst, format, stride, fb, free))
-        return FALSE;   /* fb may have been adopted and freed by gdi_free: not ours any more */
-    trim_codecs(inst->context);
-    inst->update->EndPaint = end_paint_cb;
-    ((struct session_ctx *)inst->context)->gdi_frame_marker = inst->update->SurfaceFrameMarker;
-    inst->update->SurfaceFrameMarker = frame_marker_cb;
-    inst->update->DesktopResize = desktop_resize_cb;
-    return TRUE;
-}
-
-static BOOL pre_connect_cb(freerdp *inst)
-{
-    struct session *s = sess_of(inst->context);
-    inst->update->SaveSessionInfo = save_session_info_cb;
-    if (s && s->drive_dir[0] && drives_pre_connect(inst) != 0)
-        return FALSE;
-    return TRUE;
-}
-
-/* Never 1 (that would write known_hosts2, shared by hundreds of sessions): a certificate that
- * reached this callback failed the pin, so it is refused. */
-static DWORD verify_cert_cb(freerdp *inst, const char *host, UINT16 port, const char *cn,
-                            const char *subject, const char *issuer, const char *fp, DWORD flags)
-{
-    (void)host; (void)port; (void)cn; (void)subject; (void)issuer; (void)flags;
-    struct session *s = sess_of(inst->context);
-    if (!s)
-        return 0;
-    s->facts.cert_rejected = 1;
-    log_ratelimited(LOG_WARN, "cert", "%s:%u: certificate sha256:%s not accepted (pin it with "
-                    "--fingerprint, or --no-verify)", s->h->cfg->host, (unsigned)s->h->cfg->port,
-                    fp ? fp : "?");
-    return 0;
-}
-
-static DWORD verify_changed_cert_cb(freerdp *inst, const char *host, UINT16 port, const char *cn,
-                                    const char *subject, const char *issuer, const char *fp,
-                                    const char *old_subject, const char *old_issuer,
-                                    const char *old_fp, DWORD flags)
-{
-    (void)old_subject; (void)old_issuer; (void)old_fp;
-    return verify_cert_cb(inst, host, port, cn, subject, issuer, fp, flags);
-}
-
-static BOOL authenticate_cb(freerdp *inst, char **user, char **password, char **domain)
-{
-    (void)inst; (void)user; (void)password; (void)domain;
-    return FALSE;   /* never prompt */
-}
 
 /* ---------------------------------------------------------------- teardown */
-
-static void free_instance(freerdp *inst, int connected)
-{
-    if (!inst)
-        return;
-    if (connected)
-        freerdp_disconnect(inst);
-    rdpdr_fix_forget(inst);
-    gdi_free(inst);
-    freerdp_context_free(inst);
-    freerdp_free(inst);
-}
 
 static void disarm(struct session *s)
 {
@@ -302,7 +71,7 @@ struct teardown_job {
 static void teardown_work(struct connector_job *j)
 {
     struct teardown_job *t = (struct teardown_job *)j;
-    free_instance(t->inst, 1);
+    session_rdp_free_instance(t->inst, 1);
     t->inst = NULL;
 }
 
@@ -320,7 +89,7 @@ static void release_instance(struct session *s, int on_loop)
         return;
     ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
     if (!on_loop || !(t = calloc(1, sizeof *t))) {
-        free_instance(inst, 1);
+        session_rdp_free_instance(inst, 1);
         return;
     }
     t->inst = inst;
@@ -462,82 +231,6 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg)
     s->h->sink->traffic(s->h->sink->ctx, &t);
 }
 
-/* ---------------------------------------------------------------- driver ops (interp -> us) */
-
-static int live(const struct session *s)
-{
-    return s->inst && !s->finish_pending &&
-           (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
-            s->state == SESSION_ST_LOGOFF);
-}
-
-static int op_key(void *sess, uint32_t code, int down)
-{
-    struct session *s = sess;
-    if (!live(s) || !freerdp_input_send_keyboard_event_ex(s->inst->input, down ? TRUE : FALSE, code))
-        return -1;
-    return 0;
-}
-
-static int op_unicode(void *sess, uint16_t c, int down)
-{
-    struct session *s = sess;
-    if (!live(s) ||
-        !freerdp_input_send_unicode_keyboard_event(s->inst->input, down ? 0 : KBD_FLAGS_RELEASE, c))
-        return -1;
-    return 0;
-}
-
-static int op_mouse(void *sess, uint16_t flags, uint16_t x, uint16_t y)
-{
-    struct session *s = sess;
-    if (!live(s) || !freerdp_input_send_mouse_event(s->inst->input, flags, x, y))
-        return -1;
-    return 0;
-}
-
-static int op_screen(void *sess, struct screen_view *out)
-{
-    struct session *s = sess;
-    if (!s->inst)
-        return -1;
-    return screen_view_of(s->inst->context->gdi, out);
-}
-
-static int op_save_png(void *sess, const char *path)
-{
-    return session_save_png(sess, path);
-}
-
-/* What a real client does when its window shows again: Suppress Output "allow" for the whole
- * desktop, then Refresh Rect for it. */
-static int op_refresh(void *sess)
-{
-    struct session *s = sess;
-    if (!live(s))
-        return -1;
-    rdpSettings *st = s->inst->settings;
-    RECTANGLE_16 all = { 0, 0, (UINT16)(st->DesktopWidth - 1), (UINT16)(st->DesktopHeight - 1) };
-    rdpUpdate *u = s->inst->update;
-    BOOL ok = TRUE;
-    if (u->SuppressOutput)
-        ok &= u->SuppressOutput(s->inst->context, 1, &all);
-    if (u->RefreshRect)
-        ok &= u->RefreshRect(s->inst->context, 1, &all);
-    log_debug("session %u (%s): no paint during logon, asked for a repaint", s->index, s->user);
-    return ok ? 0 : -1;
-}
-
-/* The driver contract spells RDP's values out (driver.h); they must be FreeRDP's. */
-_Static_assert(DRIVER_PTR_MOVE == PTR_FLAGS_MOVE && DRIVER_PTR_DOWN == PTR_FLAGS_DOWN &&
-               DRIVER_PTR_BUTTON1 == PTR_FLAGS_BUTTON1 && DRIVER_PTR_BUTTON2 == PTR_FLAGS_BUTTON2 &&
-               DRIVER_PTR_BUTTON3 == PTR_FLAGS_BUTTON3 && DRIVER_KEY_EXTENDED == KBDEXT,
-               "driver.h values differ from FreeRDP's");
-
-static const struct driver_ops session_driver = {
-    .key = op_key, .unicode = op_unicode, .mouse = op_mouse,
-    .screen = op_screen, .save_png = op_save_png, .refresh = op_refresh,
-};
 
 static void connect_again(struct session *s);
 
@@ -603,7 +296,7 @@ static void connected(struct session *s)
         return;
     }
     struct interp_host ih = {
-        .sess = s, .ops = &session_driver, .base = s->h->base, .sink = s->h->sink,
+        .sess = s, .ops = &session_rdp_driver, .base = s->h->base, .sink = s->h->sink,
         .session_index = s->index, .seed = s->seed, .shot_dir = s->h->cfg->shot_dir,
         .shot_timers = s->h->cfg->shot_timers, .max_loops = s->h->cfg->max_loops,
         .on_loops_done = loops_done_cb,
@@ -629,12 +322,7 @@ static void connect_work(struct connector_job *j)
     memset(&s->facts, 0, sizeof s->facts);
     if (!inst || netem_enter(s->h->cfg->netem) != 0)
         goto fail;
-    inst->ContextSize = sizeof(struct session_ctx);
-    inst->PreConnect = pre_connect_cb;
-    inst->PostConnect = post_connect_cb;
-    inst->VerifyCertificateEx = verify_cert_cb;
-    inst->VerifyChangedCertificateEx = verify_changed_cert_cb;
-    inst->Authenticate = authenticate_cb;
+    session_rdp_hook(inst);
     if (!freerdp_context_new(inst)) {
         freerdp_free(inst);
         inst = NULL;
@@ -665,7 +353,7 @@ fail:
     if (!inst)
         s->facts.last_error = 0xffffffff;
     if (!ok) {
-        free_instance(inst, 0);
+        session_rdp_free_instance(inst, 0);
         inst = NULL;
     }
     s->inst = inst;
@@ -828,7 +516,7 @@ uint32_t session_loops(const struct session *s)
 
 int session_screen(struct session *s, struct screen_view *out)
 {
-    return op_screen(s, out);
+    return session_rdp_driver.screen(s, out);
 }
 
 int session_save_png(struct session *s, const char *path)

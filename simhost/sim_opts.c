@@ -15,6 +15,7 @@ void sim_opts_usage(void)
           "                       [--users-file F] [--event-log FILE] [--input-log FILE]\n"
           "                       [--bpp 16|32] [--size WxH]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
+          "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
           "                       [--io-fairshare on|off]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
@@ -58,6 +59,8 @@ static void defaults(struct sim_opts *o)
     o->height = 768;
     o->handshake_timeout_s = 20;
     o->max_conns = 1024;
+    o->max_pending = 64;
+    o->max_pending_mb = 256;
     o->log_level = LOG_INFO;
     o->threshold_offset_ms = 1000;
     o->drives = 1;
@@ -128,6 +131,14 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
             if (parse_num(a, v, 1, 100000, &d, err, errlen))
                 return -1;
             o->max_conns = (int)d;
+        } else if (!strcmp(a, "--max-pending")) {
+            if (parse_num(a, v, 1, 100000, &d, err, errlen))
+                return -1;
+            o->max_pending = (int)d;
+        } else if (!strcmp(a, "--max-pending-mb")) {
+            if (parse_num(a, v, 3, 1000000, &d, err, errlen))
+                return -1;
+            o->max_pending_mb = (int)d;
         } else if (!strcmp(a, "--log-level")) {
             if (!v || (o->log_level = log_parse_level(v)) < 0) {
                 snprintf(err, errlen, "--log-level: expected error, warn, info or debug, got '%s'", v ? v : "");

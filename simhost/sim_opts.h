@@ -21,6 +21,8 @@ struct sim_opts {
     int width, height;           /* --size WxH (default 1024x768) */
     int handshake_timeout_s;     /* --handshake-timeout S: logon must finish within (default 20) */
     int max_conns;               /* --max-conns N: peer threads at once (default 1024) */
+    int max_pending;             /* --max-pending N: handshakes in progress at once (default 64) */
+    int max_pending_mb;          /* --max-pending-mb M: their memory budget (default 256) */
     int freerdp_log;             /* --freerdp-log: let FreeRDP's own WLog errors through */
     int log_level;               /* --log-level error|warn|info|debug (default info) */
     const char *predict;         /* --predict WORKLOAD.yaml */

@@ -521,6 +521,7 @@ static void *peer_thread(void *arg)
     if (configure(peer, srv) != 0 || !peer->Initialize(peer))
         goto done;
     initialized = 1;
+    s->ent.peer = peer->hostname;
     sim_server_register(srv, &s->ent, peer->sockfd);
     registered = 1;
     session_loop(s);
@@ -531,6 +532,7 @@ done:
         log_ratelimited(LOG_INFO, "sim_prelogon", "peer %s: connection ended before logon (%s)",
                         peer->hostname, s->ent.killed ? "handshake deadline or shutdown"
                                                       : "client left or spoke bad protocol");
+    int logged_on = s && s->logged_on;
     if (registered)
         sim_server_unregister(srv, &s->ent);   /* before the socket closes: the watchdog lets go */
     if (!initialized)
@@ -541,10 +543,7 @@ done:
         freerdp_peer_context_free(peer);
     }
     freerdp_peer_free(peer);
-    pthread_mutex_lock(&srv->mu);
-    srv->threads--;
-    pthread_cond_broadcast(&srv->idle);
-    pthread_mutex_unlock(&srv->mu);
+    sim_server_thread_done(srv, logged_on);
     return NULL;
 }
 
@@ -553,17 +552,8 @@ BOOL sim_peer_accepted(freerdp_listener *listener, freerdp_peer *peer)
     struct sim_server *srv = listener->info;
     pthread_attr_t attr;
     pthread_t th;
-    pthread_mutex_lock(&srv->mu);
-    srv->accepted++;
-    if (srv->threads >= srv->opts->max_conns || srv->stop) {
-        srv->refused_busy++;
-        pthread_mutex_unlock(&srv->mu);
-        log_ratelimited(LOG_WARN, "sim_busy", "%d connections live (--max-conns): closing a new one",
-                        srv->opts->max_conns);
+    if (sim_server_admit(srv, peer->hostname) != 0)
         return FALSE;
-    }
-    srv->threads++;
-    pthread_mutex_unlock(&srv->mu);
     peer->ContextExtra = srv;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -571,10 +561,7 @@ BOOL sim_peer_accepted(freerdp_listener *listener, freerdp_peer *peer)
     int rc = pthread_create(&th, &attr, peer_thread, peer);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
-        pthread_mutex_lock(&srv->mu);
-        srv->threads--;
-        pthread_cond_broadcast(&srv->idle);
-        pthread_mutex_unlock(&srv->mu);
+        sim_server_thread_done(srv, 0);
         log_ratelimited(LOG_WARN, "sim_thread", "cannot start a peer thread: %s", strerror(rc));
         return FALSE;
     }

@@ -128,10 +128,77 @@ int sim_server_logon(struct sim_server *srv, struct sim_peer_entry *e)
         rc = -1;
     else {
         srv->sessions++;
+        srv->pending--;
         e->logged_on = 1;
     }
     pthread_mutex_unlock(&srv->mu);
     return rc;
+}
+
+int sim_server_pending_cap(const struct sim_opts *o)
+{
+    int by_mem = o->max_pending_mb / SIM_PENDING_COST_MB;
+    int cap = o->max_pending < by_mem ? o->max_pending : by_mem;
+    return cap > 0 ? cap : 1;
+}
+
+/* The oldest registered handshake not yet shut down (the list is newest first), or NULL; *dead
+ * counts the pending handshakes already shut down whose threads have not ended. */
+static struct sim_peer_entry *oldest_pending(struct sim_server *srv, int *dead)
+{
+    struct sim_peer_entry *old = NULL;
+    *dead = 0;
+    for (struct sim_peer_entry *e = srv->peers; e; e = e->next)
+        if (!e->logged_on) {
+            if (e->killed)
+                (*dead)++;
+            else
+                old = e;
+        }
+    return old;
+}
+
+int sim_server_admit(struct sim_server *srv, const char *peer)
+{
+    int cap = sim_server_pending_cap(srv->opts), dead;
+    pthread_mutex_lock(&srv->mu);
+    srv->accepted++;
+    if (srv->threads >= srv->opts->max_conns || srv->stop) {
+        srv->refused_busy++;
+        pthread_mutex_unlock(&srv->mu);
+        log_ratelimited(LOG_WARN, "sim_busy", "peer %s: refused: %d connections live (--max-conns)",
+                        peer, srv->opts->max_conns);
+        return -1;
+    }
+    struct sim_peer_entry *old = srv->pending >= cap ? oldest_pending(srv, &dead) : NULL;
+    if (srv->pending >= cap && (srv->pending >= 2 * cap || (!old && srv->pending - dead >= cap))) {
+        srv->refused_busy++;
+        pthread_mutex_unlock(&srv->mu);
+        log_ratelimited(LOG_WARN, "sim_pending", "peer %s: refused: %d handshakes pending (--max-pending %d)",
+                        peer, srv->pending, cap);
+        return -1;
+    }
+    if (old && srv->pending - dead >= cap) {
+        old->killed = 1;
+        shutdown(old->fd, SHUT_RDWR);
+        srv->evicted++;
+        log_ratelimited(LOG_WARN, "sim_evict", "peer %s: handshake shut down to admit peer %s "
+                        "(%d handshakes pending, --max-pending %d)", old->peer, peer, srv->pending, cap);
+    }
+    srv->threads++;
+    srv->pending++;
+    pthread_mutex_unlock(&srv->mu);
+    return 0;
+}
+
+void sim_server_thread_done(struct sim_server *srv, int logged_on)
+{
+    pthread_mutex_lock(&srv->mu);
+    srv->threads--;
+    if (!logged_on)
+        srv->pending--;
+    pthread_cond_broadcast(&srv->idle);
+    pthread_mutex_unlock(&srv->mu);
 }
 
 /* Shuts down the socket of every peer past its logon deadline (or all, on stop). */

@@ -25,6 +25,7 @@ struct sim_peer_entry {
     uint64_t deadline_us;         /* CLOCK_MONOTONIC; logon must complete before */
     int logged_on;
     int killed;                   /* the watchdog or shutdown already shut the socket down */
+    const char *peer;             /* the client's address (FreeRDP's peer->hostname) */
     struct sim_peer_entry *prev, *next;
 };
 
@@ -43,8 +44,9 @@ struct sim_server {
     struct sim_peer_entry *peers;
     int threads;                  /* live peer threads */
     int sessions;                 /* logged-on sessions (for --max-sessions) */
+    int pending;                  /* peer threads not (yet) logged on: handshakes in progress */
     unsigned next_id;
-    uint64_t accepted, refused_busy;
+    uint64_t accepted, refused_busy, evicted;
     volatile sig_atomic_t stop;
 };
 
@@ -56,10 +58,24 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o);
 int sim_server_run(struct sim_server *srv);
 void sim_server_free(struct sim_server *srv);
 
+/* Admission gate (called at accept, before a peer thread exists). A pending handshake costs
+ * about SIM_PENDING_COST_MB of memory (FreeRDP's peer context and the thread), so their number
+ * is capped at the lower of --max-pending and --max-pending-mb / SIM_PENDING_COST_MB. At the cap
+ * the oldest pending handshake still alive is shut down (its peer is logged) and the new client
+ * is admitted, so a flood of half-open connections cannot keep fresh clients out; shut-down
+ * handshakes whose threads have not ended yet count too, up to twice the cap, past which the new
+ * connection is refused (its peer is logged). Returns 0 to admit (the caller starts the thread
+ * and later calls sim_server_thread_done), or -1 to refuse. */
+#define SIM_PENDING_COST_MB 3
+int sim_server_admit(struct sim_server *srv, const char *peer);
+int sim_server_pending_cap(const struct sim_opts *o);
+
 /* Registry (called by peer threads). */
 void sim_server_register(struct sim_server *srv, struct sim_peer_entry *e, int fd);
 void sim_server_unregister(struct sim_server *srv, struct sim_peer_entry *e);
 /* Marks e logged on and counts it against --max-sessions; returns 0, or -1 when full. */
 int sim_server_logon(struct sim_server *srv, struct sim_peer_entry *e);
+/* A peer thread ends (or could not start): releases what sim_server_admit counted. */
+void sim_server_thread_done(struct sim_server *srv, int logged_on);
 
 #endif

@@ -1,6 +1,8 @@
 /* sim_users.c -- accounts and password checks. */
 #include "simhost/sim_users.h"
 
+#include "common/names.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,11 @@ static int load_file(struct sim_users *u, const char *path, char *err, size_t er
         *colon = '\0';
         if (!line[0] || strlen(line) >= 64 || strlen(colon + 1) >= 128 || u->password[0]) {
             snprintf(err, errlen, "%s:%d: bad name:password line", path, lineno);
+            goto fail;
+        }
+        if (!name_is_safe(line) || line[0] == '.') {   /* the name becomes <state>/home/<name> */
+            snprintf(err, errlen, "%s:%d: bad user name: use %s, not '.' first", path, lineno,
+                     NAMES_CHARSET_TEXT);
             goto fail;
         }
         struct sim_user_entry *e = realloc(u->entries, sizeof *e * (size_t)(u->nentries + 1));

@@ -1,7 +1,9 @@
 /* sim_users.h -- who may log on: simuser001..simuserNNN (--users N) sharing one password from the
  * environment variable SESSMAX_PASSWORD or from a users file (--users-file F) that must not be
  * group/world accessible. The file holds either one line with the password, or "name:password"
- * lines (then exactly those accounts exist). Passwords never appear in argv, logs or output. */
+ * lines (then exactly those accounts exist; a name is letters, digits, '_', '-' and '.', not '.' first,
+ * since it names the home directory <state>/home/<name>). Passwords never appear in argv, logs
+ * or output. */
 #ifndef SIM_USERS_H
 #define SIM_USERS_H
 

@@ -70,10 +70,32 @@ static void test_sim_users__file(void)
     sim_users_free(&u);
 }
 
+/* A name becomes a home directory (<state>/home/<name>): "../x" or "a/b" must be refused with
+ * file:line, not followed. */
+static void test_sim_users__unsafe_names(void)
+{
+    static const char *const bad[] = { "../escape:pw\n", "ok:pw\n..:pw\n", "a/b:pw\n", ".hidden:pw\n",
+                                       "sp ace:pw\n", "tab\t:pw\n" };
+    struct sim_users u;
+    char err[256];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *f = write_file("users.unsafe", bad[i], 0600);
+        CU_ASSERT_EQUAL(sim_users_load(&u, 5, f, err, sizeof err), -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, i == 1 ? "users.unsafe:2:" : "users.unsafe:1:"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "user name"));
+        sim_users_free(&u);
+    }
+    const char *good = write_file("users.good", "user.one:pw\nUser_2-b:pw\n", 0600);
+    CU_ASSERT_EQUAL(sim_users_load(&u, 5, good, err, sizeof err), 0);
+    CU_ASSERT(sim_users_check(&u, "user.one", "pw"));
+    sim_users_free(&u);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
-        UNIT_TEST(test_sim_users__env_password), UNIT_TEST(test_sim_users__file), UNIT_END,
+        UNIT_TEST(test_sim_users__env_password), UNIT_TEST(test_sim_users__file),
+        UNIT_TEST(test_sim_users__unsafe_names), UNIT_END,
     };
     return unit_run("sim_users", tests, NULL, NULL);
 }

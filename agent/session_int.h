@@ -1,0 +1,73 @@
+/* session_int.h -- the session's private state, shared by session.c (its life on the loop) and
+ * session_rdp.c (what FreeRDP calls back, and the input sent through it). Nothing outside those
+ * two files includes this; the public contract is session.h. */
+#ifndef SESSMAX_SESSION_INT_H
+#define SESSMAX_SESSION_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <freerdp/freerdp.h>
+
+#include "agent/connector.h"
+#include "agent/failure.h"
+#include "agent/screen.h"
+#include "agent/session.h"
+#include "common/results.h"
+
+struct event;
+struct interp;
+struct workload;
+
+#define SESSION_MAX_HANDLES 8
+
+struct session {
+    const struct session_host *h;
+    enum session_state state;
+    uint32_t index;
+    char user[RESULTS_NAME_LEN];
+    char *password;                       /* wiped once connect attempts are over */
+    const struct workload *wl;
+    uint64_t seed;
+
+    struct connector_job job;             /* the current connect attempt */
+    uint32_t attempts;
+    freerdp *inst;                        /* connected instance (or the attempt's, on a worker) */
+    struct failure_facts facts;           /* filled by callbacks (worker, then loop) */
+    uint64_t t0_us;                       /* start of the successful attempt */
+    uint64_t launched_us;                 /* session_start() */
+
+    struct event *ev[SESSION_MAX_HANDLES];
+    int nev;
+    int sock_fd;
+    struct interp *interp;
+    struct event *traffic_ev, *retry_ev, *finish_ev;
+    uint32_t frames;
+    int logoff_requested;
+    uint32_t logon_retries;               /* fresh connections after logon timeouts */
+
+    /* paints of a server-marked frame, handed to the interpreter at its end */
+    int in_frame;
+    uint64_t frame_begin_us;
+    struct rect frame_rects[SCREEN_MAX_RECTS];
+    size_t nframe_rects;
+
+    /* deferred end (finish_cb) */
+    int finish_pending;
+    enum failure_reason finish_reason;
+    char finish_detail[RESULTS_DETAIL_LEN];
+    enum failure_reason final_reason;
+    char drive_dir[4096];                 /* the session's client drives ("" without drives:) */
+};
+
+/* FreeRDP context extension. THE PARENT CONTEXT MUST BE THE FIRST ELEMENT. */
+struct session_ctx {
+    rdpContext _p;
+    struct session *s;
+    pSurfaceFrameMarker gdi_frame_marker;  /* gdi's own (sends the frame acknowledge) */
+};
+
+/* The session behind a FreeRDP context; NULL once the instance was detached for teardown. */
+static inline struct session *sess_of(rdpContext *ctx) { return ((struct session_ctx *)ctx)->s; }
+
+#endif
