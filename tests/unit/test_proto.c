@@ -95,7 +95,7 @@ static void fill_records(struct proto_record r[4])
     r[2].kind = PROTO_REC_TRAFFIC;
     r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000 };
     r[3].kind = PROTO_REC_HEALTH;
-    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456 };
+    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 0, 0, 0, 0, 0, 0 };
 }
 
 static void test_proto__records_batch(void)
