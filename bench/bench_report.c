@@ -113,7 +113,7 @@ static int build(const char *path, const struct shape *sh)
     char *params = score_config_to_json(&cfg);
     uint64_t t0 = 1764460800000000ull, end = t0 + sh->sessions * sh->launch_us + 120000000ull;
     struct store_run_info info = { "bench", "tcp", "simhost", "lan", "127.0.0.1:3389", "task-worker", "0123abcd",
-                                   "name: bench\n", params, sh->sessions, t0, NULL };
+                                   "name: bench\n", params, sh->sessions, t0, NULL, NULL, 0, NULL };
     int64_t run = store_run_begin(st, &info), *agents = calloc(sh->agents, sizeof *agents);
     free(params);
     int rc = run > 0 && agents ? 0 : -1;
