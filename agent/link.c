@@ -48,6 +48,7 @@ struct link {
     struct proto_buf batch;
     uint64_t next_seq, acked_seq;
     int stopping, done_sent, exit_code;
+    int finishing;                 /* exit 0 as soon as the queued output reached the socket */
     const char *shot_dir, *config_dir;
     unsigned connect_threads;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
@@ -57,6 +58,16 @@ static void finish(struct link *l, int code)
 {
     l->exit_code = code;
     event_base_loopexit(l->base, NULL);
+}
+
+/* Exits 0 once the queued output (DONE, the last frames) was written to the socket: an agent
+ * whose results were all acknowledged before STOP (sessions that ended on their own after
+ * `loops:`) would otherwise leave the loop with DONE still queued, and look lost. */
+static void finish_clean(struct link *l)
+{
+    l->finishing = 1;
+    if (!l->wire || wire_pending_out(l->wire) == 0)
+        finish(l, 0);
 }
 
 /* --- results -> RECORDS frames --------------------------------------------------------------- */
@@ -115,9 +126,12 @@ static void sink_health(void *ctx, const struct rec_health *h)
 
 static void flush_cb(evutil_socket_t fd, short what, void *arg)
 {
+    struct link *l = arg;
     (void)fd;
     (void)what;
-    flush_batch(arg);
+    flush_batch(l);
+    if (l->finishing && (!l->wire || wire_pending_out(l->wire) == 0))
+        finish(l, 0);
 }
 
 /* --- commands -------------------------------------------------------------------------------- */
@@ -135,7 +149,7 @@ static void send_done(struct link *l)
     log_info("all sessions ended (%u clean, %u failed); waiting for the controller to store %llu batches",
              c.done, c.failed, (unsigned long long)(l->next_seq - l->acked_seq));
     if (l->acked_seq >= l->next_seq)
-        finish(l, 0);
+        finish_clean(l);
 }
 
 static void idle_cb(void *arg)
@@ -161,6 +175,10 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         snprintf(err, errlen, "workload rejected by the agent: %s", wlerr);
         return -1;
     }
+    if (c->drives[0] && workload_add_drives_text(l->wl, "the plan's drives", c->drives, wlerr, sizeof wlerr) != 0) {
+        snprintf(err, errlen, "drives rejected by the agent: %s", wlerr);
+        return -1;
+    }
     struct engine_config cfg;
     engine_config_defaults(&cfg);
     cfg.host = c->host;
@@ -176,6 +194,9 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     cfg.height = workload_height(l->wl);
     cfg.bpp = workload_bpp(l->wl);
     cfg.shot_dir = l->shot_dir;
+    cfg.shot_timers = (int)c->shot_timers;
+    cfg.max_loops = c->max_loops;
+    cfg.logon_retries = c->logon_retries;
     cfg.config_dir = l->config_dir;
     if (l->connect_threads)
         cfg.connect_threads = l->connect_threads;
@@ -235,7 +256,7 @@ static void on_stop(struct link *l, uint32_t deadline_ms)
             wire_send(l->wire, &m);
             l->done_sent = 1;
             if (l->acked_seq >= l->next_seq)
-                finish(l, 0);
+                finish_clean(l);
             return;
         }
         send_done(l);
@@ -257,7 +278,7 @@ static void on_msg(struct wire *w, struct proto_msg *m, void *arg)
         if (m->u.ack_seq > l->acked_seq)
             l->acked_seq = m->u.ack_seq;
         if (l->done_sent && l->acked_seq >= l->next_seq)
-            finish(l, 0);
+            finish_clean(l);
         break;
     default:
         snprintf(err, sizeof err, "unexpected %s message from the controller", proto_type_name(m->type));

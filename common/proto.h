@@ -93,7 +93,11 @@ struct proto_ping {
     N(11, connect_timeout_ms, UINT32_MAX)                                                             \
     N(12, traffic_interval_ms, UINT32_MAX)                                                            \
     N(13, health_interval_ms, UINT32_MAX)                                                             \
-    S(14, network_profile, PROTO_TEXT_MAX) /* JSON (common/netprofile.h); "" = lan, not shaped */
+    S(14, network_profile, PROTO_TEXT_MAX) /* JSON (common/netprofile.h); "" = lan, not shaped */    \
+    S(15, drives, PROTO_TEXT_MAX)       /* the plan's drives: {NAME: {files: {FILE: BYTES}}}; "" none */ \
+    N(16, max_loops, UINT32_MAX)        /* log each session off after this many loops; 0: never */    \
+    N(17, logon_retries, 10)            /* fresh connections after a logon timeout */                  \
+    N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;

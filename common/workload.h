@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/results.h"
+#include "common/ydoc.h"
 
 #define WORKLOAD_VERSION 1
 #define WORKLOAD_CHORD_MAX 6        /* keys in one chord ("ctrl+shift+alt+t") */
@@ -133,6 +134,17 @@ struct workload_drive {
     int line, col;
 };
 
+/* A copy timer (`copy:` on a timer): how many bytes its action moves and in which direction, so
+ * score and report can give throughput beside the time. `size: DRIVE/FILE` takes the size of a
+ * drive file (the workload's drives: or the plan's); it is resolved by workload_resolve_copies. */
+struct workload_copy {
+    char timer[RESULTS_NAME_LEN];
+    int to_client;                       /* 0: client -> server (copy in), 1: server -> client */
+    uint64_t bytes;                      /* 0 until resolved */
+    char drive[WORKLOAD_DRIVE_NAME_MAX + 1], file[RESULTS_NAME_LEN];   /* "" for a plain size */
+    int line, col;
+};
+
 struct workload {
     int version;
     char *file;                          /* name used in messages */
@@ -156,6 +168,8 @@ struct workload {
     size_t ntimers;
     struct workload_drive *drives;       /* client drives, in file order */
     size_t ndrives;
+    struct workload_copy *copies;        /* copy timers, in file order (one per timer name) */
+    size_t ncopies;
 };
 
 #define WORKLOAD_ERR_LEN 512
@@ -167,6 +181,23 @@ struct workload *workload_load_file(const char *path, char *err, size_t errlen);
 struct workload *workload_load_string(const char *name, const char *text, size_t len,
                                       char *err, size_t errlen);
 void workload_free(struct workload *wl);
+
+/* Adds the drives of a `drives:` map (a plan's, or the workload's own) to wl. The same checks as
+ * in a workload; a drive declared twice (here or already in wl) is an error. Errors name
+ * doc's file:line:col. Returns 0 or -1. */
+int workload_add_drives(struct workload *wl, const struct ydoc *doc, const struct ydoc_node *map,
+                        char *err, size_t errlen);
+/* The same from text holding one flow map `{NAME: {files: {FILE: SIZE}}}` (what
+ * workload_drives_text writes); `name` stands for it in messages. */
+int workload_add_drives_text(struct workload *wl, const char *name, const char *text, char *err, size_t errlen);
+/* wl's drives as such text (sizes in bytes). malloc'd; "" when none; NULL when out of memory. */
+char *workload_drives_text(const struct workload_drive *drives, size_t n);
+/* Gives each `size: DRIVE/FILE` of a copy timer the size of that file in wl's drives. With
+ * strict 0, a workload without drives leaves them for the plan's drives (bytes stays 0); a
+ * reference to a drive or file that does not exist is an error at the copy's file:line:col. */
+int workload_resolve_copies(struct workload *wl, int strict, char *err, size_t errlen);
+/* The copy timer named `timer`, or NULL. */
+const struct workload_copy *workload_copy(const struct workload *wl, const char *timer);
 
 /* Accessors (the struct is public, these read better in callers). */
 const char *workload_name(const struct workload *wl);

@@ -39,5 +39,7 @@ int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, con
 /* Parses `drives:` (NULL: none) into p->wl->drives (common/workload_drives.c). */
 int workload_parse_drives(struct workload_parse *p, const struct ydoc_node *map);
 void workload_free_drives(struct workload *wl);
+/* Parses a timer's `copy: {to: server|client, size: SIZE | DRIVE/FILE}` (workload_drives.c). */
+int workload_parse_copy(struct workload_parse *p, const struct ydoc_node *n, const char *timer);
 
 #endif

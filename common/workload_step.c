@@ -406,6 +406,9 @@ static int step_timer(struct workload_parse *p, const struct ydoc_node *step, co
     const struct ydoc_node *steps = ydoc_get(step, "steps");
     if (steps && workload_parse_steps(p, steps, "timer steps", &s->steps, &s->nsteps) != 0)
         return -1;
+    const struct ydoc_node *copy = ydoc_get(step, "copy");
+    if (copy && workload_parse_copy(p, copy, s->name) != 0)
+        return -1;
     const struct workload_step *inner = find_timer(s->steps, s->nsteps);
     if (inner) {
         struct ydoc_node at = { .line = inner->line, .col = inner->col };
@@ -445,7 +448,7 @@ static int parse_step(struct workload_parse *p, const struct ydoc_node *n, struc
     static const char *const k_key[] = { "key", "pause", NULL }, *const k_type[] = { "type", "rate", NULL },
         *const k_click[] = { "click", "pause", NULL }, *const k_move[] = { "move", "pause", NULL },
         *const k_think[] = { "think", NULL }, *const k_wait[] = { "wait", NULL },
-        *const k_timer[] = { "timer", "steps", "until", NULL }, *const k_repeat[] = { "repeat", NULL };
+        *const k_timer[] = { "timer", "steps", "until", "copy", NULL }, *const k_repeat[] = { "repeat", NULL };
     static const char *const *const allowed[] = { k_key, k_type, k_click, k_move, k_think, k_wait, k_timer, k_repeat };
     static const char *const move_keys[] = { "x", "y", "region", NULL };
     if (ydoc_expect(p->doc, n, YDOC_MAP, "a step", p->err, p->errlen) != 0)

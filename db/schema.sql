@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 3 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 4 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -141,3 +141,13 @@ CREATE TABLE events (
     text   TEXT NOT NULL
 );
 CREATE INDEX events_run_t ON events (run_id, t_us);
+
+-- Added in version 4: the copy timers of a run (a workload timer's `copy:`): how many bytes each
+-- moves and which way, so score and report give throughput beside the time.
+CREATE TABLE copy_timers (
+    run_id    INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    to_client INTEGER NOT NULL,          -- 0: client -> server, 1: server -> client
+    bytes     INTEGER NOT NULL,
+    PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;

@@ -25,7 +25,7 @@
 #include "common/results.h"
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -105,6 +105,8 @@ int store_add_sample(struct store *st, int64_t run, const struct rec_sample *s, 
 int store_add_traffic(struct store *st, int64_t run, const struct rec_traffic *t);
 int store_add_health(struct store *st, int64_t run, int64_t agent, const struct rec_health *h);
 int store_add_event(struct store *st, int64_t run, uint64_t t_us, const char *level, const char *text);
+/* A copy timer of the run: `bytes` moved per sample, to_client 0 (copy in) or 1 (copy out). */
+int store_add_copy_timer(struct store *st, int64_t run, const char *name, int to_client, uint64_t bytes);
 
 /* --- reader ------------------------------------------------------------------------------- */
 
@@ -165,6 +167,9 @@ int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row *
 
 struct store_health_row { int64_t agent; struct rec_health h; };
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count);
+
+struct store_copy_row { char name[RESULTS_NAME_LEN]; int to_client; uint64_t bytes; };
+int store_load_copy_timers(struct store *st, int64_t run, struct store_copy_row **out, size_t *count);
 
 struct store_agent_row { int64_t id; char name[64], host[128], status[16], detail[RESULTS_DETAIL_LEN]; uint32_t capacity; };
 int store_load_agents(struct store *st, int64_t run, struct store_agent_row **out, size_t *count);

@@ -31,9 +31,15 @@ static const char MIGRATE_2_TO_3[] =
     "ALTER TABLE traffic ADD COLUMN retrans INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE traffic ADD COLUMN data_segs_in INTEGER NOT NULL DEFAULT 0;";
 
+/* 3 -> 4: the copy timers of each run (bytes and direction, for throughput). */
+static const char MIGRATE_3_TO_4[] =
+    "CREATE TABLE copy_timers (run_id INTEGER NOT NULL, name TEXT NOT NULL, to_client INTEGER NOT NULL,"
+    " bytes INTEGER NOT NULL, PRIMARY KEY (run_id, name)) WITHOUT ROWID;";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2 },
     { 2, MIGRATE_2_TO_3 },
+    { 3, MIGRATE_3_TO_4 },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

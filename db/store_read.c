@@ -363,3 +363,18 @@ int store_load_agents(struct store *st, int64_t run, struct store_agent_row **ou
     return load_rows(st, "SELECT id, name, host, status, detail, capacity FROM agents WHERE run_id = ?1 ORDER BY id",
                      run, sizeof **out, fill_agent, (void **)out, count);
 }
+
+static void fill_copy(sqlite3_stmt *s, void *row)
+{
+    struct store_copy_row *r = row;
+    col_text(s, 0, r->name, sizeof r->name);
+    r->to_client = sqlite3_column_int(s, 1) != 0;
+    int64_t b = sqlite3_column_int64(s, 2);
+    r->bytes = b > 0 ? (uint64_t)b : 0;
+}
+
+int store_load_copy_timers(struct store *st, int64_t run, struct store_copy_row **out, size_t *count)
+{
+    return load_rows(st, "SELECT name, to_client, bytes FROM copy_timers WHERE run_id = ?1 ORDER BY to_client, bytes, name",
+                     run, sizeof **out, fill_copy, (void **)out, count);
+}

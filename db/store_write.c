@@ -24,6 +24,7 @@ static const char *const stmt_sql[STMT__COUNT] = {
                     " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
+    [STMT_COPY_TIMER] = "INSERT OR REPLACE INTO copy_timers (run_id, name, to_client, bytes) VALUES (?1, ?2, ?3, ?4)",
     [STMT_RUN_BEGIN] = "INSERT INTO runs (name, transport, platform, network, target, workload_name,"
                        " workload_hash, plan_text, score_params, sessions_planned, started_us, network_profile)"
                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -446,4 +447,16 @@ int store_add_event(struct store *st, int64_t run_id, uint64_t t_us, const char 
     bind_text(s, 3, level);
     bind_text(s, 4, text);
     return run(st, s, "cannot insert an event") == 0 ? batch_row(st) : -1;
+}
+
+int store_add_copy_timer(struct store *st, int64_t run_id, const char *name, int to_client, uint64_t bytes)
+{
+    sqlite3_stmt *s;
+    if (batch_open(st) != 0 || !(s = stmt(st, STMT_COPY_TIMER)))
+        return -1;
+    sqlite3_bind_int64(s, 1, run_id);
+    bind_text(s, 2, name);
+    sqlite3_bind_int(s, 3, to_client ? 1 : 0);
+    sqlite3_bind_int64(s, 4, (int64_t)bytes);
+    return run(st, s, "cannot insert a copy timer") == 0 ? batch_row(st) : -1;
 }

@@ -10,6 +10,7 @@
 #include "controller/report/ab.h"
 #include "controller/report/compare.h"
 #include "controller/score/runsel.h"
+#include "controller/score/score_config.h"
 #include "db/store.h"
 
 static const char usage[] =
@@ -21,10 +22,25 @@ static const char usage[] =
     "DB) or, with --by, one row per group of runs sharing those labels (figures averaged over the\n"
     "group; smax over the runs that reached it).\n"
     "Example: sessmax compare results.db --by network    (the LAN-vs-WAN table, docs/network.md)\n\n"
-    "       sessmax compare DB RUN_A RUN_B --ab [--max-regression 2s|10%%]\n"
+    "       sessmax compare DB RUN_A RUN_B --ab [--max-regression 2s|10%%] [--all-timers]\n"
     "Single-user A/B diagnosis: per timer, n, median A and B, B - A with a 95%% bootstrap\n"
-    "interval, the Mann-Whitney p-value and a verdict. Exit 1 when a timer of B is significantly\n"
-    "slower than A by more than --max-regression (docs/ab.md).\n";
+    "interval, the Mann-Whitney p-value and a verdict; for copy timers also MB/s A and B. Exit 1\n"
+    "when a timer of B is significantly slower than A by more than --max-regression. When run B's\n"
+    "plan has a focus: timer, only that timer is compared (--all-timers: every timer) (docs/ab.md).\n";
+
+/* The focus: timer stored with a run's score parameters ("" when none). */
+static void run_focus(struct store *st, int64_t run, char *out, size_t len)
+{
+    char *plan = NULL, *params = NULL, err[256];
+    struct score_config cfg;
+    score_config_init(&cfg);
+    out[0] = 0;
+    if (store_run_texts(st, run, &plan, &params) == 0 && score_config_from_json(params, &cfg, err, sizeof err) == 0)
+        snprintf(out, len, "%s", cfg.focus);
+    score_config_free(&cfg);
+    free(plan);
+    free(params);
+}
 
 static int load_all(struct store *st, const char *path, char **ids, int nids, struct summary **out,
                     size_t *n, int *code)
@@ -53,7 +69,7 @@ static int load_all(struct store *st, const char *path, char **ids, int nids, st
 }
 
 /* --ab: two runs' samples, the table, exit 1 over the limit. */
-static int compare_ab(const char *path, char **ids, int nids, const struct ab_limit *limit, FILE *o)
+static int compare_ab(const char *path, char **ids, int nids, const struct ab_limit *limit, int all, FILE *o)
 {
     int code = 0;
     if (nids != 2)
@@ -70,7 +86,21 @@ static int compare_ab(const char *path, char **ids, int nids, const struct ab_li
         }
     }
     if (st && code == 0) {
-        int bad = ab_write(&s[0], &s[1], run[0], run[1], limit, o);
+        char focus[RESULTS_NAME_LEN];
+        run_focus(st, run[1], focus, sizeof focus);
+        if (focus[0] && !all)
+            fprintf(o, "focus: %s (the plan's focus: timer; --all-timers compares every timer)\n", focus);
+        int bad = ab_write(&s[0], &s[1], run[0], run[1], limit, focus[0] && !all ? focus : NULL, o);
+        struct store_copy_row *copies = NULL;
+        size_t ncopies = 0;
+        if (bad >= 0 && store_load_copy_timers(st, run[0], &copies, &ncopies) == 0 && !ncopies) {
+            free(copies);
+            copies = NULL;
+            store_load_copy_timers(st, run[1], &copies, &ncopies);
+        }
+        if (bad >= 0 && ncopies)
+            ab_write_copies(&s[0], &s[1], copies, ncopies, o);
+        free(copies);
         if (bad < 0) {
             fprintf(stderr, "sessmax compare: runs %lld and %lld have no timer in common\n",
                     (long long)run[0], (long long)run[1]);
@@ -93,9 +123,9 @@ static int compare(int argc, char **argv)
         { "by", required_argument, NULL, 'b' }, { "format", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' }, { "stat", required_argument, NULL, 's' },
         { "ab", no_argument, NULL, 'a' }, { "max-regression", required_argument, NULL, 'r' },
-        { NULL, 0, NULL, 0 },
+        { "all-timers", no_argument, NULL, 'A' }, { NULL, 0, NULL, 0 },
     };
-    int ab = 0;
+    int ab = 0, all = 0;
     struct ab_limit limit = { -1, -1 }, *lim = NULL;
     unsigned by = 0;
     int fmt = COMPARE_TEXT, c, code = 0, stat = -1;
@@ -119,6 +149,7 @@ static int compare(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'a': ab = 1; break;
+        case 'A': all = 1; break;
         case 'r':
             if (ab_parse_limit(optarg, &limit) < 0)
                 return cmd_usage_error(&cmd_compare, "--max-regression '%s': use a duration (2s, 500ms) "
@@ -137,7 +168,7 @@ static int compare(int argc, char **argv)
             fprintf(stderr, "sessmax compare: %s: cannot write: %s\n", out, strerror(errno));
             return EX_CANTCREAT;
         }
-        int rc = compare_ab(path, argv + optind + 1, argc - optind - 1, lim, ao);
+        int rc = compare_ab(path, argv + optind + 1, argc - optind - 1, lim, all, ao);
         if (ao != stdout)
             fclose(ao);
         return rc;

@@ -9,6 +9,7 @@
 #include "controller/cli/cmd_demo.h"
 
 #include "common/proto.h"
+#include "common/workload.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/run.h"
@@ -239,8 +240,12 @@ static int demo(int argc, char **argv)
     snprintf(report, sizeof report, "%s/report.html", d.out);
     snprintf(verdict, sizeof verdict, "%s/verdict.json", d.out);
     printf("sessmax demo: simhost certificate %s (pinned)\n", d.fingerprint);
-    printf("sessmax demo: %u users over %.0f s; expect about %.0f minutes\n", pc.plan->sessions,
-           pc.plan->launch_window_us / 1e6, (pc.plan->launch_window_us + pc.plan->steady_state_us) / 60e6 + 1);
+    if (pc.plan->loops)
+        printf("sessmax demo: %u users over %.0f s, each running %u loops of %s\n", pc.plan->sessions,
+               pc.plan->launch_window_us / 1e6, pc.plan->loops, pc.wl->name);
+    else
+        printf("sessmax demo: %u users over %.0f s; expect about %.0f minutes\n", pc.plan->sessions,
+               pc.plan->launch_window_us / 1e6, (pc.plan->launch_window_us + pc.plan->steady_state_us) / 60e6 + 1);
     fflush(stdout);
     struct run_options o = { .db_path = db, .tty = -1, .report_path = report, .verdict_path = verdict };
     struct run_outcome res;

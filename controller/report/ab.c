@@ -7,6 +7,7 @@
 
 #include "common/ydoc.h"
 #include "controller/score/abstat.h"
+#include "controller/score/summary_copy.h"
 
 int ab_parse_limit(const char *text, struct ab_limit *out)
 {
@@ -56,7 +57,7 @@ static int over(const struct abstat_result *r, const struct ab_limit *l)
 }
 
 int ab_write(const struct store_samples *a, const struct store_samples *b, int64_t run_a, int64_t run_b,
-             const struct ab_limit *limit, FILE *o)
+             const struct ab_limit *limit, const char *only, FILE *o)
 {
     double *va = malloc((a->count ? a->count : 1) * sizeof *va), *vb = malloc((b->count ? b->count : 1) * sizeof *vb);
     int shown = 0, bad = 0;
@@ -71,7 +72,7 @@ int ab_write(const struct store_samples *a, const struct store_samples *b, int64
             "median B", "B - A", "95% CI of B - A", "p", "verdict");
     for (size_t t = 0; t < a->name_count; t++) {
         const char *name = a->names[t];
-        if (!is_timer(a, name) || !is_timer(b, name))
+        if (!is_timer(a, name) || !is_timer(b, name) || (only && strcmp(name, only)))
             continue;
         size_t na = values(a, name, va), nb = values(b, name, vb);
         struct abstat_result r;
@@ -95,4 +96,34 @@ int ab_write(const struct store_samples *a, const struct store_samples *b, int64
     free(va);
     free(vb);
     return shown ? bad : -1;
+}
+
+int ab_write_copies(const struct store_samples *a, const struct store_samples *b,
+                    const struct store_copy_row *copies, size_t ncopies, FILE *o)
+{
+    double *va = malloc((a->count ? a->count : 1) * sizeof *va), *vb = malloc((b->count ? b->count : 1) * sizeof *vb);
+    int shown = 0;
+    if (!va || !vb) {
+        free(va);
+        free(vb);
+        return -1;
+    }
+    for (size_t i = 0; i < ncopies; i++) {
+        const char *name = copies[i].name;
+        size_t na = values(a, name, va), nb = values(b, name, vb);
+        if (!na && !nb)
+            continue;
+        if (!shown++)
+            fprintf(o, "\ncopy timers: throughput at the medians (MB = 2^20 bytes)\n%-18s %-10s %-16s %10s %10s %8s\n",
+                    "timer", "size", "direction", "MB/s A", "MB/s B", "B / A");
+        char size[32];
+        summary_copy_size_text(copies[i].bytes, size, sizeof size);
+        double ta = na ? abstat_median(va, na) * 1000.0 : NAN, tb = nb ? abstat_median(vb, nb) * 1000.0 : NAN;
+        double ma = summary_copy_mbps(copies[i].bytes, ta), mb = summary_copy_mbps(copies[i].bytes, tb);
+        fprintf(o, "%-18s %-10s %-16s %10.1f %10.1f %8.2f\n", name, size,
+                copies[i].to_client ? "server -> client" : "client -> server", ma, mb, mb / ma);
+    }
+    free(va);
+    free(vb);
+    return shown;
 }

@@ -18,9 +18,15 @@ struct ab_limit {
 /* "2s", "500ms" (a duration) or "10%" -> limit. Returns 0, or -1. */
 int ab_parse_limit(const char *text, struct ab_limit *out);
 
-/* Writes the table for every timer (not measure) with samples in both runs. Returns the number
- * of timers over the limit (NULL: none checked), or -1 when no timer is in both runs. */
+/* Writes the table for every timer (not measure) with samples in both runs, or only for timer
+ * `only` (the plan's focus) when not NULL. Returns the number of timers over the limit (NULL:
+ * none checked), or -1 when no timer is in both runs. */
 int ab_write(const struct store_samples *a, const struct store_samples *b, int64_t run_a, int64_t run_b,
-             const struct ab_limit *limit, FILE *o);
+             const struct ab_limit *limit, const char *only, FILE *o);
+
+/* For the copy timers (runs' copy_timers rows): throughput at the median of A and of B, and
+ * their ratio, after the table. Returns how many were shown (0: none), or -1 out of memory. */
+int ab_write_copies(const struct store_samples *a, const struct store_samples *b,
+                    const struct store_copy_row *copies, size_t ncopies, FILE *o);
 
 #endif

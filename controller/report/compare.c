@@ -1,8 +1,9 @@
-/* compare.c -- rows (runs or groups) x columns (smax, baseline, a percentile per timer, kbit/s,
- * RTT, retransmissions, stuck). */
+/* compare.c -- rows (runs or groups) x columns (smax, baseline, a percentile per timer and, for
+ * copy timers, the throughput at it, kbit/s, RTT, retransmissions, stuck sessions). */
 #include "controller/report/compare.h"
 
 #include "controller/report/export.h"
+#include "controller/score/summary_copy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,13 +84,38 @@ static size_t timer_columns(const struct summary *runs, size_t n, const char **n
     return k;
 }
 
-static double timer_stat(const struct summary *s, const char *name, enum compare_stat stat)
+static const struct summary_timer *find_timer(const struct summary *s, const char *name)
 {
     for (size_t t = 0; t < s->timer_count; t++)
         if (!strcmp(s->timers[t].name, name))
-            return stat == COMPARE_P50 ? s->timers[t].p50_ms : stat == COMPARE_P99 ? s->timers[t].p99_ms
-                                                                                    : s->timers[t].p95_ms;
-    return NAN;
+            return &s->timers[t];
+    return NULL;
+}
+
+static double timer_stat(const struct summary *s, const char *name, enum compare_stat stat)
+{
+    const struct summary_timer *t = find_timer(s, name);
+    if (!t)
+        return NAN;
+    return stat == COMPARE_P50 ? t->p50_ms : stat == COMPARE_P99 ? t->p99_ms : t->p95_ms;
+}
+
+/* Throughput of a copy timer at the stat's time (MiB/s); NaN for other timers. */
+static double timer_mibps(const struct summary *s, const char *name, enum compare_stat stat)
+{
+    const struct summary_timer *t = find_timer(s, name);
+    return t && t->copy_bytes ? summary_copy_mbps(t->copy_bytes, timer_stat(s, name, stat)) : NAN;
+}
+
+/* 1 when some run has `name` as a copy timer: it gets a throughput column too. */
+static int is_copy_column(const struct summary *runs, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct summary_timer *t = find_timer(&runs[i], name);
+        if (t && t->copy_bytes)
+            return 1;
+    }
+    return 0;
 }
 
 /* Mean of the finite values (NaN when none). */
@@ -107,9 +133,10 @@ static void num(char *cell, double v, const char *fmt)
 
 /* Fills one row from the runs whose index is listed in members. */
 static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t *members, size_t m,
-                     const char *label, const char **timers, size_t nt, enum compare_stat stat)
+                     const char *label, const char **timers, const int *copy, size_t nt, enum compare_stat stat)
 {
     struct acc smax = { 0 }, base = { 0 }, kbps = { 0 }, stuck = { 0 }, p95[MAXCOLS] = { { 0 } };
+    struct acc mib[MAXCOLS] = { { 0 } };
     struct acc rtt = { 0 }, retrans = { 0 };
     size_t open = 0;
     uint32_t open_min = UINT32_MAX;
@@ -126,8 +153,10 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
         acc_add(&rtt, s->rtt_p50_ms);
         acc_add(&retrans, s->retrans_pct);
         acc_add(&stuck, s->stuck);
-        for (size_t t = 0; t < nt; t++)
+        for (size_t t = 0; t < nt; t++) {
             acc_add(&p95[t], timer_stat(s, timers[t], stat));
+            acc_add(&mib[t], timer_mibps(s, timers[t], stat));
+        }
     }
     size_t c = 0;
     snprintf(row[c++], CELL, "%s", label);
@@ -141,8 +170,11 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
     else
         snprintf(row[c++], CELL, "n/a");
     num(row[c++], acc_mean(&base), "%.0f");
-    for (size_t t = 0; t < nt; t++)
+    for (size_t t = 0; t < nt; t++) {
         num(row[c++], acc_mean(&p95[t]), "%.0f");
+        if (copy[t])
+            num(row[c++], acc_mean(&mib[t]), "%.1f");
+    }
     num(row[c++], acc_mean(&kbps), "%.1f");
     num(row[c++], acc_mean(&rtt), "%.1f");
     num(row[c++], acc_mean(&retrans), "%.2f");
@@ -153,7 +185,10 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
 {
     static const char *const stat_names[] = { "p50", "p95", "p99" };
     const char *timers[MAXCOLS];
-    size_t nt = timer_columns(runs, n, timers, MAXCOLS - 8);
+    int copy[MAXCOLS] = { 0 };
+    size_t nt = timer_columns(runs, n, timers, (MAXCOLS - 8) / 2), ncopy = 0;
+    for (size_t t = 0; t < nt; t++)
+        ncopy += (size_t)(copy[t] = is_copy_column(runs, n, timers[t]));
     size_t *members = malloc((n ? n : 1) * sizeof *members);
     char *done = calloc(n ? n : 1, 1);
     tb->cell = calloc(n + 1, sizeof *tb->cell);
@@ -161,17 +196,20 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
         free(members); free(done);
         return -1;
     }
-    tb->cols = nt + 8;
+    tb->cols = nt + ncopy + 8;
     size_t c = 0;
     const char *head[] = { by ? "group" : "run", "runs", "smax", "baseline_ms" };
     for (size_t k = 0; k < 4; k++)
         snprintf(tb->cell[0][c++], CELL, "%s", head[k]);
-    for (size_t t = 0; t < nt; t++)
-        snprintf(tb->cell[0][c++], CELL, "%s(%s)", stat_names[stat], timers[t]);
+    for (size_t t = 0; t < nt; t++) {
+        snprintf(tb->cell[0][c++], CELL, "%s_ms(%s)", stat_names[stat], timers[t]);
+        if (copy[t])
+            snprintf(tb->cell[0][c++], CELL, "MiB_per_s_at_%s(%s)", stat_names[stat], timers[t]);
+    }
     snprintf(tb->cell[0][c++], CELL, "kbps_per_session");
     snprintf(tb->cell[0][c++], CELL, "rtt_p50_ms");
     snprintf(tb->cell[0][c++], CELL, "retrans_pct");
-    snprintf(tb->cell[0][c++], CELL, "stuck");
+    snprintf(tb->cell[0][c++], CELL, "stuck_sessions");
     tb->rows = 1;
     for (size_t i = 0; i < n; i++) {
         if (done[i])
@@ -186,7 +224,7 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
                 members[m++] = j;
             }
         }
-        fill_row(tb->cell[tb->rows++], runs, members, m, label, timers, nt, stat);
+        fill_row(tb->cell[tb->rows++], runs, members, m, label, timers, copy, nt, stat);
     }
     free(members);
     free(done);

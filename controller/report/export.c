@@ -92,6 +92,14 @@ static void export_csv(const struct summary *s, const struct verdict *v, FILE *o
         timer_values(&s->timers[i], x);
         for (size_t k = 0; k < 9; k++)
             csv_row(o, s, timer_cols[k], s->timers[i].name, x[k]);
+        const struct summary_timer *t = &s->timers[i];
+        if (!t->copy_bytes)
+            continue;
+        csv_row(o, s, "copy_bytes", t->name, (double)t->copy_bytes);
+        csv_row(o, s, "copy_to_client", t->name, t->copy_to_client);
+        csv_row(o, s, "copy_mib_per_s_p50", t->name, t->mbps_p50);
+        csv_row(o, s, "copy_mib_per_s_min", t->name, t->mbps_min);
+        csv_row(o, s, "copy_mib_per_s_max", t->name, t->mbps_max);
     }
 }
 
@@ -120,6 +128,18 @@ static json_t *timer_json(const struct summary_timer *t)
     for (size_t c = 0; c < TIMER_COLS; c++) {
         snprintf(key, sizeof key, "%s%s", timer_cols[c], c >= 2 ? "_ms" : "");
         bad |= jsonv_set(o, key, jsonv_number(tv[c]));
+    }
+    if (t->copy_bytes) {
+        json_t *c = json_object();
+        bad |= !c;
+        if (c) {
+            bad |= jsonv_set(c, "bytes", jsonv_number((double)t->copy_bytes));
+            bad |= jsonv_set(c, "direction", jsonv_string(t->copy_to_client ? "server->client" : "client->server"));
+            bad |= jsonv_set(c, "mib_per_s_p50", jsonv_number(t->mbps_p50));
+            bad |= jsonv_set(c, "mib_per_s_min", jsonv_number(t->mbps_min));
+            bad |= jsonv_set(c, "mib_per_s_max", jsonv_number(t->mbps_max));
+            bad |= jsonv_set(o, "copy", c);
+        }
     }
     if (bad) {
         json_decref(o);
@@ -213,6 +233,18 @@ static void export_junit(const struct summary *s, const struct verdict *v, FILE 
         xml_str(o, props[i][1]);
         fprintf(o, "\"/>\n");
     }
+    for (size_t i = 0; i < s->timer_count; i++) {
+        const struct summary_timer *t = &s->timers[i];
+        if (!t->copy_bytes)
+            continue;
+        fprintf(o, "      <property name=\"copy.");
+        xml_str(o, t->name);
+        const char *dir = t->copy_to_client ? "server-&gt;client" : "client-&gt;server";
+        if (isfinite(t->mbps_p50))
+            fprintf(o, "\" value=\"%.2f s, %.1f MiB/s at p50, %s\"/>\n", t->p50_ms / 1000.0, t->mbps_p50, dir);
+        else
+            fprintf(o, "\" value=\"no ok sample, %s\"/>\n", dir);
+    }
     fprintf(o, "    </properties>\n");
     for (size_t i = 0; i < v->item_count; i++) {
         const struct verdict_item *it = &v->items[i];
@@ -270,6 +302,28 @@ static void om_gauge(FILE *o, const struct summary *s, const char *name, const c
         fprintf(o, "} NaN\n");
 }
 
+static void om_copies(FILE *o, const struct summary *s)
+{
+    int head = 0;
+    for (size_t i = 0; i < s->timer_count; i++) {
+        const struct summary_timer *t = &s->timers[i];
+        if (!t->copy_bytes)
+            continue;
+        if (!head++)
+            fprintf(o, "# TYPE sessmax_copy_mib_per_s gauge\n# HELP sessmax_copy_mib_per_s Copy timer throughput "
+                       "at its median time (MiB/s).\n");
+        fprintf(o, "sessmax_copy_mib_per_s{");
+        om_labels(o, s);
+        om_label(o, "timer", t->name);
+        om_label(o, "direction", t->copy_to_client ? "server->client" : "client->server");
+        fprintf(o, ",bytes=\"%llu\"} ", (unsigned long long)t->copy_bytes);
+        if (isfinite(t->mbps_p50))
+            fprintf(o, "%.9g\n", t->mbps_p50);
+        else
+            fprintf(o, "NaN\n");
+    }
+}
+
 static void export_openmetrics(const struct summary *s, const struct verdict *v, FILE *o)
 {
     om_gauge(o, s, "smax", "Active sessions before the index crossed the threshold (NaN: not reached).",
@@ -299,6 +353,7 @@ static void export_openmetrics(const struct summary *s, const struct verdict *v,
                 fprintf(o, "NaN\n");
         }
     }
+    om_copies(o, s);
     fprintf(o, "# EOF\n");
 }
 

@@ -10,6 +10,7 @@
 #include "controller/report/report_charts.h"
 #include "controller/report/report_html.h"
 #include "controller/score/summary.h"
+#include "controller/score/summary_copy.h"
 #include "controller/score/summary_load.h"
 #include "controller/score/summary_net.h"
 #include "controller/report/svg.h"
@@ -103,8 +104,9 @@ static void how_to_read(FILE *o, const struct summary *s)
 
 static void timer_table(FILE *o, const struct summary *s)
 {
-    fprintf(o, "<table class=\"timers\"><tr><th>timer</th><th>count</th><th>failed</th><th>min</th>"
-               "<th>avg</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max</th></tr>\n");
+    fprintf(o, "<table class=\"timers\"><tr><th>timer</th><th>samples</th><th>failed or suspect</th>"
+               "<th>min ms</th><th>avg ms</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th>"
+               "<th>max ms</th><th>MB/s at p50 (copy timers)</th></tr>\n");
     for (size_t i = 0; i < s->timer_count; i++) {
         const struct summary_timer *t = &s->timers[i];
         fprintf(o, "<tr><td>");
@@ -113,9 +115,42 @@ static void timer_table(FILE *o, const struct summary *s)
         double v[] = { t->min_ms, t->avg_ms, t->p50_ms, t->p90_ms, t->p95_ms, t->p99_ms, t->max_ms };
         for (size_t k = 0; k < 7; k++)
             fprintf(o, isfinite(v[k]) ? "<td>%.0f</td>" : "<td>&ndash;</td>", v[k]);
+        if (t->copy_bytes && isfinite(t->mbps_p50))
+            fprintf(o, "<td>%.1f</td>", t->mbps_p50);
+        else
+            fprintf(o, "<td>&ndash;</td>");
         fprintf(o, "</tr>\n");
     }
     fprintf(o, "</table>\n");
+}
+
+/* The copy table: one row per direction, one column per size, median seconds and MB/s. */
+static void copy_table(FILE *o, const struct summary *s)
+{
+    uint64_t sizes[16];
+    size_t n = summary_copy_sizes(s, sizes, 16);
+    if (!n)
+        return;
+    fprintf(o, "<h2>Copies</h2>\n<table class=\"timers\" id=\"copies\"><tr><th>direction</th>");
+    for (size_t k = 0; k < n; k++) {
+        char head[32];
+        summary_copy_size_text(sizes[k], head, sizeof head);
+        fprintf(o, "<th>%s: median s</th><th>%s: MB/s</th>", head, head);
+    }
+    fprintf(o, "</tr>\n");
+    for (int dir = 0; dir < 2; dir++) {
+        fprintf(o, "<tr><td>%s</td>", dir ? "server &rarr; client (copy out)" : "client &rarr; server (copy in)");
+        for (size_t k = 0; k < n; k++) {
+            const struct summary_timer *t = summary_copy_cell(s, dir, sizes[k]);
+            if (t && isfinite(t->p50_ms))
+                fprintf(o, "<td>%.2f</td><td>%.1f</td>", t->p50_ms / 1000.0, t->mbps_p50);
+            else
+                fprintf(o, "<td>&ndash;</td><td>&ndash;</td>");
+        }
+        fprintf(o, "</tr>\n");
+    }
+    fprintf(o, "</table>\n<p>Median of the ok samples of each copy timer; MB = 2<sup>20</sup> bytes; throughput = "
+               "the timer's bytes (its <code>copy:</code> in the workload) / its time.</p>\n");
 }
 
 static void labels(FILE *o, const struct summary *s)
@@ -157,6 +192,7 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     fprintf(o, "<h2>Timers</h2>\n");
     report_chart_timers(o, s);
     timer_table(o, s);
+    copy_table(o, s);
     fprintf(o, "<h2>Logon</h2>\n");
     report_chart_logon(o, s);
     fprintf(o, "<h2>Bandwidth</h2>\n");

@@ -234,8 +234,15 @@ static void tick_running(struct runner *r, uint64_t now)
 {
     check_early_stop(r, now);
     check_target(r);
+    const struct ledger *l = &r->ledger;
+    if (r->phase == RUNNER_STEADY && r->plan->loops && l->failed + l->ended >= r->plan->sessions) {
+        char why[96];
+        snprintf(why, sizeof why, "every session ran its %u loops (or failed)", r->plan->loops);
+        phases_begin_logoff(r, why);
+    }
     if (r->phase == RUNNER_STEADY && now >= r->t_steady_end_us)
-        phases_begin_logoff(r, "steady state over: logging every session off");
+        phases_begin_logoff(r, r->plan->loops ? "steady state over before every session ran its loops: logging "
+                            "every session off" : "steady state over: logging every session off");
     if (r->phase <= RUNNER_STEADY && runner_agents_alive(r) == 0) {
         snprintf(r->message, sizeof r->message, "every agent was lost");
         r->failed_run = 1;

@@ -279,6 +279,8 @@ static int parse_early_stop(struct ctx *c, const struct ydoc_node *n)
     return get_dur(c, n, "margin", &c->p->early_stop_margin_us);
 }
 
+#define PLAN_LOOPS_STEADY_MAX_US 3600000000ull
+
 static int parse_run_shape(struct ctx *c, const struct ydoc_node *root)
 {
     struct plan *p = c->p;
@@ -299,6 +301,15 @@ static int parse_run_shape(struct ctx *c, const struct ydoc_node *root)
         return ydoc_error(c->doc, ydoc_get(root, "logoff_deadline"), c->err, c->errlen, "logoff_deadline must be at least 1s");
     if ((n = ydoc_get(root, "early_stop")) && parse_early_stop(c, n) < 0)
         return -1;
+    if (get_u32(c, root, "loops", 1, 1000000, &p->loops) < 0 || get_u32(c, root, "logon_retries", 0, 10,
+        &p->logon_retries) < 0 || get_str(c, root, "focus", &p->focus) < 0)
+        return -1;
+    p->focus_node = ydoc_get(root, "focus");
+    if (p->loops && !ydoc_get(root, "steady_state"))
+        p->steady_state_us = PLAN_LOOPS_STEADY_MAX_US;   /* loops end the run; this only caps it */
+    if ((p->drives_node = ydoc_get(root, "drives")) &&
+        ydoc_expect(c->doc, p->drives_node, YDOC_MAP, "drives", c->err, c->errlen) < 0)
+        return -1;
     return 0;
 }
 
@@ -307,7 +318,8 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
     static const char *const keys[] = { "version", "name", "target", "credentials", "transport", "gateway",
                                         "platform", "network", "workload", "sessions", "launch_window",
                                         "steady_state", "logoff_deadline", "seed", "agents", "score",
-                                        "thresholds", "early_stop", "results", NULL };
+                                        "thresholds", "early_stop", "results", "drives", "loops", "focus",
+                                        "logon_retries", NULL };
     struct plan *p = c->p;
     if (!root)
         return ydoc_error(c->doc, NULL, c->err, c->errlen, "the plan is empty");
@@ -427,6 +439,7 @@ void plan_free(struct plan *p)
     free(p->agents.cpus);
     free(p->agents.listen);
     free(p->results);
+    free(p->focus);
     free(p);
 }
 

@@ -81,6 +81,11 @@ struct plan {
     const struct ydoc_node *score_node;      /* `score:` map or NULL (parsed by score_config) */
     const struct ydoc_node *thresholds_node; /* `thresholds:` or NULL */
     char *results;                 /* results database path (default results.db, relative to cwd) */
+    const struct ydoc_node *drives_node;     /* `drives:` or NULL (added to the workload's, plan_check) */
+    uint32_t loops;                /* each session logs off after this many loops; 0: until the end */
+    char *focus;                   /* the timer a single-user diagnosis is about; NULL: none */
+    const struct ydoc_node *focus_node;
+    uint32_t logon_retries;        /* fresh connections allowed after a logon timeout; default 0 */
 };
 
 /* Loads and validates a plan. Returns NULL with err filled ("file:line:col: ..."). */

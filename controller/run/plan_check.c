@@ -13,6 +13,30 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The plan's drives join the workload's (the agents get them in CONFIG), copy timers take their
+ * sizes from either, and `focus:` must name a timer of the loop. */
+static int add_plan_parts(struct plan_checked *pc, char *err, size_t errlen)
+{
+    const struct plan *p = pc->plan;
+    size_t own = pc->wl->ndrives;
+    if (workload_add_drives(pc->wl, p->doc, p->drives_node, err, errlen) != 0 ||
+        workload_resolve_copies(pc->wl, 1, err, errlen) != 0)
+        return EX_DATAERR;
+    if (!(pc->drives_text = workload_drives_text(pc->wl->drives + own, pc->wl->ndrives - own))) {
+        snprintf(err, errlen, "out of memory");
+        return EX_OSERR;
+    }
+    if (p->focus && workload_timer_index(pc->wl, p->focus) < 0) {
+        char list[256] = "";
+        for (size_t i = 0, n = 0; i < pc->wl->ntimers && n + 2 < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", pc->wl->timers[i]);
+        plan_error_at(p, p->focus_node, err, errlen, "focus '%s' is not a timer of workload %s (timers: %s)",
+                      p->focus, p->workload_path, list[0] ? list : "none");
+        return EX_DATAERR;
+    }
+    return 0;
+}
+
 static int load_workload(struct plan_checked *pc, char *err, size_t errlen)
 {
     const struct plan *p = pc->plan;
@@ -28,7 +52,7 @@ static int load_workload(struct plan_checked *pc, char *err, size_t errlen)
         snprintf(err, errlen, "%s", sub);
         return EX_DATAERR;
     }
-    return 0;
+    return add_plan_parts(pc, err, errlen);
 }
 
 static int load_score(struct plan_checked *pc, char *err, size_t errlen)
@@ -49,6 +73,8 @@ static int load_score(struct plan_checked *pc, char *err, size_t errlen)
     free(names);
     if (rc < 0)
         return EX_DATAERR;
+    if (pc->plan->focus)
+        snprintf(pc->score.focus, sizeof pc->score.focus, "%s", pc->plan->focus);
     pc->score_json = score_config_to_json(&pc->score);
     if (!pc->score_json) {
         snprintf(err, errlen, "out of memory");
@@ -98,6 +124,9 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->traffic_interval_ms = AGENT_TRAFFIC_INTERVAL_MS;
     c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
     c->network_profile = pc->net_json;
+    c->drives = pc->drives_text;
+    c->max_loops = p->loops;
+    c->logon_retries = p->logon_retries;
 }
 
 size_t plan_check_config_size(const struct plan_checked *pc)
@@ -160,6 +189,7 @@ void plan_check_free(struct plan_checked *pc)
     free(pc->wl_text);
     free(pc->score_json);
     free(pc->net_json);
+    free(pc->drives_text);
     score_config_free(&pc->score);
     memset(pc, 0, sizeof *pc);
 }

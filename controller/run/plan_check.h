@@ -21,6 +21,7 @@ struct plan_checked {
     struct score_config score;
     char *score_json;            /* runs.score_params */
     char *net_json;              /* the network profile (runs.network_profile, CONFIG) */
+    char *drives_text;           /* the plan's own drives: (CONFIG; "" when none) */
 };
 
 /* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a

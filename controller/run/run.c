@@ -53,6 +53,11 @@ static int open_store(struct runner *r, const char *path)
                                    workload_name(r->pc->wl), workload_hash(r->pc->wl), p->text, r->pc->score_json,
                                    p->sessions, clock_wall_us(), r->pc->net_json };
     r->run = store_run_begin(r->st, &info);
+    for (size_t i = 0; r->run > 0 && i < r->pc->wl->ncopies; i++) {
+        const struct workload_copy *c = &r->pc->wl->copies[i];
+        if (store_add_copy_timer(r->st, r->run, c->timer, c->to_client, c->bytes) < 0)
+            r->run = -1;
+    }
     if (r->run <= 0 || store_flush(r->st) < 0) {
         fprintf(stderr, "sessmax run: %s: cannot start a run: %s\n", path, store_errmsg(r->st));
         return EX_IOERR;

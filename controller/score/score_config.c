@@ -166,6 +166,8 @@ json_t *score_config_json(const struct score_config *c)
             bad |= json_array_append_new(th, jsonv_string(c->thresholds[i].text));
         bad |= jsonv_set(o, "thresholds", th);
         th = NULL;
+        if (c->focus[0])
+            bad |= jsonv_set(o, "focus", jsonv_string(c->focus));
     }
     json_decref(th);
     if (bad) {
@@ -189,6 +191,13 @@ static int from_json_value(struct score_config *c, const char *key, json_t *v, c
         if (!m || !m[0] || strlen(m) >= sizeof c->params.measure)
             return -1;
         snprintf(c->params.measure, sizeof c->params.measure, "%s", m);
+        return 0;
+    }
+    if (!strcmp(key, "focus")) {
+        const char *m = json_string_value(v);
+        if (!m || strlen(m) >= sizeof c->focus)
+            return -1;
+        snprintf(c->focus, sizeof c->focus, "%s", m);
         return 0;
     }
     if (!strcmp(key, "thresholds")) {

@@ -26,6 +26,7 @@ struct score_config {
     struct score_params params;
     struct threshold *thresholds;    /* malloc'd; score_config_free */
     size_t threshold_count;
+    char focus[RESULTS_NAME_LEN];    /* the plan's `focus:` timer (single-user diagnosis); "" none */
 };
 
 /* Defaults and no thresholds. */

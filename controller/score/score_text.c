@@ -1,5 +1,6 @@
 /* score_text.c -- the terminal rendering of one run's summary and verdict (`sessmax score`). */
 #include "controller/score/score_text.h"
+#include "controller/score/summary_copy.h"
 #include "controller/score/summary_net.h"
 
 #include <math.h>
@@ -15,13 +16,37 @@ static void ms(FILE *o, const char *label, double v)
 
 static void print_timers(FILE *o, const struct summary *s)
 {
-    fprintf(o, "\n%-24s %7s %6s %8s %8s %8s %8s %8s\n", "timer (ms)", "count", "failed", "p50", "p95",
+    fprintf(o, "\n%-24s %7s %6s %8s %8s %8s %8s %8s\n", "timer (ms)", "samples", "failed", "p50", "p95",
             "p99", "avg", "max");
     for (size_t i = 0; i < s->timer_count; i++) {
         const struct summary_timer *t = &s->timers[i];
-        fprintf(o, "%-24.24s %7zu %6zu %8.0f %8.0f %8.0f %8.0f %8.0f%s\n", t->name, t->count, t->failed,
-                t->p50_ms, t->p95_ms, t->p99_ms, t->avg_ms, t->max_ms, t->is_measure ? "  (measure)" : "");
+        fprintf(o, "%-24.24s %7zu %6zu %8.0f %8.0f %8.0f %8.0f %8.0f", t->name, t->count, t->failed,
+                t->p50_ms, t->p95_ms, t->p99_ms, t->avg_ms, t->max_ms);
+        if (t->is_measure)
+            fprintf(o, "  (measure)");
+        else if (t->copy_bytes && isfinite(t->mbps_p50))
+            fprintf(o, "  (copy %s, %.1f MB/s at p50)", t->copy_to_client ? "out" : "in", t->mbps_p50);
+        fputc('\n', o);
     }
+    summary_copy_print(o, s);
+}
+
+/* The timer a single-user diagnosis is about (the plan's focus:), in seconds. */
+static void print_focus(FILE *o, const struct summary *s)
+{
+    const struct summary_timer *t = NULL;
+    for (size_t i = 0; s->config.focus[0] && i < s->timer_count; i++)
+        if (!strcmp(s->timers[i].name, s->config.focus))
+            t = &s->timers[i];
+    if (!s->config.focus[0])
+        return;
+    if (!t || t->count == t->failed) {
+        fprintf(o, "focus      %s: no ok sample (%zu failed or suspect)\n", s->config.focus, t ? t->failed : 0);
+        return;
+    }
+    fprintf(o, "focus      %s: %zu samples (%zu failed or suspect), median %.3f s, p95 %.3f s, min %.3f s, "
+            "max %.3f s\n", t->name, t->count, t->failed, t->p50_ms / 1e3, t->p95_ms / 1e3, t->min_ms / 1e3,
+            t->max_ms / 1e3);
 }
 
 void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
@@ -76,6 +101,7 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);
     else
         fprintf(o, "- (no health records)\n");
+    print_focus(o, s);
     print_timers(o, s);
     fprintf(o, "\nverdict    %s\n", verdict_name(v->kind));
     for (size_t i = 0; i < v->item_count; i++)

@@ -1,6 +1,7 @@
 /* summary.c -- the figures of one run: smax, per-timer percentiles, sessions, logon times,
  * bandwidth per session, agent health and the chart buckets. Pure over the store's rows. */
 #include "controller/score/summary.h"
+#include "controller/score/summary_copy.h"
 #include "controller/score/summary_net.h"
 
 #include <math.h>
@@ -359,6 +360,7 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     out->failed_samples_pct = ss->count ? 100.0 * out->samples_failed / ss->count : 0;
     if (do_timers(ss, out) < 0 || do_sessions(in, out) < 0)
         goto oom;
+    summary_copy_apply(in->copies, in->copy_count, out);
     do_agents(in, out);
     if (do_traffic(in, out) < 0)
         goto oom;

@@ -19,6 +19,11 @@ struct summary_timer {
     size_t count, failed;          /* failed: not ok (timed out, failed or suspect) */
     size_t suspect;                /* held below the timer's plausibility floor (ok = 2) */
     double min_ms, avg_ms, max_ms, p50_ms, p90_ms, p95_ms, p99_ms;   /* over ok samples */
+    /* Copy timers (summary_copy.h): bytes per sample (0: not a copy timer), the direction, and
+     * MB/s at the median, slowest and fastest time (NaN without ok samples). */
+    uint64_t copy_bytes;
+    int copy_to_client;
+    double mbps_p50, mbps_min, mbps_max;
 };
 
 /* One point of the measure curve (ok samples only), in time order. */
@@ -80,6 +85,7 @@ struct summary_input {
     const struct store_traffic_row *traffic;  size_t traffic_count;
     const struct store_health_row *health;    size_t health_count;
     const struct store_agent_row *agents;     size_t agent_count;
+    const struct store_copy_row *copies;      size_t copy_count;
 };
 
 /* Pure: computes every figure. `cfg` is copied. Returns 0 or -1 with err (allocation, bad

@@ -2,11 +2,12 @@
 # ab_fairshare.sh -- single-user A/B diagnosis end to end: the same one-session appstart plan
 # against simhost with --io-fairshare off (run 1) and on (run 2); `sessmax compare --ab` must call
 # run 2 slower with p < 0.01 and exit 1 over a 50 % regression limit, and exit 0 when the runs
-# are given the other way round (B faster is no regression).
+# are given the other way round (B faster is no regression). The plan's loops: 25 / focus:
+# appstart give exactly 25 appstart samples per run, and compare --ab shows only that timer.
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 plan() {
     sed -e "s|port: 3389|port: $SIM_PORT|" -e "s|^workload: .*|workload: $S/workloads/appstart-ab.yaml|" \
-        -e "s|^steady_state: .*|steady_state: 20s|" -e "s|^results: .*|results: $WORK/ab.db|" \
+        -e "s|^results: .*|results: $WORK/ab.db|" \
         "$S/workloads/ab-plan.yaml" > "$WORK/plan.yaml"
 }
 run_plan() {   # the verdict of a one-user run is "inconclusive" (exit 2): no capacity is measured
@@ -41,4 +42,13 @@ p = sys.argv[1].split()[8]
 assert p == "<0.001" or float(p) < 0.01, p
 PY
 grep '^appstart ' "$WORK/ba.txt" | grep -q 'B faster by' || fail "reverse comparison"
+grep -q '^focus: appstart' "$WORK/ab.txt" || fail "compare --ab did not announce the focus timer"
+for run in 1 2; do   # loops: 25 -> exactly 25 appstart samples, then the session logged off
+    n=$(sqlite3 "$WORK/ab.db" "SELECT count(*) FROM samples s JOIN timer_names t ON t.id = s.name_id
+        WHERE s.run_id = $run AND t.name = 'appstart'")
+    [ "$n" = 25 ] || fail "run $run: $n appstart samples, expected 25 (loops: 25)"
+    grep -q 'every session ran its 25 loops' "$WORK/run$run.log" || fail "run $run did not end on its loops"
+    grep -q "^agents     1 (0 lost)" "$WORK/run$run.log" || fail "run $run: the agent was lost at the end"
+    grep -q '^focus      appstart: 25 samples' "$WORK/run$run.log" || fail "run $run: no focus line in the score"
+done
 echo PASS

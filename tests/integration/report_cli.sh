@@ -51,7 +51,7 @@ expect_rc 65 "$S" score "$TMP/junk.db"
 expect_rc 0 "$S" compare "$DB"
 [ "$(wc -l <"$TMP/out")" -eq 4 ] || fail "compare rows"
 expect_rc 0 "$S" compare "$DB" --by transport,platform,network --format csv -o "$TMP/cmp.csv"
-head -1 "$TMP/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p95(app_start)' || fail "compare csv header"
+head -1 "$TMP/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p95_ms(app_start)' || fail "compare csv header"
 grep -q '^tcp/ws2022/lan,2,' "$TMP/cmp.csv" || fail "compare group"
 expect_rc 0 "$S" compare "$DB" 1 2 --format markdown
 grep -q '^|:-' "$TMP/out" || fail "markdown"

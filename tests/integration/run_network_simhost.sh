@@ -54,7 +54,7 @@ grep -q '^network    configured wan-250ms-1pct (rtt 250.0 ms.*measured RTT p50 2
     || { cat "$WORK/score.txt"; fail "score does not show the profile beside the measured RTT"; }
 "$B/sessmax" compare "$WORK/r.db" --by network --format csv > "$WORK/cmp.csv" || fail "compare failed"
 cat "$WORK/cmp.csv"
-head -1 "$WORK/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p50(app_start),.*,kbps_per_session,rtt_p50_ms,retrans_pct,stuck$' \
+head -1 "$WORK/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p50_ms(app_start),.*,kbps_per_session,rtt_p50_ms,retrans_pct,stuck_sessions$' \
     || fail "compare header"
 grep -q '^lan,1,' "$WORK/cmp.csv" && grep -q '^wan-250ms-1pct,1,' "$WORK/cmp.csv" || fail "compare rows"
 python3 - "$WORK/cmp.csv" <<'PY' || fail "compare figures"
@@ -65,7 +65,7 @@ assert float(wan["rtt_p50_ms"]) > 200 > float(lan["rtt_p50_ms"]), (lan["rtt_p50_
 assert float(wan["retrans_pct"]) > float(lan["retrans_pct"]), (lan["retrans_pct"], wan["retrans_pct"])
 assert float(wan["kbps_per_session"]) > 0 and float(lan["kbps_per_session"]) > 0
 # an action is a round trip or more: the WAN's typical app start is slower by at least one RTT
-assert float(wan["p50(app_start)"]) > float(lan["p50(app_start)"]) + 200, (lan["p50(app_start)"], wan["p50(app_start)"])
+assert float(wan["p50_ms(app_start)"]) > float(lan["p50_ms(app_start)"]) + 200, (lan["p50_ms(app_start)"], wan["p50_ms(app_start)"])
 PY
 [ -z "$(leftovers)" ] || fail "the emulator left: $(leftovers)"
 echo "run_network_simhost: ok"

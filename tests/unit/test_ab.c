@@ -40,7 +40,7 @@ static void test_ab__table(void)
     FILE *o = open_memstream(&buf, &len);
     struct ab_limit lim;
     CU_ASSERT_EQUAL(ab_parse_limit("2s", &lim), 0);
-    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, o), 1);
+    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, NULL, o), 1);
     fclose(o);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "A/B: run 3 (A) vs run 4 (B)"));
     char *app = strstr(buf, "\nappstart"), *echo = strstr(buf, "\necho");
@@ -56,18 +56,18 @@ static void test_ab__table(void)
     free(buf);
     o = open_memstream(&buf, &len);
     CU_ASSERT_EQUAL(ab_parse_limit("10s", &lim), 0);
-    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, o), 0);
+    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, NULL, o), 0);
     CU_ASSERT_EQUAL(ab_parse_limit("400%", &lim), 0);                   /* +300 % is within */
-    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, o), 0);
+    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, NULL, o), 0);
     CU_ASSERT_EQUAL(ab_parse_limit("250%", &lim), 0);
-    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, o), 1);
-    CU_ASSERT_EQUAL(ab_write(&b, &a, 4, 3, &lim, o), 0);                /* faster is never a regression */
-    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, NULL, o), 0);
+    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, &lim, NULL, o), 1);
+    CU_ASSERT_EQUAL(ab_write(&b, &a, 4, 3, &lim, NULL, o), 0);                /* faster is never a regression */
+    CU_ASSERT_EQUAL(ab_write(&a, &b, 3, 4, NULL, NULL, o), 0);
     fclose(o);
     free(buf);
     struct store_samples none = { .rows = a.rows, .count = 0, .names = names_ab, .name_count = 4 };
     o = open_memstream(&buf, &len);
-    CU_ASSERT_EQUAL(ab_write(&a, &none, 3, 5, NULL, o), -1);
+    CU_ASSERT_EQUAL(ab_write(&a, &none, 3, 5, NULL, NULL, o), -1);
     fclose(o);
     free(buf);
     free(a.rows);

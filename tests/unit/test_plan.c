@@ -2,6 +2,7 @@
  * names, password sources (env, 0600 file, refused 0644 file) and the plan+workload check. */
 #include "unit.h"
 
+#include "common/workload.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 
@@ -218,6 +219,52 @@ static void test_plan__check_with_workload_and_thresholds(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "p.yaml:3:11: workload file "));
 }
 
+/* Plan-level drives (added to the workload's, errors at the plan's line:col, sent in CONFIG),
+ * loops (steady_state becomes a cap), focus (a timer of the workload), logon_retries. */
+static void test_plan__drives_loops_focus(void)
+{
+    char plan[512], wl[512];
+    snprintf(plan, sizeof plan, "%s/p2.yaml", unit_tmpdir());
+    snprintf(wl, sizeof wl, "%s/wl.yaml", unit_tmpdir());
+    write_file(wl, "version: 1\nname: c\nlogon: {change: screen}\nloop:\n"
+                   "  - {timer: in, copy: {to: server, size: s/f}, steps: [{key: enter}], until: {change: screen}}\n");
+    struct plan_checked pc;
+    write_file(plan, HEAD TAIL "loops: 7\nfocus: in\nlogon_retries: 2\ndrives: {s: {files: {f: 5MB}}}\n");
+    CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(pc.plan->loops, 7);
+    CU_ASSERT_EQUAL(pc.plan->steady_state_us, 3600000000ull);
+    CU_ASSERT_EQUAL(pc.plan->logon_retries, 2);
+    CU_ASSERT_EQUAL(pc.wl->copies[0].bytes, 5242880);
+    CU_ASSERT_STRING_EQUAL(pc.drives_text, "{s: {files: {f: 5242880}}}");
+    CU_ASSERT_PTR_NOT_NULL(strstr(pc.score_json, "\"focus\":\"in\""));
+    struct proto_msg m;
+    plan_check_config_msg(&pc, &m);
+    CU_ASSERT_EQUAL(m.u.config.max_loops, 7);
+    CU_ASSERT_EQUAL(m.u.config.logon_retries, 2);
+    CU_ASSERT_STRING_EQUAL(m.u.config.drives, "{s: {files: {f: 5242880}}}");
+    plan_check_free(&pc);
+
+    static const struct { const char *extra, *msg; int rc; } bad[] = {
+        { "focus: nope\ndrives: {s: {files: {f: 1MB}}}\n", "p2.yaml:7:8: focus 'nope' is not a timer of workload", 65 },
+        { "drives: {s: {files: {f: 1XB}}}\n", "p2.yaml:7:25: bad size '1XB'", 65 },
+        { "drives: {toolong1: {files: {f: 1MB}}}\n", "p2.yaml:7:10: drive name 'toolong1' must be 1-7", 65 },
+        { "drives: {s: {files: {g: 1MB}}}\n", "wl.yaml:5:42: copy size 's/f': no such file in the drives: declared", 65 },
+        { "", "wl.yaml:5:42: copy size 's/f': no such file in the drives: none declared", 65 },
+        { "loops: 0\ndrives: {s: {files: {f: 1MB}}}\n", "p2.yaml:7:8:", 65 },
+        { "logon_retries: 11\ndrives: {s: {files: {f: 1MB}}}\n", "p2.yaml:7:16:", 65 },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char text[1024];
+        snprintf(text, sizeof text, HEAD TAIL "%s", bad[k].extra);
+        write_file(plan, text);
+        int rc = plan_check_load(plan, &pc, err, sizeof err);
+        if (rc != bad[k].rc || !strstr(err, bad[k].msg))
+            fprintf(stderr, "\n  want %d '%s'\n  got  %d '%s'\n", bad[k].rc, bad[k].msg, rc, err);
+        CU_ASSERT_EQUAL(rc, bad[k].rc);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[k].msg));
+    }
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -227,6 +274,7 @@ int main(void)
         UNIT_TEST(test_plan__refusals_name_the_position),
         UNIT_TEST(test_plan__password_sources),
         UNIT_TEST(test_plan__check_with_workload_and_thresholds),
+        UNIT_TEST(test_plan__drives_loops_focus),
         UNIT_END,
     };
     return unit_run("plan", tests, NULL, NULL);

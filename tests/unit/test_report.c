@@ -4,8 +4,10 @@
 #include "unit.h"
 
 #include <jansson.h>
+#include <math.h>
 
 #include "controller/report/compare.h"
+#include "controller/score/summary_copy.h"
 #include "controller/score/summary_net.h"
 #include "controller/report/dashboard.h"
 #include "controller/report/export.h"
@@ -111,7 +113,7 @@ static void test_report__fixture_figures(void)
 static void test_report__compare_runs_and_groups(void)
 {
     char *t = render_compare(0, COMPARE_TEXT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(t, "p95(app_start)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "p95_ms(app_start)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(t, "not reached (> 40)"));
     CU_ASSERT_EQUAL(count(t, "\n"), 4);
     free(t);
@@ -126,7 +128,7 @@ static void test_report__compare_runs_and_groups(void)
     char expect[64];
     snprintf(expect, sizeof expect, ",2,%.1f,", (sums[0].score.smax + sums[1].score.smax) / 2.0);
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, expect));
-    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",kbps_per_session,rtt_p50_ms,retrans_pct,stuck\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",kbps_per_session,rtt_p50_ms,retrans_pct,stuck_sessions\n"));
     free(csv);
     char *md = render_compare(by, COMPARE_MARKDOWN);
     CU_ASSERT_PTR_NOT_NULL(strstr(md, "| group "));
@@ -135,7 +137,7 @@ static void test_report__compare_runs_and_groups(void)
     /* grouped by network alone: the LAN-vs-WAN table shows the typical action (p50) */
     CU_ASSERT_EQUAL(compare_parse_by("network", &by), 0);
     char *net = render_compare(by, COMPARE_CSV);
-    CU_ASSERT_PTR_NOT_NULL(strstr(net, "group,runs,smax,baseline_ms,p50(app_start)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(net, "group,runs,smax,baseline_ms,p50_ms(app_start)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nlan,2,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nwan,1,"));
     free(net);
@@ -381,6 +383,47 @@ static int teardown(void)
     return 0;
 }
 
+/* Copy timers: MB/s from the stored size and the median (hand-computed: 10 MiB in 2.5 s = 4 MiB/s,
+ * 300 MiB in 50 s = 6 MiB/s), sizes in the table's heads, one row per direction, measures and
+ * timers without a copy: row untouched. */
+static void test_report__copy_table(void)
+{
+    struct summary_timer t[5] = {
+        { .name = "copyin_10m", .count = 3, .p50_ms = 2500, .min_ms = 2000, .max_ms = 5000 },
+        { .name = "copyin_300m", .count = 1, .p50_ms = 50000, .min_ms = 50000, .max_ms = 50000 },
+        { .name = "copyout_10m", .count = 1, .p50_ms = 125, .min_ms = 125, .max_ms = 125 },
+        { .name = "copyout_300m", .count = 1, .failed = 1, .p50_ms = NAN, .min_ms = NAN, .max_ms = NAN },
+        { .name = "app", .count = 1, .p50_ms = 10 },
+    };
+    struct summary s = { .timers = t, .timer_count = 5 };
+    struct store_copy_row rows[] = { { "copyin_10m", 0, 10485760 }, { "copyin_300m", 0, 314572800 },
+                                     { "copyout_10m", 1, 10485760 }, { "copyout_300m", 1, 314572800 } };
+    summary_copy_apply(rows, 4, &s);
+    CU_ASSERT_DOUBLE_EQUAL(t[0].mbps_p50, 4.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[0].mbps_min, 2.0, 1e-9);     /* the slowest copy, 5 s */
+    CU_ASSERT_DOUBLE_EQUAL(t[0].mbps_max, 5.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[1].mbps_p50, 6.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[2].mbps_p50, 80.0, 1e-9);
+    CU_ASSERT(isnan(t[3].mbps_p50));
+    CU_ASSERT_EQUAL(t[4].copy_bytes, 0);
+    uint64_t sizes[4];
+    CU_ASSERT_EQUAL(summary_copy_sizes(&s, sizes, 4), 2);
+    CU_ASSERT_EQUAL(sizes[0], 10485760);
+    CU_ASSERT_EQUAL(sizes[1], 314572800);
+    char head[32];
+    summary_copy_size_text(1536, head, sizeof head);
+    CU_ASSERT_STRING_EQUAL(head, "1.5 KB");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len);
+    summary_copy_print(o, &s);
+    fclose(o);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "10 MB                   300 MB"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "client -> server (copy in)                    2.50 s  4.0 MB/s        50.00 s  6.0 MB/s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "server -> client (copy out)                   0.12 s  80.0 MB/s       failed (1)"));
+    free(text);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -392,6 +435,7 @@ int main(void)
         UNIT_TEST(test_report__hostile_names_stay_text),
         UNIT_TEST(test_report__tampered_active_count),
         UNIT_TEST(test_report__suspect_samples),
+        UNIT_TEST(test_report__copy_table),
         UNIT_END,
     };
     return unit_run("report", tests, setup, teardown);

@@ -71,7 +71,7 @@ static void test_store__create_and_check(void)
     store_close(st);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "runs: 0"));
     /* reopening a current file changes nothing */
@@ -282,10 +282,12 @@ static void test_store__migrate_v1(void)
     struct rec_sample x = sample(0, 9000000, "open", 5);
     x.loop = 7;
     CU_ASSERT_EQUAL(store_add_sample(st, 1, &x, 1), 0);
+    /* what version 4 added: copy timers */
+    CU_ASSERT_EQUAL(store_add_copy_timer(st, 1, "copyin_10m", 0, 10485760), 0);
     store_close(st);
 
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 3\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4\n"));
     st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
@@ -298,6 +300,13 @@ static void test_store__migrate_v1(void)
     CU_ASSERT_EQUAL(store_load_health(st, 1, &hh, &n), 0);
     CU_ASSERT_EQUAL(n, 1);
     free(hh);
+    struct store_copy_row *cr = NULL;
+    CU_ASSERT_EQUAL(store_load_copy_timers(st, 1, &cr, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(cr[0].name, "copyin_10m");
+    CU_ASSERT_EQUAL(cr[0].to_client, 0);
+    CU_ASSERT_EQUAL(cr[0].bytes, 10485760);
+    free(cr);
     store_close(st);
 }
 

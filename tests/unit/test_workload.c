@@ -390,6 +390,65 @@ static void test_workload__drives_and_fail(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown key 'fail'"));
 }
 
+/* Copy timers: size and direction, DRIVE/FILE resolved against the drives (the workload's, or
+ * later the plan's), each mistake at its place; drives added from a plan's text. */
+static void test_workload__copy_timers(void)
+{
+    char err[WORKLOAD_ERR_LEN], text[1024];
+    static const char *base = "version: 1\nname: c\nlogon: {change: screen}\nloop:\n"
+        "  - {timer: in, copy: {to: server, size: %s}, steps: [{key: enter}], until: {change: screen}}\n"
+        "  - {timer: out, copy: {to: client, size: 3MB}, steps: [{key: enter}], until: {change: screen}}\n%s";
+    snprintf(text, sizeof text, base, "share/f1", "drives: {share: {files: {f1: 1MB}}}\n");
+    struct workload *wl = workload_load_string("c.yaml", text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL_FATAL(wl->ncopies, 2);
+    CU_ASSERT_STRING_EQUAL(wl->copies[0].timer, "in");
+    CU_ASSERT_EQUAL(wl->copies[0].to_client, 0);
+    CU_ASSERT_EQUAL(wl->copies[0].bytes, 1048576);
+    CU_ASSERT_EQUAL(workload_copy(wl, "out")->to_client, 1);
+    CU_ASSERT_EQUAL(workload_copy(wl, "out")->bytes, 3145728);
+    CU_ASSERT_PTR_NULL(workload_copy(wl, "nope"));
+    workload_free(wl);
+
+    /* no drives in the workload: left for the plan's, resolved strictly there */
+    snprintf(text, sizeof text, base, "share/f1", "");
+    wl = workload_load_string("c.yaml", text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    CU_ASSERT_EQUAL(wl->copies[0].bytes, 0);
+    CU_ASSERT_EQUAL(workload_resolve_copies(wl, 1, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "c.yaml:5:42: copy size 'share/f1': no such file in the drives: none declared "
+                                "(in the workload or the plan)");
+    CU_ASSERT_EQUAL(workload_add_drives_text(wl, "plan", "{share: {files: {f1: 2048}}}", err, sizeof err), 0);
+    CU_ASSERT_EQUAL(workload_resolve_copies(wl, 1, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(wl->copies[0].bytes, 2048);
+    char *back = workload_drives_text(wl->drives, wl->ndrives);
+    CU_ASSERT_STRING_EQUAL(back, "{share: {files: {f1: 2048}}}");
+    free(back);
+    CU_ASSERT_EQUAL(workload_add_drives_text(wl, "plan", "{SHARE: {files: {g: 1}}}", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "plan:1:2: drive 'SHARE' declared twice"));
+    workload_free(wl);
+
+    static const struct { const char *size, *drives, *msg; } bad[] = {
+        { "share/f2", "drives: {share: {files: {f1: 1MB}}}\n", "c.yaml:5:42: copy size 'share/f2': no such file" },
+        { "10XB", "", "c.yaml:5:42: copy size '10XB': write a size like 10MB or DRIVE/FILE" },
+        { "/f1", "", "c.yaml:5:42: copy size '/f1': write DRIVE/FILE" },
+        { "{a: 1}", "", "c.yaml:5:42:" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(text, sizeof text, base, bad[k].size, bad[k].drives);
+        wl = workload_load_string("c.yaml", text, strlen(text), err, sizeof err);
+        CU_ASSERT_PTR_NULL(wl);
+        if (!strstr(err, bad[k].msg))
+            fprintf(stderr, "\n  expected '%s', got '%s'\n", bad[k].msg, err);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[k].msg));
+        workload_free(wl);
+    }
+    static const char *badto = "version: 1\nname: c\nlogon: {change: screen}\nloop:\n"
+        "  - {timer: in, copy: {to: disk, size: 1MB}, steps: [{key: enter}], until: {change: screen}}\n";
+    CU_ASSERT_PTR_NULL(workload_load_string("c.yaml", badto, strlen(badto), err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "c.yaml:5:28: copy to 'disk': write server"));
+}
+
 /** Nested repeats are checked by their size, not by the product of their counts: three nested
  * repeats of 100,000 (10^15 steps per pass) load, and a loop whose only pause comes after them
  * is found to pause; without any pause the load fails with the usual message. (Issue: the check
@@ -416,6 +475,7 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_workload__drives_and_fail),
+        UNIT_TEST(test_workload__copy_timers),
         UNIT_TEST(test_workload__minimal),
         UNIT_TEST(test_workload__steps),
         UNIT_TEST(test_workload__honest_timers),
