@@ -15,6 +15,7 @@
 #include "agent/netem.h"
 #include "common/clock.h"
 #include "common/netprofile.h"
+#include "common/numarg.h"
 
 static const char USAGE[] =
     "usage: sessmax-agent netcheck --network PROFILE [--sessions N] [--seconds S] [--bulk K]\n"
@@ -63,9 +64,8 @@ static int parse(int argc, char **argv, struct opts *o)
     int have = 0, c;
     char err[512];
     while ((c = getopt_long(argc, argv, "h", LONGOPTS, NULL)) != -1) {
-        char *end = NULL;
-        double v = optarg ? strtod(optarg, &end) : 0;
-        int bad_num = optarg && (end == optarg || *end || v < 0 || v > 100000);
+        unsigned long n = 0;
+        int bad_num = 0;
         switch (c) {
         case O_NET:
             if (netprofile_parse_arg(optarg, &o->p, err, sizeof err) != 0) {
@@ -77,14 +77,22 @@ static int parse(int argc, char **argv, struct opts *o)
         case O_CHECK: o->check = 1; continue;
         case O_JSON: o->json = 1; continue;
         case 'h': fputs(USAGE, stdout); return -1;
-        case O_SESS: o->sessions = (unsigned)v; bad_num |= v < 1 || v > 5000; break;
-        case O_BULK: o->bulk = (unsigned)v; bad_num |= v > 256; break;
-        case O_SECS: o->seconds = v; bad_num |= v <= 0; break;
-        case O_BSECS: o->bulk_seconds = v; bad_num |= v <= 0; break;
+        case O_SESS:
+            bad_num = numarg_ulong("--sessions", optarg, 1, 5000, &n, err, sizeof err);
+            o->sessions = (unsigned)n;
+            break;
+        case O_BULK:
+            bad_num = numarg_ulong("--bulk", optarg, 0, 256, &n, err, sizeof err);
+            o->bulk = (unsigned)n;
+            break;
+        case O_SECS: bad_num = numarg_double("--seconds", optarg, 0.001, 100000, &o->seconds, err, sizeof err); break;
+        case O_BSECS:
+            bad_num = numarg_double("--bulk-seconds", optarg, 0.001, 100000, &o->bulk_seconds, err, sizeof err);
+            break;
         default: fputs(USAGE, stderr); return EX_USAGE;
         }
         if (bad_num) {
-            fprintf(stderr, "sessmax-agent netcheck: %s: bad value '%s'\n", argv[optind - 1], optarg);
+            fprintf(stderr, "sessmax-agent netcheck: %s\n", err);
             return EX_USAGE;
         }
     }

@@ -1,7 +1,7 @@
 /* rdp_settings.c -- pushes a trimmed client configuration into FreeRDP, in one function.
  *
  * Economies (see the FreeRDP 2.11 notes §8): no bitmap cache, no GFX/H.264, no sound, no
- * clipboard, no network auto-detect or heartbeat (they would pull in rdpdr + rdpsnd), no dynamic
+ * clipboard, no network auto-detect (unless the link is announced as autodetect) or heartbeat, no dynamic
  * channels, 16 bpp by default. Certificates: pinned fingerprint or IgnoreCertificate, never a
  * known_hosts entry (AutoAccept off, our VerifyCertificateEx never returns 1). */
 #include "agent/rdp_settings.h"
@@ -74,7 +74,10 @@ int rdp_settings_push(rdpSettings *s, const struct engine_config *cfg, const cha
     SET_BOOL(AudioCapture, FALSE);
     SET_BOOL(RedirectClipboard, FALSE);
     SET_BOOL(DeviceRedirection, FALSE);
-    SET_BOOL(NetworkAutoDetect, FALSE);
+    /* announcing the autodetect type requires the autodetect flag (MS-RDPBCGR 2.2.1.3.2); FreeRDP's
+     * core answers the server's RTT and bandwidth requests, no channel needed */
+    SET_BOOL(NetworkAutoDetect, cfg->connection_type == CONNECTION_TYPE_AUTODETECT);
+    SET_BOOL(RemoteFxCodec, FALSE);   /* the autodetect type turns it on */
     SET_BOOL(SupportHeartbeatPdu, FALSE);
     SET_BOOL(SupportMultitransport, FALSE);
     SET_BOOL(SupportDynamicChannels, FALSE);

@@ -26,6 +26,7 @@
 #include "agent/session_rdp.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/names.h"
 
 /* ---------------------------------------------------------------- records */
 
@@ -148,6 +149,29 @@ static void finish_cb(evutil_socket_t fd, short what, void *arg)
     end(s, s->finish_reason, s->finish_detail);
 }
 
+/* The screen at the moment a session fails, kept as evidence: <shot_dir>/<user>-failed.png, its
+ * file name appended to the failure detail ("...; screen alice-failed.png"). Nothing without a
+ * shots directory or before the first frame buffer (a refused connect). */
+static void failure_shot(struct session *s, char *detail, size_t len)
+{
+    struct screen_view v;
+    const char *dir = s->h->cfg->shot_dir;
+    if (!dir || !s->inst || !s->inst->context || screen_view_of(s->inst->context->gdi, &v) != 0)
+        return;
+    char who[RESULTS_NAME_LEN], file[RESULTS_NAME_LEN + 16], path[4096];
+    name_sanitize(s->user, who, sizeof who);
+    snprintf(file, sizeof file, "%s-failed.png", who);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (screen_write_png(&v, path) != 0)
+        return;
+    size_t n = strlen(detail), need = strlen(file) + sizeof "; screen ";
+    if (need >= len)
+        return;
+    if (n + need > len)
+        n = len - need;
+    snprintf(detail + n, len - n, "; screen %s", file);
+}
+
 /* Deferred end: safe from inside FreeRDP and interpreter callbacks. The first reason wins. */
 static void finish_later(struct session *s, enum failure_reason reason, const char *detail)
 {
@@ -156,6 +180,8 @@ static void finish_later(struct session *s, enum failure_reason reason, const ch
     s->finish_pending = 1;
     s->finish_reason = reason;
     snprintf(s->finish_detail, sizeof s->finish_detail, "%s", detail ? detail : "");
+    if (reason != FAIL_NONE)
+        failure_shot(s, s->finish_detail, sizeof s->finish_detail);
     event_active(s->finish_ev, EV_TIMEOUT, 0);
 }
 

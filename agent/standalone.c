@@ -7,6 +7,7 @@
 #include <event2/event.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "agent/jsonl_sink.h"
 #include "agent/netem.h"
 #include "common/log.h"
+#include "common/numarg.h"
 #include "common/netprofile.h"
 #include "common/shots.h"
 #include "common/workload.h"
@@ -184,7 +186,7 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
     const char *cmd = argv[0];
     int c;
     unsigned long v;
-    char *end;
+    char err[256];
     optind = 0;                  /* 0, not 1: re-initialises getopt after main()'s own scan */
     while ((c = getopt_long(argc, argv, "o:h", LONGOPTS, NULL)) != -1) {
         switch (c) {
@@ -210,10 +212,9 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
         case O_SHOT_TIMERS: o->cfg.shot_timers = 1; break;
         case O_SESSIONS: case O_THREADS: case O_ATTEMPTS: case O_BPP: case O_SEED: case O_LOOPS:
         case O_FIRST: case O_LOGON_RETRIES:
-            v = strtoul(optarg, &end, 10);
-            if (*end || !*optarg || (c != O_SEED && c != O_LOGON_RETRIES && (v == 0 || v > 100000)) ||
-                (c == O_LOGON_RETRIES && v > 10) ||
-                (c == O_BPP && v != 16 && v != 32))
+            if (numarg_ulong(opt_name(c), optarg, c == O_SEED || c == O_LOGON_RETRIES ? 0 : 1,
+                             c == O_SEED ? ULONG_MAX : c == O_LOGON_RETRIES ? 10 : 100000, &v,
+                             err, sizeof err) != 0 || (c == O_BPP && v != 16 && v != 32))
                 return bad(cmd, opt_name(c), optarg);
             if (c == O_SESSIONS) o->sessions = (unsigned)v;
             if (c == O_THREADS) o->cfg.connect_threads = (unsigned)v;
@@ -236,11 +237,11 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
             break;
         }
         case O_SIZE: {
-            unsigned w, h;
-            if (sscanf(optarg, "%ux%u", &w, &h) != 2 || w < 64 || h < 64 || w > 8192 || h > 8192)
+            unsigned long w, h;
+            if (numarg_size("size", optarg, 64, 64, 8192, 8192, &w, &h, err, sizeof err) != 0)
                 return bad(cmd, "size", optarg);
-            o->cfg.width = w;
-            o->cfg.height = h;
+            o->cfg.width = (uint32_t)w;
+            o->cfg.height = (uint32_t)h;
             o->size_given = 1;
             break;
         }

@@ -17,10 +17,12 @@
 
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <getopt.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <unistd.h>
 
 #define AGENTS 2
@@ -90,9 +92,19 @@ static int synthetic_agent(int argc, char **argv)
 {
     struct synth s = { 0 };
     const char *addr = argv[1], *name = "synthetic";
-    for (int i = 2; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--name"))
-            name = argv[i + 1];
+    /* the options agentspawn passes to `connect`; only the name matters here */
+    static const struct option LONGOPTS[] = {
+        { "name", required_argument, NULL, 'n' }, { "capacity", required_argument, NULL, 'c' },
+        { "token-fd", required_argument, NULL, 't' }, { "tls-pin", required_argument, NULL, 'p' },
+        { "shot-dir", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+    };
+    int c;
+    optind = 2;
+    while ((c = getopt_long(argc, argv, "", LONGOPTS, NULL)) != -1)
+        if (c == 'n')
+            name = optarg;
+        else if (c == '?')
+            return EX_USAGE;
     s.total_batches = PER_AGENT / BATCH;
     s.session_base = name[strlen(name) - 1] == '2' ? 30 : 0;
     struct sockaddr_storage ss;

@@ -3,11 +3,13 @@
  * Usage: bench_db_ingest [BATCHED_ROWS [PER_ROW_ROWS]]   (defaults 200000 and 20000); the file
  * lives in a fresh directory under $TMPDIR (default /tmp), removed afterwards. */
 #include "common/clock.h"
+#include "common/numarg.h"
 #include "db/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <unistd.h>
 
 #define TARGET_ROWS_PER_S 50000.0
@@ -57,20 +59,25 @@ static double ingest(const char *path, unsigned rows, unsigned batch_rows)
 
 int main(int argc, char **argv)
 {
-    unsigned batched_rows = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 200000;
-    unsigned per_row_rows = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 20000;
-    char dir[512], path[600];
+    unsigned long batched_rows = 200000, per_row_rows = 20000;
+    char dir[512], path[600], err[256];
+    if (argc > 3 || (argc > 1 && numarg_ulong("BATCHED_ROWS", argv[1], 1, 100000000, &batched_rows, err, sizeof err)) ||
+        (argc > 2 && numarg_ulong("PER_ROW_ROWS", argv[2], 1, 100000000, &per_row_rows, err, sizeof err))) {
+        fprintf(stderr, "bench_db_ingest: %s\nusage: bench_db_ingest [BATCHED_ROWS [PER_ROW_ROWS]]\n",
+                argc > 3 ? "too many arguments" : err);
+        return EX_USAGE;
+    }
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/sessmax-bench-db.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir) || !batched_rows || !per_row_rows) {
-        fprintf(stderr, "usage: bench_db_ingest [BATCHED_ROWS [PER_ROW_ROWS]]\n");
-        return 64;
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "bench_db_ingest: cannot create a directory under %s\n", tmp && *tmp ? tmp : "/tmp");
+        return EX_CANTCREAT;
     }
     snprintf(path, sizeof path, "%s/ingest.db", dir);
     printf("db-ingest: sample rows into a fresh SQLite file (WAL, synchronous=NORMAL), %zu timer names, 100 sessions\n",
            TIMER_NAMES);
-    double batched = ingest(path, batched_rows, 0);
-    double per_row = ingest(path, per_row_rows, 1);
+    double batched = ingest(path, (unsigned)batched_rows, 0);
+    double per_row = ingest(path, (unsigned)per_row_rows, 1);
     char side[640];
     unlink(path);
     snprintf(side, sizeof side, "%s-wal", path);
@@ -80,8 +87,8 @@ int main(int argc, char **argv)
     rmdir(dir);
     if (batched < 0 || per_row < 0)
         return 70;
-    printf("  batched writer (default batch: 5000 rows / 200 ms): %u rows\n", batched_rows);
-    printf("  one transaction per row:                           %u rows\n", per_row_rows);
+    printf("  batched writer (default batch: 5000 rows / 200 ms): %lu rows\n", batched_rows);
+    printf("  one transaction per row:                           %lu rows\n", per_row_rows);
     printf("batched: %.0f rows/s   per-row: %.0f rows/s   ratio: %.1f x   (target >= %.0f rows/s: %s)\n",
            batched, per_row, batched / per_row, TARGET_ROWS_PER_S, batched >= TARGET_ROWS_PER_S ? "PASS" : "FAIL");
     return 0;

@@ -9,6 +9,7 @@
  *                 [--simhost PATH] [--port P --pid PID --fingerprint FP (an already running simhost)]
  */
 #include "common/keymap.h"
+#include "common/numarg.h"
 #include "common/workload.h"
 #include "simhost/sim_cost.h"
 #include "simhost/sim_predict.h"
@@ -20,6 +21,7 @@
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
 #include <freerdp/settings.h>
+#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -244,7 +246,7 @@ static long proc_kb(pid_t pid, const char *field)
         return -1;
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, field, strlen(field)))
-            v = atol(line + strlen(field) + 1);
+            v = strtol(line + strlen(field) + 1, NULL, 10);
     fclose(f);
     return v;
 }
@@ -421,32 +423,64 @@ static void usage(void)
           "  throwaway one is generated for the simhost this bench starts.\n", stderr);
 }
 
+/* An integer option in [min, max] into an int field; complains on stderr. */
+static int num(const char *opt, const char *v, unsigned long min, unsigned long max, int *out)
+{
+    char err[256];
+    unsigned long n;
+    if (numarg_ulong(opt, v, min, max, &n, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_simhost: %s\n", err);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+static int parse_one(int c, const char *v)
+{
+    char err[256];
+    int pid;
+    switch (c) {
+    case 's': return num("--sessions", v, 1, 100000, &cfg.sessions);
+    case 't': return num("--threads", v, 1, 1024, &cfg.threads);
+    case 'b': return num("--bpp", v, 16, 32, &cfg.bpp);
+    case 'l': return num("--loops", v, 1, 100000, &cfg.loops);
+    case 'p': return num("--port", v, 1, 65535, &cfg.port);
+    case 'P':
+        if (num("--pid", v, 1, 4194304, &pid) != 0)
+            return -1;
+        cfg.pid = (pid_t)pid;
+        return 0;
+    case 'H':
+        if (numarg_double("--hold", v, 0, 86400, &cfg.hold_s, err, sizeof err) == 0)
+            return 0;
+        fprintf(stderr, "bench_simhost: %s\n", err);
+        return -1;
+    case 'm': cfg.mid_action = v; return 0;
+    case 'c': cfg.loop_check = v; return 0;
+    case 'x': cfg.simhost_path = v; return 0;
+    case 'f': cfg.fingerprint = v; return 0;
+    }
+    return -1;
+}
+
 static int parse(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
+    static const struct option LONGOPTS[] = {
+        { "sessions", required_argument, NULL, 's' }, { "threads", required_argument, NULL, 't' },
+        { "hold", required_argument, NULL, 'H' }, { "bpp", required_argument, NULL, 'b' },
+        { "mid-action", required_argument, NULL, 'm' }, { "loop-check", required_argument, NULL, 'c' },
+        { "loops", required_argument, NULL, 'l' }, { "simhost", required_argument, NULL, 'x' },
+        { "port", required_argument, NULL, 'p' }, { "pid", required_argument, NULL, 'P' },
+        { "fingerprint", required_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "", LONGOPTS, NULL)) != -1)
+        if (c == '?' || parse_one(c, optarg) != 0) {
             usage();
             return -1;
         }
-        if (!strcmp(a, "--sessions")) cfg.sessions = atoi(v);
-        else if (!strcmp(a, "--threads")) cfg.threads = atoi(v);
-        else if (!strcmp(a, "--hold")) cfg.hold_s = atof(v);
-        else if (!strcmp(a, "--bpp")) cfg.bpp = atoi(v);
-        else if (!strcmp(a, "--mid-action")) cfg.mid_action = v;
-        else if (!strcmp(a, "--loop-check")) cfg.loop_check = v;
-        else if (!strcmp(a, "--loops")) cfg.loops = atoi(v);
-        else if (!strcmp(a, "--simhost")) cfg.simhost_path = v;
-        else if (!strcmp(a, "--port")) cfg.port = atoi(v);
-        else if (!strcmp(a, "--pid")) cfg.pid = (pid_t)atoi(v);
-        else if (!strcmp(a, "--fingerprint")) cfg.fingerprint = v;
-        else {
-            usage();
-            return -1;
-        }
-        i++;
-    }
-    if (cfg.sessions < 1 || cfg.threads < 1 || (cfg.bpp != 16 && cfg.bpp != 32)) {
+    if (optind < argc || (cfg.bpp != 16 && cfg.bpp != 32)) {
         usage();
         return -1;
     }

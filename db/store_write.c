@@ -44,7 +44,7 @@ static const char *const stmt_sql[STMT__COUNT] = {
                            " ON CONFLICT (run_id, idx) DO UPDATE SET"
                            " user = CASE WHEN user = '' THEN excluded.user ELSE user END,"
                            " launch_us = CASE WHEN launch_us = 0 THEN excluded.launch_us ELSE launch_us END",
-    [STMT_SESSION_ACTIVE] = "UPDATE sessions SET state = 'active', active_us = ?3, logon_us = ?4"
+    [STMT_SESSION_ACTIVE] = "UPDATE sessions SET state = 'active', active_us = ?3, logon_us = ?4, detail = ?5"
                             " WHERE run_id = ?1 AND idx = ?2 AND state IN ('launched', 'active')",
     [STMT_SESSION_FAILED] = "UPDATE sessions SET state = 'failed', reason = ?3, detail = ?4, end_us = ?5"
                             " WHERE run_id = ?1 AND idx = ?2 AND state IN ('launched', 'active')",
@@ -341,6 +341,7 @@ int store_session_event(struct store *st, int64_t run_id, const struct rec_sessi
             return -1;
         sqlite3_bind_int64(s, 3, (int64_t)ev->t_us);
         sqlite3_bind_int64(s, 4, ev->value_us);
+        bind_text(s, 5, ev->detail);   /* "repaint requests: N, logon retries: M" when any */
         break;
     case SESSION_FAILED:
         if (!(s = stmt(st, STMT_SESSION_FAILED)))

@@ -18,6 +18,7 @@ struct sim_opts {
     const char *event_log;       /* --event-log FILE */
     const char *input_log;       /* --input-log FILE: every key and Unicode press as decoded */
     int bpp;                     /* --bpp 16|32: the highest depth offered (default 32) */
+    int codec;                   /* --codec auto|planar|interleaved|none (enum sim_codec_id, default auto) */
     int width, height;           /* --size WxH (default 1024x768) */
     int handshake_timeout_s;     /* --handshake-timeout S: logon must finish within (default 20) */
     int max_conns;               /* --max-conns N: peer threads at once (default 1024) */

@@ -10,7 +10,9 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/netprofile.h"
 #include "simhost/sim_apps.h"
+#include "simhost/sim_codec.h"
 #include "simhost/sim_desktop.h"
 #include "simhost/sim_appstart.h"
 #include "simhost/sim_drive.h"
@@ -46,6 +48,7 @@ struct sim_session {
     struct sim_peer_entry ent;
     struct sim_desktop desk;
     struct sim_frame_buf fb;
+    struct sim_codec *codec;     /* NULL: uncompressed SurfaceBits (sim_frame) */
     char user[64];
     char dir[4096];
     int bpp;
@@ -107,7 +110,8 @@ static int flush(struct sim_session *s)
     if (frame_marker(s, SURFACECMD_FRAMEACTION_BEGIN) != 0)
         return -1;
     for (int i = 0; i < d->dirty.n; i++)
-        if (sim_frame_emit(d, &s->srv->font, d->dirty.r[i], s->bpp, &s->fb, send_strip, s) < 0)
+        if ((s->codec ? sim_codec_emit(s->codec, d, &s->srv->font, d->dirty.r[i], &s->fb, s->peer->context)
+                      : sim_frame_emit(d, &s->srv->font, d->dirty.r[i], s->bpp, &s->fb, send_strip, s)) < 0)
             return -1;
     sim_dirty_clear(&d->dirty);
     return frame_marker(s, SURFACECMD_FRAMEACTION_END);
@@ -349,12 +353,17 @@ static BOOL on_post_connect(freerdp_peer *peer)
     size_t strip = frag > 8192 ? frag - 1024 : 8192;
     if (strip > SIM_FRAME_STRIP_BYTES)
         strip = SIM_FRAME_STRIP_BYTES;
-    if (sim_frame_buf_init(&s->fb, strip) != 0)
+    enum sim_codec_id codec = sim_codec_choose((enum sim_codec_id)srv->opts->codec, s->bpp, st);
+    if (sim_frame_buf_init(&s->fb, strip) != 0 || sim_codec_open(codec, st, &s->codec) != 0)
         return FALSE;
     sim_desktop_init(&s->desk, s->user, (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopWidth),
                      (int)freerdp_settings_get_uint32(st, FreeRDP_DesktopHeight));
     sim_drive_logon(s->drive, s->id);
-    log_info("session %u: %s logged on (%d bpp, %s)", s->id, s->user, s->bpp, nla ? "NLA" : "TLS");
+    /* the link the client says it is on (client core data connectionType, 0 = not sent) */
+    UINT32 link = freerdp_settings_get_uint32(st, FreeRDP_ConnectionType);
+    log_info("session %u: %s logged on (%d bpp, %s, codec %s, link %s%s)", s->id, s->user, s->bpp,
+             nla ? "NLA" : "TLS", sim_codec_name(codec), link ? netprofile_conn_name((enum netprofile_conn)link) : "unset",
+             freerdp_settings_get_bool(st, FreeRDP_NetworkAutoDetect) ? " +autodetect" : "");
     return TRUE;
 }
 
@@ -387,6 +396,12 @@ static void ctx_free(freerdp_peer *peer, rdpContext *ctx)
     (void)peer;
     if (!s)
         return;
+    uint64_t raw, sent;
+    sim_codec_totals(s->codec, &raw, &sent);
+    if (raw)
+        log_info("session %u: %llu KiB of pixels sent as %llu KiB", s->id, (unsigned long long)(raw >> 10),
+                 (unsigned long long)(sent >> 10));
+    sim_codec_free(s->codec);
     sim_drive_free(s->drive);
     sim_frame_buf_free(&s->fb);
     free(s);

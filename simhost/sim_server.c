@@ -3,6 +3,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "simhost/sim_codec.h"
 #include "simhost/sim_peer.h"
 
 #include <errno.h>
@@ -266,6 +267,7 @@ int sim_server_run(struct sim_server *srv)
     if (pthread_create(&wd, NULL, watchdog, srv) != 0)
         goto done;
     wd_started = 1;
+    printf("sessmax-simhost: platform simhost/%s, up to %d bpp\n", sim_codec_name(o->codec), o->bpp);
     printf("sessmax-simhost: listening on %s:%d fingerprint %s\n", o->host, o->port, srv->tls.fingerprint);
     fflush(stdout);
     while (!srv->stop) {

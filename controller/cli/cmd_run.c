@@ -8,13 +8,14 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 static int run(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "db", required_argument, NULL, 'd' }, { "report", required_argument, NULL, 'r' },
         { "verdict", required_argument, NULL, 'v' }, { "agent-log", required_argument, NULL, 'l' },
-        { "plain", no_argument, NULL, 'p' }, { NULL, 0, NULL, 0 },
+        { "plain", no_argument, NULL, 'p' }, { "shots", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
     };
     struct run_options o = { .tty = -1 };
     int c;
@@ -27,6 +28,11 @@ static int run(int argc, char **argv)
         case 'v': o.verdict_path = optarg; break;
         case 'l': o.agent_log = optarg; break;
         case 'p': o.tty = 0; break;
+        case 's':
+            if (strcmp(optarg, "all") && strcmp(optarg, "failures"))
+                return cmd_usage_error(&cmd_run, "--shots '%s': use all or failures", optarg);
+            o.shots_all = !strcmp(optarg, "all");
+            break;
         default: return cmd_usage_error(&cmd_run, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
@@ -50,13 +56,17 @@ static int run(int argc, char **argv)
 
 const struct cmd cmd_run = {
     "run", "run a test plan: ramp up sessions on agents, record everything, score it",
-    "usage: sessmax run PLAN [--db FILE] [--report FILE.html] [--verdict FILE.json] [--agent-log FILE] [--plain]\n\n"
+    "usage: sessmax run PLAN [--db FILE] [--report FILE.html] [--verdict FILE.json] [--agent-log FILE] [--plain]\n"
+    "                        [--shots all|failures]\n\n"
     "Validates PLAN (as `sessmax validate` does), starts or waits for the agents it names, starts the\n"
     "sessions evenly across the launch window, keeps them for the steady state, logs them off, and\n"
     "records every session, sample, traffic and agent-health record in the results database (the\n"
     "plan's `results:`, default results.db; --db overrides). On a terminal a live line shows\n"
     "launched / active / failed sessions, the current index against the threshold and the time left;\n"
     "--plain (or a non-terminal stdout) prints a line every 10 s instead.\n\n"
+    "Screenshots go to DB.shots/run-ID/ with an index.html contact sheet: the screen of every failure\n"
+    "(a timeout, a failed session) and, with --shots all, the end of every timer of each session's\n"
+    "first loop, named USER-loopK-TIMER.png (debug a new workload with it).\n\n"
     "Ctrl-C logs every session off and marks the run aborted; a second Ctrl-C stops at once.\n"
     "The password comes from the plan's password_env or password_file (mode 0600), never argv.\n"
     "Remote agents (agents: {expect: N}) need SESSMAX_TOKEN set here and on every agent; see\n"

@@ -87,6 +87,9 @@ static void export_csv(const struct summary *s, const struct verdict *v, FILE *o
     csv_row(o, s, "smax_reached", "", s->score.reached);
     csv_row(o, s, "max_active", "", s->score.max_active);
     csv_row(o, s, "verdict_exit_code", "", verdict_exit_code(v->kind));
+    csv_row(o, s, "logon_first_try", "", s->logon_first_try);
+    csv_row(o, s, "logon_after_repaint", "", s->logon_repainted);
+    csv_row(o, s, "logon_after_retry", "", s->logon_retried);
     for (size_t i = 0; i < s->timer_count; i++) {
         double x[9];
         timer_values(&s->timers[i], x);
@@ -148,6 +151,31 @@ static json_t *timer_json(const struct summary_timer *t)
     return o;
 }
 
+/* Failed or stuck sessions with their evidence (summary_evidence.h). */
+static json_t *failures_json(const struct summary *s)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < s->failure_count; i++) {
+        const struct summary_failure *f = &s->failures[i];
+        json_t *o = json_object();
+        int bad = !o || json_array_append_new(a, o);
+        if (!bad) {
+            bad |= jsonv_set(o, "session", json_integer(f->session));
+            bad |= jsonv_set(o, "user", jsonv_string(f->user));
+            bad |= jsonv_set(o, "reason", jsonv_string(f->reason));
+            bad |= jsonv_set(o, "stuck", json_boolean(f->stuck));
+            bad |= jsonv_set(o, "t_us", json_integer((json_int_t)f->t_us));
+            bad |= jsonv_set(o, "screen", f->screen[0] ? jsonv_string(f->screen) : json_null());
+            bad |= jsonv_set(o, "detail", jsonv_string(f->detail));
+        }
+        if (bad) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 /* The verdict object, extended with the figures. */
 static json_t *run_json(const struct summary *s, const struct verdict *v)
 {
@@ -174,6 +202,11 @@ static json_t *run_json(const struct summary *s, const struct verdict *v)
         bad |= jsonv_set(o, "score_params", score_config_json(&s->config));
         bad |= jsonv_set(o, "timers", timers);
         timers = NULL;
+        bad |= jsonv_set(o, "failures", failures_json(s));
+        bad |= jsonv_set(o, "logon_first_try", json_integer(s->logon_first_try));
+        bad |= jsonv_set(o, "logon_after_repaint", json_integer(s->logon_repainted));
+        bad |= jsonv_set(o, "logon_after_retry", json_integer(s->logon_retried));
+        bad |= jsonv_set(o, "repaint_requests", json_integer(s->repaint_requests));
     }
     json_decref(timers);
     if (bad) {
@@ -223,7 +256,8 @@ static void export_junit(const struct summary *s, const struct verdict *v, FILE 
     fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"sessmax.run%lld.",
             (long long)s->run.id);
     xml_str(o, s->run.name);
-    fprintf(o, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", v->item_count, failures, errors);
+    fprintf(o, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", v->item_count + s->failure_count,
+            failures + s->failure_count, errors);
     fprintf(o, "    <properties>\n");
     const char *props[][2] = { { "transport", s->run.transport }, { "platform", s->run.platform },
                                { "network", s->run.network }, { "score_version", SCORE_VERSION },
@@ -261,6 +295,18 @@ static void export_junit(const struct summary *s, const struct verdict *v, FILE 
             fprintf(o, "</system-out>");
         }
         fprintf(o, "</testcase>\n");
+    }
+    for (size_t i = 0; i < s->failure_count; i++) {
+        const struct summary_failure *f = &s->failures[i];
+        fprintf(o, "    <testcase classname=\"sessmax.session\" name=\"");
+        xml_str(o, f->user);
+        fprintf(o, "\"><failure message=\"");
+        xml_str(o, f->reason);
+        fprintf(o, " at %llu us; screen ", (unsigned long long)f->t_us);
+        xml_str(o, f->screen[0] ? f->screen : "none");
+        fprintf(o, "; ");
+        xml_str(o, f->detail);
+        fprintf(o, "\"/></testcase>\n");
     }
     fprintf(o, "  </testsuite>\n</testsuites>\n");
 }
@@ -324,6 +370,26 @@ static void om_copies(FILE *o, const struct summary *s)
     }
 }
 
+static void om_failures(FILE *o, const struct summary *s)
+{
+    om_gauge(o, s, "logons_first_try", "Logons that succeeded at once.", s->logon_first_try);
+    om_gauge(o, s, "logons_after_repaint", "Logons that needed repaint requests.", s->logon_repainted);
+    om_gauge(o, s, "logons_after_retry", "Logons that needed a logon retry.", s->logon_retried);
+    if (!s->failure_count)
+        return;
+    fprintf(o, "# TYPE sessmax_failed_session_time_seconds gauge\n# HELP sessmax_failed_session_time_seconds "
+               "When each failed or stuck session failed (Unix time), with its screen.\n");
+    for (size_t i = 0; i < s->failure_count; i++) {
+        const struct summary_failure *f = &s->failures[i];
+        fprintf(o, "sessmax_failed_session_time_seconds{");
+        om_labels(o, s);
+        om_label(o, "user", f->user);
+        om_label(o, "reason", f->reason);
+        om_label(o, "screen", f->screen);
+        fprintf(o, "} %.6f\n", f->t_us / 1e6);
+    }
+}
+
 static void export_openmetrics(const struct summary *s, const struct verdict *v, FILE *o)
 {
     om_gauge(o, s, "smax", "Active sessions before the index crossed the threshold (NaN: not reached).",
@@ -354,6 +420,7 @@ static void export_openmetrics(const struct summary *s, const struct verdict *v,
         }
     }
     om_copies(o, s);
+    om_failures(o, s);
     fprintf(o, "# EOF\n");
 }
 

@@ -55,6 +55,9 @@ static void key_figures(FILE *o, const struct summary *s)
         }
         fprintf(o, "</td></tr>\n");
     }
+    fprintf(o, "<tr><th>logons</th><td>first try %u, after repaint requests %u, after logon retries %u "
+               "(%u repaint requests)</td></tr>\n", s->logon_first_try, s->logon_repainted, s->logon_retried,
+            s->repaint_requests);
     figure(o, "logon p50", "%.0f ms", s->logon_p50_ms);
     figure(o, "logon p95", "%.0f ms", s->logon_p95_ms);
     figure(o, "bandwidth", "%.1f kbit/s per session", s->kbps_per_session);
@@ -122,6 +125,35 @@ static void timer_table(FILE *o, const struct summary *s)
         fprintf(o, "</tr>\n");
     }
     fprintf(o, "</table>\n");
+}
+
+/* Every failed or stuck session: user, reason, time, detail and the PNG of its screen then. */
+static void failure_table(FILE *o, const struct summary *s)
+{
+    if (!s->failure_count)
+        return;
+    fprintf(o, "<h2>Failed or stuck sessions</h2>\n<table class=\"timers\" id=\"failures\"><tr><th>user</th>"
+               "<th>reason</th><th>time (UTC)</th><th>screen then (run-%lld/)</th><th>detail</th></tr>\n",
+            (long long)s->run.id);
+    for (size_t i = 0; i < s->failure_count; i++) {
+        const struct summary_failure *f = &s->failures[i];
+        char when[32] = "-";
+        time_t t = (time_t)(f->t_us / 1000000);
+        struct tm tm;
+        if (f->t_us && gmtime_r(&t, &tm))
+            strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+        fprintf(o, "<tr><td>");
+        svg_escape(o, f->user);
+        fprintf(o, "</td><td>");
+        svg_escape(o, f->reason);
+        fprintf(o, "%s</td><td>%s</td><td>", f->stuck ? " (stuck)" : "", when);
+        svg_escape(o, f->screen[0] ? f->screen : "none");
+        fprintf(o, "</td><td>");
+        svg_escape(o, f->detail);
+        fprintf(o, "</td></tr>\n");
+    }
+    fprintf(o, "</table>\n<p>Screens are in the run's shots directory beside the results database "
+               "(<code>RESULTS.shots/run-%lld/</code>, with an index.html contact sheet).</p>\n", (long long)s->run.id);
 }
 
 /* The copy table: one row per direction, one column per size, median seconds and MB/s. */
@@ -193,6 +225,7 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     report_chart_timers(o, s);
     timer_table(o, s);
     copy_table(o, s);
+    failure_table(o, s);
     fprintf(o, "<h2>Logon</h2>\n");
     report_chart_logon(o, s);
     fprintf(o, "<h2>Bandwidth</h2>\n");

@@ -447,7 +447,7 @@ void plan_user_name(const struct plan *p, uint32_t index, char *out, size_t outl
 {
     const char *pat = p->cred.user_pattern;
     const char *open = strstr(pat, "{n"), *close = strchr(open, '}');
-    int width = open[2] == ':' ? atoi(open + 3) : 0;
+    int width = open[2] == ':' ? (int)strtoul(open + 3, NULL, 10) : 0;   /* 1-2 digits, checked at load */
     snprintf(out, outlen, "%.*s%0*u%s", (int)(open - pat), pat, width, p->cred.first + index, close + 1);
 }
 

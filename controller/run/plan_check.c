@@ -127,6 +127,7 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->drives = pc->drives_text;
     c->max_loops = p->loops;
     c->logon_retries = p->logon_retries;
+    c->shot_timers = (uint32_t)pc->shot_timers;
 }
 
 size_t plan_check_config_size(const struct plan_checked *pc)

@@ -22,6 +22,7 @@ struct plan_checked {
     char *score_json;            /* runs.score_params */
     char *net_json;              /* the network profile (runs.network_profile, CONFIG) */
     char *drives_text;           /* the plan's own drives: (CONFIG; "" when none) */
+    int shot_timers;             /* CONFIG: PNGs at the end of every first-loop timer (--shots all) */
 };
 
 /* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a

@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/netcap.h"
 #include "common/proto.h"
+#include "common/shots.h"
 #include "common/workload.h"
 #include "controller/report/report.h"
 #include "controller/run/agentpool.h"
@@ -142,6 +143,7 @@ static int start_pool(struct runner *r, const char *db_path)
                                    (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
                                    r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
                                    shot_dir(r, db_path, shot_path, sizeof shot_path), p->cred.password_env };
+    snprintf(r->shots, sizeof r->shots, "%s", pc.shot_dir ? pc.shot_dir : "");
     struct agentpool_events ev = intake_events(r);
     r->pool = agentpool_new(r->base, &pc, &ev, err, sizeof err);
     if (!r->pool) {
@@ -176,6 +178,20 @@ static int score_end(struct runner *r)
     return code;
 }
 
+/* An index.html beside the PNGs the agents saved (failures, and with --shots all every timer of
+ * each session's first loop), one row per user. */
+static void contact_sheet(struct runner *r)
+{
+    char err[512];
+    if (!r->shots[0])
+        return;
+    int n = shots_contact_sheet(r->shots, err, sizeof err);
+    if (n > 0)
+        fprintf(r->out, "screenshots: %d in %s/index.html\n", n, r->shots);
+    else if (n < 0)
+        fprintf(stderr, "sessmax run: %s\n", err);
+}
+
 static int finish(struct runner *r, struct run_outcome *out)
 {
     const struct ledger *l = &r->ledger;
@@ -189,6 +205,7 @@ static int finish(struct runner *r, struct run_outcome *out)
     snprintf(out->message, sizeof out->message, "%.250s", r->message);
     progress_done(&r->progress);
     fprintf(r->out, "run %lld %s: %s\n", (long long)r->run, status, r->message);
+    contact_sheet(r);
     return r->exit_code ? r->exit_code : score_end(r);
 }
 
@@ -226,6 +243,7 @@ static void teardown(struct runner *r)
 int run_execute(struct plan_checked *pc, const struct run_options *o, struct run_outcome *out)
 {
     struct runner r = { .pc = pc, .plan = pc->plan, .opt = o, .run = -1 };
+    pc->shot_timers = o->shots_all;
     r.out = o->out ? o->out : stdout;
     memset(out, 0, sizeof *out);
     out->run_id = -1;

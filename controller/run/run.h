@@ -30,6 +30,7 @@ struct run_options {
     const char *agent_log;      /* local agents' stderr; NULL: <db>.agents.log */
     const char *report_path;    /* write the HTML report here at the end; NULL: none */
     const char *verdict_path;   /* write verdict.json here; NULL: none */
+    int shots_all;              /* --shots all: a PNG at the end of every first-loop timer too */
 };
 
 struct run_outcome {

@@ -25,6 +25,7 @@ struct runner {
     struct event_base *base;
     struct store *st;
     int64_t run;
+    char shots[1024];           /* <db>.shots/run-<id>: PNGs the local agents save; "" none */
     struct agentpool *pool;
     char token[RUN_TOKEN_MAX_LEN + 1];
     char password[RUNNER_PASSWORD_LEN];

@@ -1,9 +1,11 @@
 /* score_text.c -- the terminal rendering of one run's summary and verdict (`sessmax score`). */
 #include "controller/score/score_text.h"
 #include "controller/score/summary_copy.h"
+#include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static void ms(FILE *o, const char *label, double v)
@@ -88,6 +90,8 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     ms(o, "p50", s->logon_p50_ms);
     ms(o, "p95", s->logon_p95_ms);
     ms(o, "p99", s->logon_p99_ms);
+    fprintf(o, "\n           first try %u, after repaint requests %u, after logon retries %u (%u repaint requests)",
+            s->logon_first_try, s->logon_repainted, s->logon_retried, s->repaint_requests);
     fprintf(o, "\nbandwidth  ");
     if (isfinite(s->kbps_per_session))
         fprintf(o, "%.1f kbit/s per session\n", s->kbps_per_session);
@@ -103,6 +107,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "- (no health records)\n");
     print_focus(o, s);
     print_timers(o, s);
+    char shots[64];
+    snprintf(shots, sizeof shots, "<results db>.shots/run-%lld/", (long long)s->run.id);
+    summary_evidence_print(o, s, shots);
     fprintf(o, "\nverdict    %s\n", verdict_name(v->kind));
     for (size_t i = 0; i < v->item_count; i++)
         if (v->items[i].result != VERDICT_PASS || i >= v->validity_count)

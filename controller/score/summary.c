@@ -2,6 +2,7 @@
  * bandwidth per session, agent health and the chart buckets. Pure over the store's rows. */
 #include "controller/score/summary.h"
 #include "controller/score/summary_copy.h"
+#include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
 
 #include <math.h>
@@ -361,6 +362,8 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     if (do_timers(ss, out) < 0 || do_sessions(in, out) < 0)
         goto oom;
     summary_copy_apply(in->copies, in->copy_count, out);
+    if (summary_evidence(in, out) < 0)
+        goto oom;
     do_agents(in, out);
     if (do_traffic(in, out) < 0)
         goto oom;
@@ -378,5 +381,6 @@ void summary_free(struct summary *s)
     free(s->points);
     free(s->buckets);
     free(s->logons);
+    free(s->failures);
     memset(s, 0, sizeof *s);
 }

@@ -47,6 +47,15 @@ struct summary_logon { uint32_t session; uint64_t launch_us; double logon_ms; };
 /* Failed sessions counted by failure reason ("logon_timeout", "lost", ...). */
 struct summary_reason { char reason[24]; uint32_t count; };
 
+/* A failed or stuck session with its evidence (summary_evidence.h). */
+struct summary_failure {
+    uint32_t session;
+    char user[RESULTS_NAME_LEN], reason[24], detail[RESULTS_DETAIL_LEN];
+    char screen[RESULTS_NAME_LEN + 16];   /* PNG file in the run's shots directory; "" none */
+    uint64_t t_us;                 /* when it failed, or its launch when it never ended */
+    int stuck;                     /* never became active */
+};
+
 struct summary {
     struct store_run run;          /* labels as stored */
     struct score_config config;    /* as used (from runs.score_params, then overrides) */
@@ -75,6 +84,9 @@ struct summary {
     struct summary_bucket *buckets; size_t bucket_count;
     struct summary_logon *logons;  size_t logon_count;
     struct summary_reason reasons[FAIL__COUNT]; size_t reason_count;
+    struct summary_failure *failures; size_t failure_count;
+    /* Logons: first try, after repaint requests only, after logon retries; repaint requests sent. */
+    uint32_t logon_first_try, logon_repainted, logon_retried, repaint_requests;
 };
 
 /* Raw inputs of summary_compute (the store's reader rows). */

@@ -8,6 +8,7 @@
 
 #include "controller/report/compare.h"
 #include "controller/score/summary_copy.h"
+#include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
 #include "controller/report/dashboard.h"
 #include "controller/report/export.h"
@@ -424,6 +425,44 @@ static void test_report__copy_table(void)
     free(text);
 }
 
+/* Failed and stuck sessions with their screen; logons by how they got there. */
+static void test_report__evidence(void)
+{
+    struct store_session_row rows[] = {
+        { .index = 0, .user = "u1", .state = "ended", .reason = "none", .logon_us = 900, .active_us = 5 },
+        { .index = 1, .user = "u2", .state = "active", .reason = "none", .logon_us = 900, .active_us = 5,
+          .detail = "repaint requests: 2, logon retries: 0" },
+        { .index = 2, .user = "u3", .state = "failed", .reason = "disconnected", .logon_us = 900, .active_us = 5,
+          .end_us = 7000000, .detail = "server closed the connection; screen u3-failed.png" },
+        { .index = 3, .user = "u4", .state = "failed", .reason = "logon_timeout", .logon_us = -1, .launch_us = 3,
+          .end_us = 9000000, .detail = "desktop-ready condition did not hold in time; screen u4-failed.png" },
+        { .index = 4, .user = "u5", .state = "launched", .reason = "none", .logon_us = -1, .launch_us = 4000000 },
+        { .index = 5, .user = "u6", .state = "failed", .reason = "aborted", .logon_us = -1, .end_us = 1 },
+        { .index = 6, .user = "u7", .state = "ended", .reason = "none", .logon_us = 900, .active_us = 5,
+          .detail = "repaint requests: 3, logon retries: 1" },
+    };
+    struct summary_input in = { .sessions = rows, .session_count = 7 };
+    struct summary s;
+    memset(&s, 0, sizeof s);
+    CU_ASSERT_EQUAL_FATAL(summary_evidence(&in, &s), 0);
+    CU_ASSERT_EQUAL(s.logon_first_try, 2);
+    CU_ASSERT_EQUAL(s.logon_repainted, 1);
+    CU_ASSERT_EQUAL(s.logon_retried, 1);
+    CU_ASSERT_EQUAL(s.repaint_requests, 5);
+    CU_ASSERT_EQUAL_FATAL(s.failure_count, 3);              /* u6 was cut short, not stuck */
+    CU_ASSERT_STRING_EQUAL(s.failures[0].user, "u3");
+    CU_ASSERT_STRING_EQUAL(s.failures[0].screen, "u3-failed.png");
+    CU_ASSERT_STRING_EQUAL(s.failures[0].detail, "server closed the connection");
+    CU_ASSERT_EQUAL(s.failures[0].stuck, 0);
+    CU_ASSERT_EQUAL(s.failures[0].t_us, 7000000);
+    CU_ASSERT_STRING_EQUAL(s.failures[1].reason, "logon_timeout");
+    CU_ASSERT_EQUAL(s.failures[1].stuck, 1);
+    CU_ASSERT_STRING_EQUAL(s.failures[2].reason, "never active");
+    CU_ASSERT_STRING_EQUAL(s.failures[2].screen, "");
+    CU_ASSERT_EQUAL(s.failures[2].t_us, 4000000);
+    free(s.failures);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -436,6 +475,7 @@ int main(void)
         UNIT_TEST(test_report__tampered_active_count),
         UNIT_TEST(test_report__suspect_samples),
         UNIT_TEST(test_report__copy_table),
+        UNIT_TEST(test_report__evidence),
         UNIT_END,
     };
     return unit_run("report", tests, setup, teardown);

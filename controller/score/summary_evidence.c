@@ -1,0 +1,78 @@
+/* summary_evidence.c -- failed and stuck sessions with their evidence, logon counts (see .h). */
+#include "controller/score/summary_evidence.h"
+#include "controller/score/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SCREEN_MARK "; screen "
+
+/* Splits "...; screen FILE" off the detail. */
+static void split_screen(struct summary_failure *f)
+{
+    char *m = strstr(f->detail, SCREEN_MARK);
+    if (!m)
+        return;
+    snprintf(f->screen, sizeof f->screen, "%s", m + strlen(SCREEN_MARK));
+    *m = '\0';
+}
+
+static void count_logon(const struct store_session_row *r, struct summary *s)
+{
+    unsigned repaints = 0, retries = 0;
+    if (r->logon_us < 0)
+        return;
+    const char *d = strstr(r->detail, "repaint requests: ");
+    if (d)
+        sscanf(d, "repaint requests: %u, logon retries: %u", &repaints, &retries);
+    s->repaint_requests += repaints;
+    if (retries)
+        s->logon_retried++;
+    else if (repaints)
+        s->logon_repainted++;
+    else
+        s->logon_first_try++;
+}
+
+int summary_evidence(const struct summary_input *in, struct summary *s)
+{
+    s->failures = calloc(in->session_count ? in->session_count : 1, sizeof *s->failures);
+    if (!s->failures)
+        return -1;
+    for (size_t i = 0; i < in->session_count; i++) {
+        const struct store_session_row *r = &in->sessions[i];
+        count_logon(r, s);
+        int failed = !strcmp(r->state, "failed"), never = r->logon_us < 0 && r->active_us == 0;
+        if (!failed && !never)
+            continue;
+        if (failed && never && !strcmp(r->reason, "aborted"))
+            continue;                  /* cut short by the end of the run, not stuck */
+        struct summary_failure *f = &s->failures[s->failure_count++];
+        f->session = r->index;
+        f->stuck = never;
+        f->t_us = r->end_us ? r->end_us : r->launch_us;
+        snprintf(f->user, sizeof f->user, "%s", r->user);
+        snprintf(f->reason, sizeof f->reason, "%s", failed ? r->reason : "never active");
+        snprintf(f->detail, sizeof f->detail, "%s", r->detail);
+        split_screen(f);
+    }
+    return 0;
+}
+
+void summary_evidence_print(FILE *o, const struct summary *s, const char *shots)
+{
+    if (!s->failure_count)
+        return;
+    fprintf(o, "\nfailed or stuck sessions (%zu)%s%s\n", s->failure_count, shots[0] ? "; screens in " : "", shots);
+    for (size_t i = 0; i < s->failure_count; i++) {
+        const struct summary_failure *f = &s->failures[i];
+        char when[32] = "-";
+        time_t t = (time_t)(f->t_us / 1000000);
+        struct tm tm;
+        if (f->t_us && gmtime_r(&t, &tm))
+            strftime(when, sizeof when, "%H:%M:%S UTC", &tm);
+        fprintf(o, "  %-16s %-16s %s%s  screen: %s  (%s)\n", f->user, f->reason, when, f->stuck ? " stuck" : "",
+                f->screen[0] ? f->screen : "none", f->detail);
+    }
+}
