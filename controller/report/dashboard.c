@@ -20,7 +20,7 @@
 struct trend {
     int64_t id;
     char group[400], name[128], when[32], verdict[16];
-    double smax, open_smax, baseline;   /* smax NaN when not reached; open_smax = max_active then */
+    double smax, open_smax, baseline;   /* smax NaN when not reached; open_smax = max_active - 1 then */
 };
 
 static void group_of(const struct store_run *r, char *buf, size_t len)
@@ -51,7 +51,8 @@ static int one_run(struct store *st, const struct store_run *r, const char *dir,
         strftime(t->when, sizeof t->when, "%Y-%m-%d %H:%M", &tm);
     snprintf(t->verdict, sizeof t->verdict, "%s", rc == 0 ? verdict_name(v.kind) : "error");
     t->smax = s.score.reached ? s.score.smax : NAN;
-    t->open_smax = !s.score.reached && s.score.status == SCORE_OK ? s.score.max_active : NAN;
+    t->open_smax = !s.score.reached && s.score.status == SCORE_OK ? (s.score.max_active > 0 ? s.score.max_active - 1.0 : 0)
+                                                                  : NAN;
     t->baseline = s.score.baseline_ms;
     summary_free(&s);
     return rc;
@@ -80,7 +81,7 @@ static void group_charts(FILE *o, const struct trend *t, const size_t *idx, size
               "run (oldest to newest)", "sessions");
     svg_line(&c, x, sm, n, 0, "trend-smax", "#2166ac", "smax");
     svg_dots(&c, x, sm, n, 0, "trend-smax-pt", "#2166ac", NULL);
-    svg_dots(&c, x, op, n, 0, "trend-open", "#999", "not reached (> highest active)");
+    svg_dots(&c, x, op, n, 0, "trend-open", "#999", "not reached: smax >= highest active - 1");
     svg_end(&c);
     svg_range(bl, n, &lo, &hi);
     svg_begin(&c, o, 860, 200, 0, xmax, 0, isnan(hi) ? 1 : hi * 1.1, "baseline over runs",
