@@ -1,7 +1,9 @@
 /* netem.c -- namespace, devices, routes and NAT rules of the agent's link emulator; leftovers of
- * killed agents (see netem.h). Order of netem_open: namespace, host TUN, namespace TUN (entered
- * briefly), addresses and routes, sysctls, iptables rules, shaper. netem_close undoes it in
- * reverse; every rule carries the comment smx-<pid> so a sweep can find it by pid. */
+ * killed agents (see netem.h). Order of netem_open: namespace, then the link -- host TUN and
+ * namespace TUN (entered briefly), or where the kernel has sch_netem a veth pair with netem on
+ * both ends (netem_kernel.h) --, addresses and routes, sysctls, iptables rules, shaper (TUN only).
+ * netem_close undoes it in reverse; every rule carries the comment smx-<pid> so a sweep can find
+ * it by pid. */
 #include "agent/netem.h"
 
 #include <arpa/inet.h>
@@ -17,12 +19,14 @@
 #include <unistd.h>
 
 #include "agent/engine_config.h"
+#include "agent/netem_kernel.h"
 #include "agent/netem_sys.h"
 #include "common/log.h"
 #include "common/netcap.h"
 
 #define STANDIN_ADDR "198.18.0.1"     /* RFC 2544 benchmark range: what a loopback target becomes */
 #define NS_DEV "smxn0"
+#define GW_ADDR "169.254.0.1"         /* the host end of a veth pair, the namespace's gateway */
 #define STATE_DIR "/run/sessmax-netem"
 
 struct netem {
@@ -30,6 +34,7 @@ struct netem {
     char ns[32], dev[16], ns_addr[20], target_addr[64];
     int ns_fd;
     int loopback;                      /* DNAT rule instead of forwarding */
+    int kernel;                        /* veth + sch_netem instead of TUN + shaper */
     int forward_was_off;               /* we turned net.ipv4.ip_forward on */
     struct netem_shaper *shaper;
 };
@@ -140,6 +145,15 @@ void netem_sweep(void)
     }
     if (d)
         closedir(d);
+    d = opendir("/sys/class/net");   /* a veth end whose namespace is already gone */
+    while (d && (e = readdir(d))) {
+        long pid = strncmp(e->d_name, "smxr-", 5) ? 0 : strtol(e->d_name + 5, NULL, 10);
+        const char *const del[] = { "ip", "link", "del", e->d_name, NULL };
+        if (pid > 0 && pid != self && !netem_sys_pid_alive(pid) && netem_sys_run(del, NULL, 0, NULL, 0) == 0)
+            log_info("network emulator: removed device %s left by a dead agent", e->d_name);
+    }
+    if (d)
+        closedir(d);
     drop_rules("nat", keep_alive_other, self);
     drop_rules("filter", keep_alive_other, self);
     restore_forwarding(self);
@@ -189,8 +203,13 @@ static int configure(struct netem *n, char *err, size_t errlen)
     const char *const ns_addr[] = { "ip", "-n", n->ns, "addr", "add", route, "dev", NS_DEV, NULL };
     const char *const ns_up[] = { "ip", "-n", n->ns, "link", "set", NS_DEV, "mtu", "1500", "txqueuelen", "20000", "up", NULL };
     const char *const ns_rt[] = { "ip", "-n", n->ns, "route", "add", "default", "dev", NS_DEV, NULL };
+    /* a veth end is not point-to-point: the namespace routes through the host end's address */
+    const char *const host_gw[] = { "ip", "addr", "add", GW_ADDR "/32", "dev", n->dev, NULL };
+    const char *const ns_rt_gw[] = { "ip", "-n", n->ns, "route", "add", "default", "via", GW_ADDR, "dev", NS_DEV,
+                                     "onlink", NULL };
     if (run(err, errlen, host_up) || run(err, errlen, host_rt) || run(err, errlen, ns_lo) ||
-        run(err, errlen, ns_addr) || run(err, errlen, ns_up) || run(err, errlen, ns_rt))
+        run(err, errlen, ns_addr) || run(err, errlen, ns_up) ||
+        (n->kernel ? run(err, errlen, host_gw) || run(err, errlen, ns_rt_gw) : run(err, errlen, ns_rt)))
         return -1;
     snprintf(sysctl, sizeof sysctl, "net/ipv4/conf/%s/route_localnet", n->dev);
     if (n->loopback && netem_sys_write(sysctl, "1") != 0) {
@@ -241,7 +260,9 @@ static int add_rules(struct netem *n, char *err, size_t errlen)
 int netem_open(const struct netprofile *p, const char *target_host, struct netem **out, char *connect_host,
                size_t len, char *err, size_t errlen)
 {
-    if (netem_check(err, errlen) != 0)
+    char why[256];
+    int kernel;
+    if (netem_check(err, errlen) != 0 || (kernel = netem_kernel_wanted(why, sizeof why, err, errlen)) < 0)
         return -1;
     netem_sweep();
     struct netem *n = calloc(1, sizeof *n);
@@ -249,6 +270,7 @@ int netem_open(const struct netprofile *p, const char *target_host, struct netem
         return -1;
     n->pid = (long)getpid();
     n->ns_fd = -1;
+    n->kernel = kernel;
     snprintf(n->ns, sizeof n->ns, "smx-%ld", n->pid);
     snprintf(n->dev, sizeof n->dev, "smxr-%ld", n->pid);
     uint32_t a = (100u << 24 | 64u << 16) + ((uint32_t)n->pid & 0x3fffff);   /* 100.64.0.0/10 + pid */
@@ -268,15 +290,26 @@ int netem_open(const struct netprofile *p, const char *target_host, struct netem
     snprintf(path, sizeof path, "/run/netns/%s", n->ns);
     int fd_host = -1, fd_ns = -1;
     n->ns_fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (n->ns_fd < 0 || (fd_host = netem_sys_tun(n->dev, err, errlen)) < 0 || (fd_ns = ns_tun(n, err, errlen)) < 0 ||
+    if (n->ns_fd < 0)
+        goto fail;
+    if (kernel) {
+        if (netem_kernel_link(p, n->ns, n->dev, NS_DEV, err, errlen) != 0 || configure(n, err, errlen) != 0 ||
+            add_rules(n, err, errlen) != 0)
+            goto fail;
+        log_info("network emulator: sch_netem on veth %s <-> %s:%s (%s)", n->dev, n->ns, NS_DEV, why);
+        goto done;
+    }
+    if ((fd_host = netem_sys_tun(n->dev, err, errlen)) < 0 || (fd_ns = ns_tun(n, err, errlen)) < 0 ||
         configure(n, err, errlen) != 0 || add_rules(n, err, errlen) != 0)
         goto fail;
+    log_info("network emulator: built-in (%s)", why);
     n->shaper = netem_shaper_start(fd_ns, fd_host, p, (uint64_t)n->pid);
     fd_ns = fd_host = -1;   /* the shaper owns them now, or closed them */
     if (!n->shaper) {
         snprintf(err, errlen, "network emulator: cannot start the shaper");
         goto fail;
     }
+done:
     snprintf(connect_host, len, "%s", n->loopback ? STANDIN_ADDR : n->target_addr);
     log_info("network emulator: namespace %s, %s -> %s", n->ns, connect_host, n->target_addr);
     *out = n;
@@ -301,7 +334,7 @@ int netem_apply(const struct netprofile *p, struct engine_config *cfg, struct ne
         return -1;
     char desc[256];
     netprofile_describe(p, desc, sizeof desc);
-    log_info("network %s: RDP traffic shaped by the built-in emulator", desc);
+    log_info("network %s: RDP traffic shaped by %s", desc, (*out)->kernel ? "sch_netem" : "the built-in emulator");
     cfg->host = host_buf;
     cfg->netem = *out;
     return 0;
@@ -320,7 +353,10 @@ int netem_enter(const struct netem *n)
 
 void netem_stats(struct netem *n, struct netem_stats *out)
 {
-    netem_shaper_stats(n->shaper, out);
+    if (n->shaper)
+        netem_shaper_stats(n->shaper, out);
+    else
+        memset(out, 0, sizeof *out);   /* sch_netem: the qdiscs count (tc -s qdisc) */
 }
 
 void netem_close(struct netem *n)
@@ -333,6 +369,9 @@ void netem_close(struct netem *n)
     if (n->ns_fd >= 0)
         close(n->ns_fd);
     const char *const del[] = { "ip", "netns", "del", n->ns, NULL };
+    const char *const del_dev[] = { "ip", "link", "del", n->dev, NULL };
+    if (n->kernel)   /* the pair goes now, not when the last thread inside the namespace ends */
+        netem_sys_run(del_dev, NULL, 0, NULL, 0);
     netem_sys_run(del, NULL, 0, NULL, 0);
     if (n->forward_was_off && !other_namespaces(n->pid))
         restore_forwarding(n->pid);

@@ -111,14 +111,14 @@ static int synthetic_agent(int argc, char **argv)
     int sslen = sizeof ss;
     s.base = event_base_new();
     if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0)
-        return 64;
+        return EX_USAGE;
     struct bufferevent *bev = bufferevent_socket_new(s.base, -1, BEV_OPT_CLOSE_ON_FREE);
     struct wire_params wp = { .role = WIRE_AGENT, .token = getenv("SESSMAX_TOKEN"), .peer = addr, .name = name,
                               .capacity = 30 };
     struct wire_callbacks cb = { &s, synth_ready, synth_msg, synth_close };
     s.w = wire_new(s.base, bev, &wp, &cb);
     if (!s.w || bufferevent_socket_connect(bev, (struct sockaddr *)&ss, sslen) < 0)
-        return 69;
+        return EX_UNAVAILABLE;
     event_base_dispatch(s.base);
     wire_free(s.w);
     event_base_free(s.base);

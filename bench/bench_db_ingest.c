@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     unlink(side);
     rmdir(dir);
     if (batched < 0 || per_row < 0)
-        return 70;
+        return EX_SOFTWARE;
     printf("  batched writer (default batch: 5000 rows / 200 ms): %lu rows\n", batched_rows);
     printf("  one transaction per row:                           %lu rows\n", per_row_rows);
     printf("batched: %.0f rows/s   per-row: %.0f rows/s   ratio: %.1f x   (target >= %.0f rows/s: %s)\n",

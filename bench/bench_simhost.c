@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include <winpr/synch.h>
 #include <winpr/wlog.h>
+#include <sysexits.h>
 
 struct bctx {
     rdpContext base;
@@ -493,7 +494,7 @@ int main(int argc, char **argv)
     pthread_t *th, poller;
     int own = 0, rc = 1;
     if (parse(argc, argv) != 0)
-        return 64;
+        return EX_USAGE;
     signal(SIGPIPE, SIG_IGN);
     WLog_SetLogLevel(WLog_GetRoot(), WLOG_OFF);
     freerdp_register_addin_provider(freerdp_channels_load_static_addin_entry, 0);

@@ -8,6 +8,7 @@ set -euo pipefail
 B=${SESSMAX_BUILD_DIR:-build}
 SECS=${1:-10}
 AGENT=$B/sessmax-agent
+export SESSMAX_NETEM=builtin   # this measures the built-in emulator, also where the kernel has sch_netem
 [ "$(id -u)" = 0 ] || { echo "bench/netem.sh: needs root (CAP_NET_ADMIN)"; exit 1; }
 fast='{"name":"fast","rtt_ms":2,"jitter_ms":0,"loss_pct":0,"rate_down_kbit":0,"rate_up_kbit":0,"queue":1000,"connection":"lan"}'
 t=$("$AGENT" netcheck --network "$fast" --sessions 10 --seconds 2 --bulk 4 --bulk-seconds "$SECS" --json)

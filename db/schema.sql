@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 4 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 5 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -50,9 +50,24 @@ CREATE TABLE runs (
     verdict          TEXT,
     verdict_reasons  TEXT,
     -- added in version 3: the network profile the RDP traffic was shaped to (JSON)
-    network_profile  TEXT NOT NULL DEFAULT ''
+    network_profile  TEXT NOT NULL DEFAULT '',
+    -- added in version 5: the client program ('builtin': the FreeRDP engine), and the matrix
+    -- (matrices.id, 0: none) and cell ("network=lan,sessions=4") a `sessmax matrix` run belongs to
+    client           TEXT NOT NULL DEFAULT 'builtin',
+    matrix_id        INTEGER NOT NULL DEFAULT 0,
+    cell             TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX runs_status ON runs (status);
+CREATE INDEX runs_matrix ON runs (matrix_id, cell);
+
+-- Added in version 5: one row per `sessmax matrix` (spec: plan hash, --vary keys, repeats), so
+-- `--resume` finds the matrix to continue.
+CREATE TABLE matrices (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    spec       TEXT NOT NULL,
+    started_us INTEGER NOT NULL
+);
 
 CREATE TABLE agents (
     id       INTEGER PRIMARY KEY,

@@ -146,7 +146,10 @@ static int migrate_for_reader(const char *path, char *err, size_t errlen)
 
 static int open_connection(struct store *st)
 {
-    int flags = st->mode == STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+    /* a store is used by one thread at a time: no per-call mutex (a third of a reader's time
+     * stepping through a million sample rows went to locking and unlocking it) */
+    int flags = (st->mode == STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) |
+                SQLITE_OPEN_NOMUTEX;
     int kind = 0, version = 0;
     if (store_connect(st->path, flags, &st->db, st->err, sizeof st->err) != 0)
         return -1;

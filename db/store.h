@@ -24,8 +24,10 @@
 
 #include "common/results.h"
 
-/* Version of schema.sql. 1: first release; 2: samples.loop and the health table. */
-#define STORE_SCHEMA_VERSION 4
+/* Version of schema.sql. 1: first release; 2: samples.loop and the health table; 3: network
+ * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
+ * matrices. */
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -69,6 +71,9 @@ struct store_run_info {
     uint32_t sessions_planned;
     uint64_t started_us;         /* wall clock */
     const char *network_profile; /* the profile itself (JSON, common/netprofile.h); NULL: "" */
+    const char *client;          /* client program label; NULL: "builtin" (the FreeRDP engine) */
+    int64_t matrix_id;           /* `sessmax matrix` this run belongs to; 0: none */
+    const char *cell;            /* its cell tag ("network=lan,sessions=4"); NULL: "" */
 };
 /* Inserts a run with status "running"; returns its id (> 0) or -1. */
 int64_t store_run_begin(struct store *st, const struct store_run_info *info);
@@ -77,6 +82,10 @@ int store_run_end(struct store *st, int64_t run, const char *status, uint64_t en
 /* Marks every run still "running" as "aborted" (a controller killed mid-run), ending it at its
  * last sample; returns how many. Call it when a controller starts: one writer per file. */
 int store_mark_stale_runs(struct store *st);
+
+/* A new `sessmax matrix`: returns its id (> 0) or -1. `spec` identifies what it runs (plan hash,
+ * varied keys, repeats) so that --resume can find it again. Committed at once. */
+int64_t store_matrix_begin(struct store *st, const char *name, const char *spec, uint64_t started_us);
 
 /* Score fields written by `sessmax score` / the end of `sessmax run`. */
 struct store_score {
@@ -120,11 +129,19 @@ struct store_run {
     double baseline_ms, threshold_ms;     /* as last stored; NaN when never scored */
     int smax, smax_reached;
     char network_profile[512];            /* JSON; "" for runs stored before schema 3 */
+    char client[64];                      /* "builtin" for runs stored before schema 4 */
+    int64_t matrix_id;                    /* 0: not part of a matrix */
+    char cell[256];                       /* matrix cell tag; "" when none */
 };
 
 /* Fills *out with runs in id order (malloc'd; caller frees). */
 int store_list_runs(struct store *st, struct store_run **out, size_t *count);
 int store_get_run(struct store *st, int64_t run, struct store_run *out);
+/* The newest matrix with this spec: its id, 0 when there is none, -1 on error. */
+int64_t store_matrix_find(struct store *st, const char *spec);
+/* How many completed runs of matrix `matrix` carry the cell tag `cell` (-1 on error). */
+int store_matrix_cell_done(struct store *st, int64_t matrix, const char *cell);
+
 /* The newest run id, or -1 when the file has none. */
 int64_t store_latest_run(struct store *st);
 /* Plan text and score parameters JSON of a run (malloc'd strings; caller frees). */

@@ -36,10 +36,20 @@ static const char MIGRATE_3_TO_4[] =
     "CREATE TABLE copy_timers (run_id INTEGER NOT NULL, name TEXT NOT NULL, to_client INTEGER NOT NULL,"
     " bytes INTEGER NOT NULL, PRIMARY KEY (run_id, name)) WITHOUT ROWID;";
 
+/* 4 -> 5: the client program of each run, `sessmax matrix` cells and the matrices table. */
+static const char MIGRATE_4_TO_5[] =
+    "ALTER TABLE runs ADD COLUMN client TEXT NOT NULL DEFAULT 'builtin';"
+    "ALTER TABLE runs ADD COLUMN matrix_id INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE runs ADD COLUMN cell TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX runs_matrix ON runs (matrix_id, cell);"
+    "CREATE TABLE matrices (id INTEGER PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL,"
+    " started_us INTEGER NOT NULL);";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2 },
     { 2, MIGRATE_2_TO_3 },
     { 3, MIGRATE_3_TO_4 },
+    { 4, MIGRATE_4_TO_5 },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

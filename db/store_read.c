@@ -45,7 +45,8 @@ static int grow(struct store *st, void **arr, size_t *cap, size_t n, size_t size
 
 #define RUN_COLUMNS "id, name, transport, platform, network, target, workload_name, workload_hash, status," \
                     " coalesce(verdict, ''), coalesce(score_version, ''), started_us, ended_us, sessions_planned," \
-                    " baseline_ms, threshold_ms, coalesce(smax, -1), coalesce(smax_reached, 0), network_profile FROM runs"
+                    " baseline_ms, threshold_ms, coalesce(smax, -1), coalesce(smax_reached, 0), network_profile," \
+                    " client, matrix_id, cell FROM runs"
 
 static void run_row(sqlite3_stmt *s, struct store_run *r)
 {
@@ -69,6 +70,9 @@ static void run_row(sqlite3_stmt *s, struct store_run *r)
     r->smax = sqlite3_column_int(s, 16);
     r->smax_reached = sqlite3_column_int(s, 17);
     col_text(s, 18, r->network_profile, sizeof r->network_profile);
+    col_text(s, 19, r->client, sizeof r->client);
+    r->matrix_id = sqlite3_column_int64(s, 20);
+    col_text(s, 21, r->cell, sizeof r->cell);
 }
 
 int store_list_runs(struct store *st, struct store_run **out, size_t *count)
@@ -113,6 +117,29 @@ int store_get_run(struct store *st, int64_t run, struct store_run *out)
     if (rc == SQLITE_ROW)
         return 0;
     return rc == SQLITE_DONE ? store_fail(st, "no run %lld", (long long)run) : store_fail_db(st, "cannot read run");
+}
+
+int64_t store_matrix_find(struct store *st, const char *spec)
+{
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, "SELECT coalesce(max(id), 0) FROM matrices WHERE spec = ?1", &s) != 0)
+        return -1;
+    sqlite3_bind_text(s, 1, spec, -1, SQLITE_TRANSIENT);
+    int64_t id = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : store_fail_db(st, "cannot find a matrix");
+    sqlite3_finalize(s);
+    return id;
+}
+
+int store_matrix_cell_done(struct store *st, int64_t matrix, const char *cell)
+{
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, "SELECT count(*) FROM runs WHERE matrix_id = ?1 AND cell = ?2 AND status = 'completed'", &s) != 0)
+        return -1;
+    sqlite3_bind_int64(s, 1, matrix);
+    sqlite3_bind_text(s, 2, cell, -1, SQLITE_TRANSIENT);
+    int n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : store_fail_db(st, "cannot count a cell's runs");
+    sqlite3_finalize(s);
+    return n;
 }
 
 int64_t store_latest_run(struct store *st)

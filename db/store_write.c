@@ -26,8 +26,9 @@ static const char *const stmt_sql[STMT__COUNT] = {
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
     [STMT_COPY_TIMER] = "INSERT OR REPLACE INTO copy_timers (run_id, name, to_client, bytes) VALUES (?1, ?2, ?3, ?4)",
     [STMT_RUN_BEGIN] = "INSERT INTO runs (name, transport, platform, network, target, workload_name,"
-                       " workload_hash, plan_text, score_params, sessions_planned, started_us, network_profile)"
-                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                       " workload_hash, plan_text, score_params, sessions_planned, started_us, network_profile, client,"
+                       " matrix_id, cell) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    [STMT_MATRIX_BEGIN] = "INSERT INTO matrices (name, spec, started_us) VALUES (?1, ?2, ?3)",
     [STMT_RUN_END] = "UPDATE runs SET status = ?2, ended_us = ?3, message = ?4 WHERE id = ?1",
     [STMT_RUN_SCORE] = "UPDATE runs SET score_version = ?2, baseline_ms = ?3, threshold_ms = ?4, smax = ?5,"
                        " smax_reached = ?6, launched = ?7, active = ?8, stuck = ?9, verdict = ?10,"
@@ -211,7 +212,24 @@ int64_t store_run_begin(struct store *st, const struct store_run_info *info)
     sqlite3_bind_int64(s, 10, info->sessions_planned);
     sqlite3_bind_int64(s, 11, (int64_t)info->started_us);
     bind_text(s, 12, info->network_profile ? info->network_profile : "");
+    bind_text(s, 13, info->client ? info->client : "builtin");
+    sqlite3_bind_int64(s, 14, info->matrix_id);
+    bind_text(s, 15, info->cell ? info->cell : "");
     if (run(st, s, "cannot insert the run") != 0)
+        return -1;
+    int64_t id = sqlite3_last_insert_rowid(st->db);
+    return store_flush(st) == 0 ? id : -1;
+}
+
+int64_t store_matrix_begin(struct store *st, const char *name, const char *spec, uint64_t started_us)
+{
+    sqlite3_stmt *s;
+    if (batch_open(st) != 0 || !(s = stmt(st, STMT_MATRIX_BEGIN)))
+        return -1;
+    bind_text(s, 1, name);
+    bind_text(s, 2, spec);
+    sqlite3_bind_int64(s, 3, (int64_t)started_us);
+    if (run(st, s, "cannot insert the matrix") != 0)
         return -1;
     int64_t id = sqlite3_last_insert_rowid(st->db);
     return store_flush(st) == 0 ? id : -1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <winpr/wlog.h>
+#include <sysexits.h>
 
 static struct sim_server server;
 
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
     if (p != 0) {
         if (p < 0)
             log_error("%s", err);
-        return p < 0 ? 64 : 0;
+        return p < 0 ? EX_USAGE : 0;
     }
     log_set_level((enum log_level)opts.log_level);
     WLog_SetLogLevel(WLog_GetRoot(), opts.freerdp_log ? WLOG_ERROR : WLOG_OFF);
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     if (sim_server_init(&server, &opts) != 0) {
         sim_server_free(&server);
-        return 69;
+        return EX_UNAVAILABLE;
     }
     sim_cost_print(&server.costs, stdout);
     int rc = 0;

@@ -11,6 +11,7 @@
 #include "simhost/sim_mva.h"
 
 #include <string.h>
+#include <sysexits.h>
 
 struct walk {
     struct sim_loop *l;
@@ -223,7 +224,7 @@ int sim_predict_main(const struct sim_predict_args *a, const struct sim_costs *c
     char err[1024];
     if (sim_predict_load(a->path, a->measure, &l, err, sizeof err) != 0) {
         log_error("%s", err);
-        return 65;
+        return EX_DATAERR;
     }
     double cpu = sim_cost_loop_cpu_s(c, &l), len = sim_cost_loop_len_s(c, &l);
     fprintf(out, "sessmax-simhost: predict %s: per loop", a->path);

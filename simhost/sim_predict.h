@@ -25,7 +25,7 @@ struct sim_predict_args {
 };
 
 /* Prints the loop, the saturation capacity and the predicted smax; returns the exit code (0, or
- * 65 on a bad workload). */
+ * EX_DATAERR on a bad workload). */
 int sim_predict_main(const struct sim_predict_args *a, const struct sim_costs *c, FILE *out);
 
 #endif

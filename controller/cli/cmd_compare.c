@@ -1,4 +1,4 @@
-/* cmd_compare.c -- `sessmax compare DB [RUN...] [--by transport,platform,network] [--stat p50]`. */
+/* cmd_compare.c -- `sessmax compare DB [RUN...] [--by transport,platform,network,client] [--stat p50]`. */
 #include "controller/cli/cmd_compare.h"
 
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include "db/store.h"
 
 static const char usage[] =
-    "usage: sessmax compare DB [RUN...] [--by transport,platform,network] [--format text|csv|markdown]\n"
+    "usage: sessmax compare DB [RUN...] [--by transport,platform,network,client] [--format text|csv|markdown]\n"
     "                          [--stat p50|p95|p99] [-o FILE]\n\n"
     "One table, side by side: smax, baseline, a percentile of every timer (--stat; p95, or p50\n"
     "with --by network alone), kbit/s per session, measured TCP RTT p50 and retransmission rate\n"
@@ -136,7 +136,7 @@ static int compare(int argc, char **argv)
         switch (c) {
         case 'b':
             if (compare_parse_by(optarg, &by) < 0)
-                return cmd_usage_error(&cmd_compare, "--by '%s': use transport, platform, network "
+                return cmd_usage_error(&cmd_compare, "--by '%s': use transport, platform, network, client "
                                     "(comma-separated)", optarg);
             break;
         case 'f':

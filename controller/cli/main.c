@@ -5,9 +5,11 @@
 #include "controller/cli/cmd_db.h"
 #include "controller/cli/cmd_demo.h"
 #include "controller/cli/cmd_export.h"
+#include "controller/cli/cmd_matrix.h"
 #include "controller/cli/cmd_report.h"
 #include "controller/cli/cmd_run.h"
 #include "controller/cli/cmd_score.h"
+#include "controller/cli/cmd_trend.h"
 #include "controller/cli/cmd_validate.h"
 
 #include "common/log.h"
@@ -18,7 +20,7 @@
 #include <string.h>
 
 static const struct cmd *const verbs[] = {
-    &cmd_run, &cmd_validate, &cmd_score, &cmd_compare, &cmd_report, &cmd_dashboard,
+    &cmd_run, &cmd_matrix, &cmd_validate, &cmd_score, &cmd_compare, &cmd_trend, &cmd_report, &cmd_dashboard,
     &cmd_export, &cmd_demo, &cmd_agents, &cmd_db, NULL,
 };
 

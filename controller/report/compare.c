@@ -11,13 +11,13 @@
 
 int compare_parse_by(const char *text, unsigned *mask)
 {
-    static const char *const keys[] = { "transport", "platform", "network" };
+    static const char *const keys[] = { "transport", "platform", "network", "client" };
     *mask = 0;
     const char *p = text;
     while (*p) {
         size_t len = strcspn(p, ",");
         int found = 0;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             if (strlen(keys[k]) == len && !strncmp(p, keys[k], len)) {
                 *mask |= 1u << k;
                 found = 1;
@@ -63,10 +63,12 @@ static void group_label(const struct summary *s, unsigned by, char *buf, size_t 
         snprintf(buf, len, "%lld %s", (long long)s->run.id, s->run.name);
         return;
     }
-    snprintf(buf, len, "%s%s%s%s%s", by & COMPARE_BY_TRANSPORT ? s->run.transport : "",
-             (by & COMPARE_BY_TRANSPORT) && (by & 6) ? "/" : "", by & COMPARE_BY_PLATFORM ? s->run.platform : "",
-             (by & COMPARE_BY_PLATFORM) && (by & COMPARE_BY_NETWORK) ? "/" : "",
-             by & COMPARE_BY_NETWORK ? s->run.network : "");
+    const char *labels[] = { s->run.transport, s->run.platform, s->run.network, s->run.client };
+    size_t used = 0;
+    buf[0] = 0;
+    for (int k = 0; k < 4; k++)
+        if ((by & (1u << k)) && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "/" : "", labels[k]);
 }
 
 /* Timer names in first-seen order across all runs. */

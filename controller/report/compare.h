@@ -1,5 +1,5 @@
-/* compare.h -- the side-by-side table of runs (or of groups of runs by transport, platform and
- * network): smax, baseline, a percentile per timer, kbit/s per session, measured RTT p50 and
+/* compare.h -- the side-by-side table of runs (or of groups of runs by transport, platform,
+ * network and client): smax, baseline, a percentile per timer, kbit/s per session, measured RTT p50 and
  * retransmission rate, stuck sessions. Pure over summaries; rendered as aligned text, CSV or
  * Markdown. */
 #ifndef SESSMAX_COMPARE_H
@@ -10,10 +10,10 @@
 
 #include "controller/score/summary.h"
 
-enum compare_by { COMPARE_BY_TRANSPORT = 1, COMPARE_BY_PLATFORM = 2, COMPARE_BY_NETWORK = 4 };
+enum compare_by { COMPARE_BY_TRANSPORT = 1, COMPARE_BY_PLATFORM = 2, COMPARE_BY_NETWORK = 4, COMPARE_BY_CLIENT = 8 };
 enum compare_format { COMPARE_TEXT, COMPARE_CSV, COMPARE_MARKDOWN };
 
-/* Parses "transport,platform,network" (any subset) into a mask; -1 on an unknown key. */
+/* Parses "transport,platform,network,client" (any subset) into a mask; -1 on an unknown key. */
 int compare_parse_by(const char *text, unsigned *mask);
 /* "text" | "csv" | "markdown" (or "md"); -1 when unknown. */
 int compare_parse_format(const char *text);

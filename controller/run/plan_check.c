@@ -153,6 +153,20 @@ static int check_config_fits(const struct plan_checked *pc, char *err, size_t er
     return -1;
 }
 
+/* Everything after the plan itself loaded: workload, score, password source, profile, size. */
+static int check_loaded(const char *path, struct plan_checked *pc, char *err, size_t errlen)
+{
+    int rc;
+    if ((rc = load_workload(pc, err, errlen)) != 0 || (rc = load_score(pc, err, errlen)) != 0 ||
+        (rc = check_password_source(pc->plan, err, errlen)) != 0)
+        return rc;
+    if (!(pc->net_json = netprofile_to_json(&pc->plan->net))) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return EX_OSERR;
+    }
+    return check_config_fits(pc, err, errlen) < 0 ? EX_DATAERR : 0;
+}
+
 int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t errlen)
 {
     memset(pc, 0, sizeof *pc);
@@ -163,20 +177,23 @@ int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t
     }
     int rc = EX_DATAERR;
     pc->plan = plan_load_file(path, err, errlen);
-    if (!pc->plan)
+    if (!pc->plan || (rc = check_loaded(path, pc, err, errlen)) != 0)
         goto fail;
-    if ((rc = load_workload(pc, err, errlen)) != 0 || (rc = load_score(pc, err, errlen)) != 0 ||
-        (rc = check_password_source(pc->plan, err, errlen)) != 0)
+    return 0;
+fail:
+    plan_check_free(pc);
+    return rc;
+}
+
+int plan_check_load_text(const char *path, const char *text, size_t len, struct plan_checked *pc, char *err,
+                         size_t errlen)
+{
+    memset(pc, 0, sizeof *pc);
+    score_config_init(&pc->score);
+    int rc = EX_DATAERR;
+    pc->plan = plan_load_string(path, text, len, err, errlen);
+    if (!pc->plan || (rc = check_loaded(path, pc, err, errlen)) != 0)
         goto fail;
-    if (!(pc->net_json = netprofile_to_json(&pc->plan->net))) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        rc = EX_OSERR;
-        goto fail;
-    }
-    if (check_config_fits(pc, err, errlen) < 0) {
-        rc = EX_DATAERR;
-        goto fail;
-    }
     return 0;
 fail:
     plan_check_free(pc);

@@ -34,6 +34,10 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m);
 size_t plan_check_config_size(const struct plan_checked *pc);
 
 int plan_check_load(const char *path, struct plan_checked *out, char *err, size_t errlen);
+/* The same for a plan held in memory (a matrix cell's plan); `path` names it in messages and
+ * anchors its relative paths. */
+int plan_check_load_text(const char *path, const char *text, size_t len, struct plan_checked *out, char *err,
+                         size_t errlen);
 void plan_check_free(struct plan_checked *pc);
 /* What a run of this plan would do, a few lines for humans. */
 void plan_check_describe(const struct plan_checked *pc, FILE *out);

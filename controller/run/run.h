@@ -31,6 +31,8 @@ struct run_options {
     const char *report_path;    /* write the HTML report here at the end; NULL: none */
     const char *verdict_path;   /* write verdict.json here; NULL: none */
     int shots_all;              /* --shots all: a PNG at the end of every first-loop timer too */
+    int64_t matrix_id;          /* `sessmax matrix` the run belongs to (runs.matrix_id); 0: none */
+    const char *cell;           /* its cell tag (runs.cell); NULL: none */
 };
 
 struct run_outcome {

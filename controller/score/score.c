@@ -6,6 +6,7 @@
  * sum(smallest w - t) - sum(smallest t). Moving the window costs O(log n) per sample added or
  * removed, so a whole run is O(n log n) whatever the window size. */
 #include "controller/score/score.h"
+#include "controller/score/sortkey.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -55,18 +56,21 @@ int score_params_check(const struct score_params *p, char *err, size_t errlen)
     return why ? -1 : 0;
 }
 
-/* Fenwick tree of (count, sum) over ranks 1..n. */
-struct fen {
-    size_t n, top;
-    int32_t *cnt;
-    int64_t *sum;
+/* Fenwick tree of (count, sum) over ranks 1..n; a node's count and sum share a cache line. */
+struct fen_node {
+    int64_t sum, cnt;
 };
 
-static void fen_add(struct fen *f, size_t rank, int32_t dc, int64_t ds)
+struct fen {
+    size_t n, top;
+    struct fen_node *node;
+};
+
+static void fen_add(struct fen *f, size_t rank, int64_t dc, int64_t ds)
 {
     for (size_t i = rank; i <= f->n; i += i & (~i + 1)) {
-        f->cnt[i] += dc;
-        f->sum[i] += ds;
+        f->node[i].cnt += dc;
+        f->node[i].sum += ds;
     }
 }
 
@@ -77,23 +81,13 @@ static int64_t fen_smallest(const struct fen *f, size_t k)
     int64_t acc = 0;
     for (size_t step = f->top; step; step >>= 1) {
         size_t nx = pos + step;
-        if (nx <= f->n && (size_t)f->cnt[nx] <= k) {
+        if (nx <= f->n && (size_t)f->node[nx].cnt <= k) {
             pos = nx;
-            k -= (size_t)f->cnt[nx];
-            acc += f->sum[nx];
+            k -= (size_t)f->node[nx].cnt;
+            acc += f->node[nx].sum;
         }
     }
     return acc;
-}
-
-struct okv { int64_t v; size_t i; };
-
-static int okv_cmp(const void *a, const void *b)
-{
-    const struct okv *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v < y->v ? -1 : 1;
-    return x->i < y->i ? -1 : (x->i > y->i);
 }
 
 static size_t window_size(const struct score_params *p, uint32_t active, size_t avail)
@@ -173,7 +167,8 @@ int score_compute(const struct score_params *p, const struct score_sample *s, si
 {
     int rc = -1;
     size_t *okpos = NULL, *rank = NULL;
-    struct okv *ord = NULL;
+    int64_t *ord = NULL;
+    uint32_t *ordi = NULL;
     struct fen f = { 0 };
     result_reset(out, n);
     if (score_params_check(p, err, errlen) < 0)
@@ -195,24 +190,29 @@ int score_compute(const struct score_params *p, const struct score_sample *s, si
     okpos = malloc(m * sizeof *okpos);
     rank = malloc(m * sizeof *rank);
     ord = malloc(m * sizeof *ord);
+    ordi = malloc(m * sizeof *ordi);
     f.n = m;
-    f.cnt = calloc(m + 1, sizeof *f.cnt);
-    f.sum = calloc(m + 1, sizeof *f.sum);
-    if (!okpos || !rank || !ord || !f.cnt || !f.sum) {
+    f.node = calloc(m + 1, sizeof *f.node);
+    if (!okpos || !rank || !ord || !ordi || !f.node || m > UINT32_MAX) {
         snprintf(err, errlen, "score: out of memory for %zu samples", n);
         goto fail;
     }
     for (size_t i = 0, k = 0; i < n; i++)
         if (s[i].ok) {
-            ord[k] = (struct okv){ s[i].value_us, k };
+            ord[k] = s[i].value_us;
+            ordi[k] = (uint32_t)k;
             okpos[k++] = i;
         }
-    qsort(ord, m, sizeof *ord, okv_cmp);
+    /* ranks by (value, arrival): a stable sort of the values in arrival order */
+    if (sortkey_i64(ord, ordi, m) < 0) {
+        snprintf(err, errlen, "score: out of memory for %zu samples", n);
+        goto fail;
+    }
     for (size_t r = 0; r < m; r++)
-        rank[ord[r].i] = r + 1;
+        rank[ordi[r]] = r + 1;
     int64_t sum_b = 0, cnt_b = (int64_t)(p->baseline_count - p->baseline_drop);
     for (size_t r = p->baseline_drop; r < p->baseline_count; r++)
-        sum_b += ord[r].v;
+        sum_b += ord[r];
     out->baseline_ms = (double)sum_b / (double)cnt_b / 1000.0;
     out->threshold_ms = out->baseline_ms + p->threshold_offset_ms;
     for (f.top = 1; f.top * 2 <= m; f.top *= 2)
@@ -224,8 +224,8 @@ fail:
     free(okpos);
     free(rank);
     free(ord);
-    free(f.cnt);
-    free(f.sum);
+    free(ordi);
+    free(f.node);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
+#include "controller/score/sortkey.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,11 +33,12 @@ static int pick_measure(const struct store_samples *ss, const char *want, struct
 {
     int found = -1, only = -1, groups = 0;
     char list[160] = "";
+    unsigned char *used = calloc(ss->name_count ? ss->name_count : 1, 1);
+    for (size_t i = 0; used && i < ss->count; i++)
+        if (ss->rows[i].is_measure)
+            used[ss->rows[i].name_id] = 1;
     for (size_t k = 0; k < ss->name_count; k++) {
-        int used = 0;
-        for (size_t i = 0; i < ss->count && !used; i++)
-            used = ss->rows[i].is_measure && ss->rows[i].name_id == (int)k;
-        if (!used)
+        if (used && !used[k])
             continue;
         groups++;
         only = (int)k;
@@ -45,6 +47,7 @@ static int pick_measure(const struct store_samples *ss, const char *want, struct
         if (!strcmp(ss->names[k], want))
             found = (int)k;
     }
+    free(used);
     snprintf(out->measure, sizeof out->measure, "%s", want);
     if (found >= 0)
         return found;
@@ -93,53 +96,68 @@ done:
     return rc;
 }
 
-static void timer_stats(struct summary_timer *t, double *v, size_t n)
+/* v: the ok values in µs, sorted here; d: room for as many doubles */
+static int timer_stats(struct summary_timer *t, int64_t *v, double *d, size_t n)
 {
-    qsort(v, n, sizeof *v, dcmp);
+    if (sortkey_i64(v, NULL, n) < 0)
+        return -1;
     double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += v[i];
-    t->min_ms = n ? v[0] : NAN;
-    t->max_ms = n ? v[n - 1] : NAN;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = v[i] / 1000.0;
+        sum += d[i];
+    }
+    t->min_ms = n ? d[0] : NAN;
+    t->max_ms = n ? d[n - 1] : NAN;
     t->avg_ms = n ? sum / (double)n : NAN;
-    t->p50_ms = summary_percentile(v, n, 50);
-    t->p90_ms = summary_percentile(v, n, 90);
-    t->p95_ms = summary_percentile(v, n, 95);
-    t->p99_ms = summary_percentile(v, n, 99);
+    t->p50_ms = summary_percentile(d, n, 50);
+    t->p90_ms = summary_percentile(d, n, 90);
+    t->p95_ms = summary_percentile(d, n, 95);
+    t->p99_ms = summary_percentile(d, n, 99);
+    return 0;
 }
 
+/* One pass counts every timer's rows, a second gathers each timer's ok values together. */
 static int do_timers(const struct store_samples *ss, struct summary *out)
 {
-    out->timers = calloc(ss->name_count ? ss->name_count : 1, sizeof *out->timers);
-    double *v = malloc((ss->count ? ss->count : 1) * sizeof *v);
-    if (!out->timers || !v) {
-        free(v);
-        return -1;
+    size_t nn = ss->name_count ? ss->name_count : 1, nv = ss->count ? ss->count : 1;
+    struct summary_timer *t = out->timers = calloc(nn, sizeof *out->timers);
+    size_t *at = calloc(nn + 1, sizeof *at);
+    int64_t *v = malloc(nv * sizeof *v);
+    double *d = malloc(nv * sizeof *d);
+    int rc = -1;
+    if (!t || !at || !v || !d)
+        goto done;
+    for (size_t i = 0; i < ss->count; i++) {
+        const struct store_sample_row *r = &ss->rows[i];
+        struct summary_timer *x = &t[r->name_id];
+        x->count++;
+        x->is_measure |= r->is_measure;
+        x->suspect += r->ok == SAMPLE_SUSPECT;
+        x->failed += r->ok != SAMPLE_OK;
     }
-    for (size_t k = 0; k < ss->name_count; k++) {
-        struct summary_timer *t = &out->timers[out->timer_count];
-        size_t n = 0;
-        memset(t, 0, sizeof *t);
-        snprintf(t->name, sizeof t->name, "%s", ss->names[k]);
-        for (size_t i = 0; i < ss->count; i++) {
-            const struct store_sample_row *r = &ss->rows[i];
-            if (r->name_id != (int)k)
-                continue;
-            t->count++;
-            t->is_measure |= r->is_measure;
-            t->suspect += r->ok == SAMPLE_SUSPECT;
-            if (r->ok == SAMPLE_OK)
-                v[n++] = r->value_us / 1000.0;
-            else
-                t->failed++;
-        }
-        if (t->count == 0)
+    for (size_t k = 0; k < ss->name_count; k++)
+        at[k + 1] = at[k] + (t[k].count - t[k].failed);
+    for (size_t i = 0; i < ss->count; i++)
+        if (ss->rows[i].ok == SAMPLE_OK)
+            v[at[ss->rows[i].name_id]++] = ss->rows[i].value_us;
+    for (size_t k = 0, from = 0; k < ss->name_count; k++) {
+        size_t n = t[k].count - t[k].failed;
+        if (t[k].count == 0)
             continue;
-        timer_stats(t, v, n);
-        out->timer_count++;
+        struct summary_timer *x = &t[out->timer_count++];
+        *x = t[k];
+        snprintf(x->name, sizeof x->name, "%s", ss->names[k]);
+        if (timer_stats(x, v + from, d, n) < 0)
+            goto done;
+        from += n;
     }
+    memset(t + out->timer_count, 0, (nn - out->timer_count) * sizeof *t);
+    rc = 0;
+done:
+    free(at);
     free(v);
-    return 0;
+    free(d);
+    return rc;
 }
 
 static void count_reason(struct summary *out, const char *reason)

@@ -8,7 +8,7 @@ W="$S/workloads/single-user.yaml"
 shot() { # shot SECURITY USER FILE -> exit code of sessmax-agent shot
   set +e
   "$AGENT" shot --target "127.0.0.1:$SIM_PORT" --user "$2" --fingerprint "$SIM_FP" --security "$1" \
-    --wait 1s -o "$3" 2> "$3.err"
+    --wait 5s -o "$3" 2> "$3.err"
   local rc=$?
   set -e
   return $rc

@@ -154,7 +154,7 @@ static int64_t fixture_write_run(struct store *st, const struct fixture_run *f, 
     uint64_t t0 = 1764460800000000ull + f->day * 86400000000ull;
     struct store_run_info info = { f->name, f->transport, f->platform, f->network, "127.0.0.1:3389",
                                    "simhost-task-worker", "0123abcd", "name: fixture\n", params,
-                                   f->sessions, t0, NULL };
+                                   f->sessions, t0, NULL, NULL, 0, NULL };
     int64_t run = store_run_begin(st, &info);
     free(params);
     int64_t agents[2] = { store_add_agent(st, run, "local-1", "127.0.0.1", 100),

@@ -143,6 +143,13 @@ static void test_report__compare_runs_and_groups(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nlan,2,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nwan,1,"));
     free(net);
+    /* the client label groups too (every fixture run used the built-in engine) */
+    CU_ASSERT_EQUAL(compare_parse_by("network,client", &by), 0);
+    CU_ASSERT_EQUAL(by, COMPARE_BY_NETWORK | COMPARE_BY_CLIENT);
+    net = render_compare(by, COMPARE_CSV);
+    CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nlan/builtin,2,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(net, "\nwan/builtin,1,"));
+    free(net);
     CU_ASSERT_EQUAL(compare_parse_stat("p99"), COMPARE_P99);
     CU_ASSERT_EQUAL(compare_parse_stat("p90"), -1);
 }
@@ -329,7 +336,7 @@ static void test_report__suspect_samples(void)
     struct store *st = store_open(path, STORE_WRITE, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     struct store_run_info info = { "suspect", "tcp", "p", "lan", "127.0.0.1:3389", "w", "0123abcd",
-                                   "name: w\n", "{}", 1, 1764460800000000ull, NULL };
+                                   "name: w\n", "{}", 1, 1764460800000000ull, NULL, NULL, 0, NULL };
     int64_t run = store_run_begin(st, &info);
     CU_ASSERT_FATAL(run > 0);
     CU_ASSERT_EQUAL(fixture_sample(st, run, 0, 0, 1764460801000000ull, "vsi", 900000, SAMPLE_OK, 1, 1), 0);

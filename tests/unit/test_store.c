@@ -71,7 +71,7 @@ static void test_store__create_and_check(void)
     store_close(st);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "runs: 0"));
     /* reopening a current file changes nothing */
@@ -194,6 +194,42 @@ static void test_store__round_trip(void)
 }
 
 
+/* A matrix row, runs tagged with it and their cell, and the count of a cell's completed runs. */
+static void test_store__matrix_cells(void)
+{
+    const char *path = db_path("matrix.db");
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(store_matrix_find(st, "plan=ab vary=network=lan,wan"), 0);
+    int64_t m1 = store_matrix_begin(st, "nightly", "plan=ab vary=network=lan,wan", 1000);
+    int64_t m2 = store_matrix_begin(st, "nightly", "plan=ab vary=network=lan,wan", 2000);
+    int64_t other = store_matrix_begin(st, "nightly", "plan=cd vary=network=lan,wan", 3000);
+    CU_ASSERT_TRUE(m1 > 0 && m2 > m1 && other > m2);
+    CU_ASSERT_EQUAL(store_matrix_find(st, "plan=ab vary=network=lan,wan"), m2);
+    const char *status[] = { "completed", "completed", "aborted", "completed" };
+    const char *cells[] = { "network=lan", "network=lan", "network=wan", "network=wan" };
+    int64_t matrix[] = { m2, m2, m2, m1 };
+    for (int i = 0; i < 4; i++) {
+        struct store_run_info info = { .name = "nightly", .started_us = 5000 + i, .client = i ? NULL : "xfreerdp",
+                                       .matrix_id = matrix[i], .cell = cells[i] };
+        int64_t run = store_run_begin(st, &info);
+        CU_ASSERT_TRUE_FATAL(run > 0);
+        CU_ASSERT_EQUAL(store_run_end(st, run, status[i], 6000, ""), 0);
+    }
+    CU_ASSERT_EQUAL(store_matrix_cell_done(st, m2, "network=lan"), 2);
+    CU_ASSERT_EQUAL(store_matrix_cell_done(st, m2, "network=wan"), 0);   /* aborted is not done */
+    CU_ASSERT_EQUAL(store_matrix_cell_done(st, m1, "network=wan"), 1);
+    CU_ASSERT_EQUAL(store_matrix_cell_done(st, other, "network=lan"), 0);
+    struct store_run r;
+    CU_ASSERT_EQUAL(store_get_run(st, 1, &r), 0);
+    CU_ASSERT_STRING_EQUAL(r.client, "xfreerdp");
+    CU_ASSERT_EQUAL(r.matrix_id, m2);
+    CU_ASSERT_STRING_EQUAL(r.cell, "network=lan");
+    CU_ASSERT_EQUAL(store_get_run(st, 2, &r), 0);
+    CU_ASSERT_STRING_EQUAL(r.client, "builtin");
+    store_close(st);
+}
+
 static void test_store__batch_by_count_and_close(void)
 {
     const char *path = db_path("batch_count.db");
@@ -259,6 +295,11 @@ static void test_store__migrate_v1(void)
     CU_ASSERT_STRING_EQUAL(r.status, "completed");
     CU_ASSERT_TRUE(isnan(r.baseline_ms));
     CU_ASSERT_EQUAL(r.smax, -1);
+    /* version 5's columns: every older run used the built-in engine and belongs to no matrix */
+    CU_ASSERT_STRING_EQUAL(r.client, "builtin");
+    CU_ASSERT_EQUAL(r.matrix_id, 0);
+    CU_ASSERT_STRING_EQUAL(r.cell, "");
+    CU_ASSERT_EQUAL(store_matrix_find(st, "spec"), 0);
     struct store_samples s;
     CU_ASSERT_EQUAL_FATAL(store_load_samples(st, 1, &s), 0);
     CU_ASSERT_EQUAL_FATAL(s.count, 100);
@@ -287,7 +328,7 @@ static void test_store__migrate_v1(void)
     store_close(st);
 
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 4\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5\n"));
     st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
@@ -595,6 +636,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_store__create_and_check),
         UNIT_TEST(test_store__round_trip),
+        UNIT_TEST(test_store__matrix_cells),
         UNIT_TEST(test_store__batch_by_count_and_close),
         UNIT_TEST(test_store__batch_by_age),
         UNIT_TEST(test_store__migrate_v1),

@@ -1,0 +1,131 @@
+/* test_matrix_spec.c -- --vary parsing, the order of cells, cell tags and their parsing, the
+ * matrix's identity, platform targets. */
+#include "unit.h"
+
+#include "controller/run/matrix_spec.h"
+
+#include <string.h>
+
+static char err[512];
+
+static void test_matrix_spec__vary_errors(void)
+{
+    struct matrix_spec s;
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL(s.repeat, 1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "codec=a,b", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "platform, transport, client, network, sessions"));
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=lan,,wan", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=lan,", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=lan,lan", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "listed twice"));
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=a b", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network={x: 1}", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "client=x11@y", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "sessions=0", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "sessions=100001", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "sessions=07", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "sessions=ten", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "platform=@host", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "platform=ws@", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "platform=ws@h:0", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "platform=ws@h:70000", err, sizeof err), -1);
+    CU_ASSERT_EQUAL(s.naxes, 0);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=lan,wan-100ms", err, sizeof err), 0);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=lan", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "given twice"));
+    CU_ASSERT_EQUAL(s.naxes, 1);
+}
+
+/* The last --vary changes fastest; tags list keys in key order whatever the --vary order. */
+static void test_matrix_spec__cells_and_tags(void)
+{
+    struct matrix_spec s;
+    struct matrix_cell c;
+    char tag[MATRIX_TAG_LEN];
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL(matrix_spec_cells(&s), 1);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "network=lan,wan-100ms", err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "platform=ws2022@10.0.0.5:3390,xrdp,sim@[::1]:3391", err, sizeof err), 0);
+    CU_ASSERT_EQUAL(matrix_spec_cells(&s), 6);
+    matrix_spec_cell(&s, 0, &c);
+    matrix_cell_tag(&s, &c, tag, sizeof tag);
+    CU_ASSERT_STRING_EQUAL(tag, "platform=ws2022@10.0.0.5:3390,network=lan");
+    matrix_spec_cell(&s, 1, &c);
+    matrix_cell_tag(&s, &c, tag, sizeof tag);
+    CU_ASSERT_STRING_EQUAL(tag, "platform=xrdp,network=lan");
+    matrix_spec_cell(&s, 5, &c);
+    matrix_cell_tag(&s, &c, tag, sizeof tag);
+    CU_ASSERT_STRING_EQUAL(tag, "platform=sim@[::1]:3391,network=wan-100ms");
+    CU_ASSERT_STRING_EQUAL(matrix_cell_value(&s, &c, MATRIX_NETWORK), "wan-100ms");
+    CU_ASSERT_PTR_NULL(matrix_cell_value(&s, &c, MATRIX_SESSIONS));
+    /* every cell has its own tag */
+    char tags[6][MATRIX_TAG_LEN];
+    for (size_t i = 0; i < 6; i++) {
+        matrix_spec_cell(&s, i, &c);
+        CU_ASSERT_EQUAL(c.index, i);
+        matrix_cell_tag(&s, &c, tags[i], sizeof tags[i]);
+        for (size_t j = 0; j < i; j++)
+            CU_ASSERT_STRING_NOT_EQUAL(tags[i], tags[j]);
+    }
+}
+
+static void test_matrix_spec__tag_parse(void)
+{
+    struct matrix_tag t;
+    CU_ASSERT_EQUAL_FATAL(matrix_tag_parse("platform=sim@[::1]:3391,network=wan-100ms,sessions=4", &t, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(t.value[MATRIX_PLATFORM], "sim@[::1]:3391");
+    CU_ASSERT_STRING_EQUAL(t.value[MATRIX_NETWORK], "wan-100ms");
+    CU_ASSERT_STRING_EQUAL(t.value[MATRIX_SESSIONS], "4");
+    CU_ASSERT_PTR_NULL(t.value[MATRIX_TRANSPORT]);
+    CU_ASSERT_PTR_NULL(t.value[MATRIX_CLIENT]);
+    CU_ASSERT_EQUAL(matrix_tag_parse("", &t, err, sizeof err), 0);   /* the cell of a matrix with no axis */
+    CU_ASSERT_PTR_NULL(t.value[MATRIX_NETWORK]);
+    CU_ASSERT_EQUAL(matrix_tag_parse("network=lan,network=wan", &t, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_tag_parse("codec=rfx", &t, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "codec=rfx"));
+    CU_ASSERT_EQUAL(matrix_tag_parse("network", &t, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_tag_parse("network=", &t, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(matrix_tag_parse("sessions=x", &t, err, sizeof err), -1);
+}
+
+static void test_matrix_spec__id_and_platform(void)
+{
+    struct matrix_spec s;
+    char id[512], label[64], host[64];
+    uint16_t port;
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "sessions=2,4", err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "client=builtin,xfreerdp", err, sizeof err), 0);
+    s.repeat = 3;
+    matrix_spec_id(&s, "abc123", id, sizeof id);
+    CU_ASSERT_STRING_EQUAL(id, "plan=abc123 sessions=2,4 client=builtin,xfreerdp repeat=3");
+    CU_ASSERT_EQUAL(matrix_platform_split("ws2022@10.0.0.5:3390", label, sizeof label, host, sizeof host, &port), 0);
+    CU_ASSERT_STRING_EQUAL(label, "ws2022");
+    CU_ASSERT_STRING_EQUAL(host, "10.0.0.5");
+    CU_ASSERT_EQUAL(port, 3390);
+    CU_ASSERT_EQUAL(matrix_platform_split("sim@[::1]:3391", label, sizeof label, host, sizeof host, &port), 0);
+    CU_ASSERT_STRING_EQUAL(host, "::1");
+    CU_ASSERT_EQUAL(port, 3391);
+    CU_ASSERT_EQUAL(matrix_platform_split("xrdp@rdp01.lab", label, sizeof label, host, sizeof host, &port), 0);
+    CU_ASSERT_STRING_EQUAL(host, "rdp01.lab");
+    CU_ASSERT_EQUAL(port, 0);
+    CU_ASSERT_EQUAL(matrix_platform_split("xrdp", label, sizeof label, host, sizeof host, &port), 0);
+    CU_ASSERT_STRING_EQUAL(label, "xrdp");
+    CU_ASSERT_STRING_EQUAL(host, "");
+    CU_ASSERT_EQUAL(matrix_platform_split("xrdp@h:x", label, sizeof label, host, sizeof host, &port), -1);
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_matrix_spec__vary_errors),
+        UNIT_TEST(test_matrix_spec__cells_and_tags),
+        UNIT_TEST(test_matrix_spec__tag_parse),
+        UNIT_TEST(test_matrix_spec__id_and_platform),
+        UNIT_END,
+    };
+    return unit_run("matrix_spec", tests, NULL, NULL);
+}
