@@ -1,30 +1,76 @@
-/* cmd_validate.c -- `sessmax validate PLAN`: checks a plan, its workload and its score section
- * without connecting to anything, and says what a run would do. */
+/* cmd_validate.c -- `sessmax validate FILE`: checks a plan (with its workload and score section,
+ * and how many samples it can yield) or a workload, without connecting to anything. */
 #include "controller/cli/cmd_validate.h"
 
 #include "common/workload.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 
+#include "common/ydoc.h"
+#include "controller/run/plan_estimate.h"
+
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+/* A workload has logon:/loop:, a plan target:/workload:; anything else is checked as a plan. */
+static int looks_like_workload(const char *path)
+{
+    char err[512];
+    struct ydoc *doc = ydoc_load_file(path, err, sizeof err);
+    if (!doc)
+        return 0;
+    const struct ydoc_node *r = doc->root;
+    int wl = r && r->kind == YDOC_MAP && (ydoc_get(r, "loop") || ydoc_get(r, "logon")) &&
+             !ydoc_get(r, "target") && !ydoc_get(r, "workload");
+    ydoc_free(doc);
+    return wl;
+}
+
+static int validate_workload(const char *path, int quiet)
+{
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = workload_load_file(path, err, sizeof err);
+    if (!wl) {
+        fprintf(stderr, "%s\n", err);
+        return 65;
+    }
+    if (!quiet) {
+        printf("%s: valid workload '%s' (sha256 %.12s...)\n  desktop    %ux%u, %u bpp\n  timers     %zu:", path,
+               wl->name, wl->hash, wl->width, wl->height, wl->bpp, wl->ntimers);
+        for (size_t i = 0; i < wl->ntimers; i++)
+            printf(" %s%s", wl->timers[i], workload_copy(wl, wl->timers[i]) ? " (copy)" : "");
+        printf("\n  measures   %zu:", wl->nmeasures);
+        for (size_t i = 0; i < wl->nmeasures; i++)
+            printf(" %s", wl->measures[i].name);
+        printf("\n  drives     %zu\n", wl->ndrives);
+    }
+    workload_free(wl);
+    return 0;
+}
 
 static int validate(int argc, char **argv)
 {
-    static const struct option opts[] = { { "quiet", no_argument, NULL, 'q' }, { NULL, 0, NULL, 0 } };
-    int quiet = 0, c;
+    static const struct option opts[] = { { "quiet", no_argument, NULL, 'q' },
+                                          { "workload", no_argument, NULL, 'w' }, { NULL, 0, NULL, 0 } };
+    int quiet = 0, workload = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
-        if (c != 'q')
+        if (c == 'q')
+            quiet = 1;
+        else if (c == 'w')
+            workload = 1;
+        else
             return cmd_usage_error(&cmd_validate, "unknown option '%s'", argv[optind - 1]);
-        quiet = 1;
     }
     if (optind == argc)
-        return cmd_usage_error(&cmd_validate, "missing PLAN");
+        return cmd_usage_error(&cmd_validate, "missing FILE");
     if (optind != argc - 1)
         return cmd_usage_error(&cmd_validate, "unexpected argument '%s'", argv[optind + 1]);
     const char *path = argv[optind];
+    if (workload || looks_like_workload(path))
+        return validate_workload(path, quiet);
     struct plan_checked pc;
     char err[PLAN_ERR_LEN];
     int rc = plan_check_load(path, &pc, err, sizeof err);
@@ -32,19 +78,23 @@ static int validate(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return rc;
     }
-    if (!quiet)
+    if (!quiet) {
         plan_check_describe(&pc, stdout);
+        plan_estimate_print(&pc, stdout);
+    }
     plan_check_free(&pc);
     return 0;
 }
 
 const struct cmd cmd_validate = {
     "validate", "check a test plan and its workload without running it",
-    "usage: sessmax validate [-q] PLAN\n\n"
-    "Loads PLAN (YAML, see docs/plan-reference.md), the workload it names and its score and\n"
-    "thresholds sections, and reports the first problem as FILE:LINE:COL: message. Nothing is\n"
+    "usage: sessmax validate [-q] [--workload] FILE\n\n"
+    "FILE is a plan or a workload, told apart by its content (logon:/loop: make a workload;\n"
+    "--workload says so). A plan is loaded with the workload it names and its score and\n"
+    "thresholds sections; the first problem is reported as FILE:LINE:COL: message. Nothing is\n"
     "connected, started or written. The password source is checked for existence (and a\n"
-    "password file for mode 0600) but never read into output.\n\n"
+    "password file for mode 0600) but never read into output. For a plan it also estimates\n"
+    "whether the run can yield the samples a baseline needs, and says why not.\n\n"
     "Exit: 0 valid, 65 invalid plan or workload, 66 missing file, 78 bad credentials source.\n",
     validate,
 };

@@ -219,7 +219,7 @@ static void describe_agents(const struct plan *p, FILE *out)
         fprintf(out, "  agents     %u local (loopback%s%s%s)", a->count, a->cpus ? ", pinned to CPUs " : "",
                 a->cpus ? a->cpus : "", a->tls ? ", TLS" : "");
     else
-        fprintf(out, "  agents     expect %u remote on %s (%s, wait up to %.0f s)", a->count, a->listen,
+        fprintf(out, "  agents     expect %u remote on %s (%s, wait up to %g s)", a->count, a->listen,
                 a->tls ? "TLS" : "plain TCP", a->wait_us / 1e6);
     if (a->capacity)
         fprintf(out, ", capacity %u each", a->capacity);
@@ -248,7 +248,7 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
             p->cred.password_env ? "environment variable" : "file", p->cred.password_env ? p->cred.password_env
             : p->cred.password_file, (p->cred.password_env ? getenv(p->cred.password_env) != NULL
             : access(p->cred.password_file, F_OK) == 0) ? "" : " (NOT SET HERE)");
-    fprintf(out, "  ramp       %u sessions over %.0f s, steady %.0f s, logoff deadline %.0f s%s\n", p->sessions,
+    fprintf(out, "  ramp       %u sessions over %g s, steady %g s, logoff deadline %g s%s\n", p->sessions,
             p->launch_window_us / 1e6, p->steady_state_us / 1e6, p->logoff_deadline_us / 1e6,
             p->early_stop ? ", early stop after the threshold" : "");
     describe_agents(p, out);

@@ -2,6 +2,7 @@
 #include "controller/score/jsonv.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,10 +43,46 @@ int jsonv_set(json_t *obj, const char *key, json_t *value)
     return json_object_set_new(obj, key, value) == 0 ? 0 : -1;
 }
 
+/* Fewest significant digits (1..17) that give back exactly v. */
+static int shortest_digits(double v)
+{
+    char buf[40];
+    for (int d = 1; d < JSONV_EXACT; d++) {
+        snprintf(buf, sizeof buf, "%.*g", d, v);
+        if (strtod(buf, NULL) == v)
+            return d;
+    }
+    return JSONV_EXACT;
+}
+
+/* The most digits any real of the tree needs to come back exactly. */
+static int tree_digits(json_t *v)
+{
+    int d = 1;
+    const char *key;
+    size_t i;
+    json_t *item;
+    if (json_is_real(v))
+        return shortest_digits(json_real_value(v));
+    if (json_is_object(v))
+        json_object_foreach(v, key, item) {
+            int k = tree_digits(item);
+            d = k > d ? k : d;
+        }
+    if (json_is_array(v))
+        json_array_foreach(v, i, item) {
+            int k = tree_digits(item);
+            d = k > d ? k : d;
+        }
+    return d;
+}
+
 char *jsonv_take_text(json_t *v, int digits, int newline)
 {
     if (!v)
         return NULL;
+    if (digits == JSONV_EXACT)
+        digits = tree_digits(v);   /* exact, and 0.4 stays "0.4", not 0.40000000000000002 */
     char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(digits));
     json_decref(v);
     if (!text || !newline)

@@ -17,7 +17,8 @@ json_t *jsonv_string(const char *s);
  * NULL or the set fails, so callers can sum the results. */
 int jsonv_set(json_t *obj, const char *key, json_t *value);
 
-#define JSONV_EXACT 17     /* significant digits that give back the same double (stored parameters) */
+#define JSONV_EXACT 17     /* reals give back the same double (stored parameters), each printed with
+                              the fewest digits that do so: 0.4 as written, not 0.40000000000000002 */
 #define JSONV_REPORT 6     /* significant digits for figures people read (verdict.json, exports) */
 
 /* Compact text of `v` with reals to `digits` significant digits and a final newline when

@@ -28,6 +28,11 @@ set -e
 [ $rc -ne 0 ] && grep -qE "drive-copy.yaml:[0-9]+:[0-9]+: copy size 'share/file300m': no such file" <<<"$out" \
     || fail "copy of a missing drive file: exit $rc, '$out'"
 
+# validate tells a workload from a plan by its content
+"$B/sessmax" validate "$S/workloads/drive-copy.yaml" | grep -q "valid workload 'drive-copy'" || fail "validate workload"
+"$B/sessmax" validate --workload "$WORK/drive-copy.yaml" | grep -q 'copyin_10m (copy)' || fail "validate --workload"
+"$B/sessmax" validate "$WORK/plan.yaml" | grep -q "valid plan 'drive-copy'" || fail "validate plan"
+
 for run in 1 2; do
     set +e
     "$B/sessmax" run "$WORK/plan.yaml" --plain --report "$WORK/report$run.html" > "$WORK/run$run.log" 2>&1

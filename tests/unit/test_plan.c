@@ -5,6 +5,7 @@
 #include "common/workload.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
+#include "controller/run/plan_estimate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,6 +266,43 @@ static void test_plan__drives_loops_focus(void)
     }
 }
 
+/* The sample estimate: simhost-task-worker's loop takes 28.5 s of thinks, typing and pauses
+ * (hand-summed from the file), so 4 sessions over 10 s + 30 s steady give at most 4 loops:
+ * not enough for 15 (and that is certain: timers and waits only add time); with loops: 10 the
+ * four sessions give 40 samples of the measure and of the focus timer, with time to spare. */
+static void test_plan__sample_estimate(void)
+{
+    char plan[512], wl[512];
+    snprintf(plan, sizeof plan, "%s/p3.yaml", unit_tmpdir());
+    snprintf(wl, sizeof wl, "%s/wl.yaml", unit_tmpdir());
+    FILE *f = fopen(unit_source_path("workloads/simhost-task-worker.yaml"), "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char *wltext = calloc(1, 1 << 16);
+    size_t n = fread(wltext, 1, (1 << 16) - 1, f);
+    fclose(f);
+    CU_ASSERT(n > 0);
+    write_file(wl, wltext);
+    free(wltext);
+    struct plan_checked pc;
+    struct plan_estimate e;
+    write_file(plan, HEAD TAIL "steady_state: 30s\n");
+    CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    plan_estimate(&pc, &e);
+    CU_ASSERT_DOUBLE_EQUAL(e.loop_min_s, 28.5, 1e-9);
+    CU_ASSERT_STRING_EQUAL(e.measure, "vsi");
+    CU_ASSERT_EQUAL(e.needed, 15);
+    CU_ASSERT_EQUAL(e.samples_max, 4);    /* sessions start at 0, 2.5, 5, 7.5 s; 40 s in all */
+    CU_ASSERT(e.slack_s < 0);
+    plan_check_free(&pc);
+    write_file(plan, HEAD TAIL "loops: 10\nfocus: cpu\n");
+    CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    plan_estimate(&pc, &e);
+    CU_ASSERT_EQUAL(e.samples_max, 40);
+    CU_ASSERT_EQUAL(e.focus_max, 40);
+    CU_ASSERT(e.slack_s > 300);
+    plan_check_free(&pc);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -275,6 +313,7 @@ int main(void)
         UNIT_TEST(test_plan__password_sources),
         UNIT_TEST(test_plan__check_with_workload_and_thresholds),
         UNIT_TEST(test_plan__drives_loops_focus),
+        UNIT_TEST(test_plan__sample_estimate),
         UNIT_END,
     };
     return unit_run("plan", tests, NULL, NULL);

@@ -90,11 +90,19 @@ static void test_score_config__json_round_trip(void)
     char *json = score_config_to_json(&c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"version\":\"" SCORE_VERSION "\""));
+    /* numbers as written, and still exact */
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"window_frac\":0.33,\"trim_frac\":0.05,"));
     CU_ASSERT_EQUAL_FATAL(score_config_from_json(json, &d, err, sizeof err), 0);
     CU_ASSERT_EQUAL(memcmp(&c.params, &d.params, sizeof c.params), 0);
     CU_ASSERT_EQUAL_FATAL(d.threshold_count, 2);
     CU_ASSERT_STRING_EQUAL(d.thresholds[0].text, "p95(app_start) < 3000.5");
     CU_ASSERT_DOUBLE_EQUAL(d.thresholds[0].value, 3000.5, 0);
+    free(json);
+    score_config_free(&d);
+    c.params.window_frac = 1.0 / 3;        /* needs all 17 digits: none lost */
+    json = score_config_to_json(&c);
+    CU_ASSERT_EQUAL_FATAL(score_config_from_json(json, &d, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.params.window_frac, 1.0 / 3);
     free(json);
     score_config_free(&c);
     score_config_free(&d);
