@@ -12,7 +12,9 @@ source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 NS=sxcut$$
 VA=vc$$a VB=vc$$b
 NET=10.213.$((RANDOM % 250)).
-trap 'rc=$?; ip netns del "$NS" 2>/dev/null; ip link del "$VA" 2>/dev/null; (exit $rc); cleanup' EXIT
+# every process inside the namespace ends with it (ip netns exec may leave simhost under another pid)
+trap 'rc=$?; for p in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$p"; done; ip netns del "$NS" 2>/dev/null
+      ip link del "$VA" 2>/dev/null; (exit $rc); cleanup' EXIT
 ip netns add "$NS"
 ip link add "$VA" type veth peer name "$VB"
 ip link set "$VB" netns "$NS"
