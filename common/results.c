@@ -18,6 +18,7 @@ static const char *const reason_names[FAIL__COUNT] = {
     [FAIL_LOST] = "lost",
     [FAIL_ABORTED] = "aborted",
     [FAIL_INTERNAL] = "internal",
+    [FAIL_LOGOFF_INCOMPLETE] = "logoff_incomplete",
 };
 
 const char *failure_reason_name(enum failure_reason r)

@@ -29,6 +29,7 @@ enum failure_reason {
     FAIL_LOST,             /* the agent hosting the session died or went silent */
     FAIL_ABORTED,          /* the run was stopped (Ctrl-C) before the session ended */
     FAIL_INTERNAL,         /* a bug or resource exhaustion in sessmax itself */
+    FAIL_LOGOFF_INCOMPLETE,/* the logoff steps ran but the server did not end the session */
     FAIL__COUNT
 };
 const char *failure_reason_name(enum failure_reason r);
