@@ -20,11 +20,20 @@
 #include "agent/connector.h"
 #include "agent/looplag.h"
 #include "agent/session.h"
+#include "agent/x11_session.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/x11_preset.h"
 
 #define ENGINE_WINPR_REG "/etc/winpr/HKLM.reg"
 #define LOOPLAG_PERIOD_MS 20
+
+/* One session: an engine (FreeRDP) session or an external client's (exactly one is set). */
+struct slot {
+    struct session *rdp;
+    struct x11_session *x;
+    uint64_t last_cpu_us;              /* x: client + X server CPU at the last health sample */
+};
 
 struct engine {
     struct event_base *base;
@@ -36,8 +45,10 @@ struct engine {
     struct connector *conn;
     struct looplag *lag;
     struct event *health_ev, *deadline_ev;
-    struct session **sessions;
+    struct slot *sessions;
     size_t nsessions, cap;
+    struct x11_client client;          /* cfg.client points here when set */
+    char *x11_dir;                     /* external clients' session directories */
     int stopping;
     void (*idle_cb)(void *);
     void *idle_arg;
@@ -69,6 +80,50 @@ static void process_setup_once(void)
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
+}
+
+static enum session_state slot_state(const struct slot *s)
+{
+    return s->x ? x11_session_state(s->x) : session_get_state(s->rdp);
+}
+
+static uint32_t slot_index(const struct slot *s)
+{
+    return s->x ? x11_session_index(s->x) : session_get_index(s->rdp);
+}
+
+static void slot_logoff(struct slot *s)
+{
+    if (s->x)
+        x11_session_logoff(s->x);
+    else
+        session_logoff(s->rdp);
+}
+
+static void slot_kill(struct slot *s, enum failure_reason reason, const char *detail)
+{
+    if (s->x)
+        x11_session_kill(s->x, reason, detail);
+    else
+        session_kill(s->rdp, reason, detail);
+}
+
+/* External clients' session directories hold their framebuffer files: on tmpfs when there is one,
+ * so the X servers' screens never cause disk writes. */
+static int make_x11_dir(struct engine *e)
+{
+    char path[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "/dev/shm/sessmax-x11.XXXXXX");
+    if (access("/dev/shm", W_OK) != 0 || !mkdtemp(path)) {
+        snprintf(path, sizeof path, "%s/sessmax-x11.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(path)) {
+            log_error("%s: cannot create: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    e->x11_dir = strdup(path);
+    return e->x11_dir ? 0 : -1;
 }
 
 static int make_config_dir(struct engine *e, const char *given)
@@ -132,6 +187,29 @@ static void process_usage(uint64_t *cpu_us, uint64_t *rss_kb)
         fclose(f);
 }
 
+/* The external clients' processes: memory now, CPU since the last sample (per session, so a
+ * session that ended takes its counters with it). */
+static void ext_usage(struct engine *e, struct rec_health *h, uint64_t interval_us)
+{
+    uint64_t cpu = 0;
+    for (size_t i = 0; i < e->nsessions; i++) {
+        struct slot *sl = &e->sessions[i];
+        struct x11_cost c, x;
+        if (!sl->x || !x11_session_cost(sl->x, &c, &x))
+            continue;
+        h->ext_sessions++;
+        h->ext_client_rss_kb += c.rss_kb;
+        h->ext_client_pss_kb += c.pss_kb;
+        h->ext_xserver_rss_kb += x.rss_kb;
+        h->ext_xserver_pss_kb += x.pss_kb;
+        uint64_t now = c.cpu_us + x.cpu_us;
+        cpu += now > sl->last_cpu_us ? now - sl->last_cpu_us : 0;
+        sl->last_cpu_us = now;
+    }
+    if (interval_us)
+        h->ext_cpu_permille = (uint32_t)(cpu * 1000 / interval_us);
+}
+
 static void health_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
@@ -148,6 +226,8 @@ static void health_cb(evutil_socket_t fd, short what, void *arg)
     process_usage(&cpu_us, &h.rss_kb);
     if (now > e->last_health_us)
         h.cpu_permille = (uint32_t)((cpu_us - e->last_cpu_us) * 1000 / (now - e->last_health_us));
+    if (e->cfg.client)
+        ext_usage(e, &h, now > e->last_health_us ? now - e->last_health_us : 0);
     e->last_cpu_us = cpu_us;
     e->last_health_us = now;
     if (e->sink.health)
@@ -172,11 +252,11 @@ static void on_terminal(void *arg, struct session *s)
     check_idle(arg);
 }
 
-static struct session *find(const struct engine *e, uint32_t index)
+static struct slot *find(const struct engine *e, uint32_t index)
 {
     for (size_t i = 0; i < e->nsessions; i++)
-        if (session_get_index(e->sessions[i]) == index)
-            return e->sessions[i];
+        if (slot_index(&e->sessions[i]) == index)
+            return &e->sessions[i];
     return NULL;
 }
 
@@ -191,7 +271,9 @@ static uint32_t relogged_by(void *arg, const struct session *s)
 {
     const struct engine *e = arg;
     for (size_t i = 0; i < e->nsessions; i++) {
-        const struct session *o = e->sessions[i];
+        const struct session *o = e->sessions[i].rdp;
+        if (!o)
+            continue;
         enum session_state st = session_get_state(o);
         if (o != s && st != SESSION_ST_NEW && live_state(st) &&
             session_get_launched_us(o) >= session_get_launched_us(s) &&
@@ -208,8 +290,8 @@ static void deadline_cb(evutil_socket_t fd, short what, void *arg)
     struct engine *e = arg;
     unsigned n = 0;
     for (size_t i = 0; i < e->nsessions; i++)
-        if (live_state(session_get_state(e->sessions[i]))) {
-            session_kill(e->sessions[i], FAIL_ABORTED, "logoff deadline passed");
+        if (live_state(slot_state(&e->sessions[i]))) {
+            slot_kill(&e->sessions[i], FAIL_ABORTED, "logoff deadline passed");
             n++;
         }
     if (n)
@@ -244,6 +326,16 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
     e->cfg.fingerprint = e->fingerprint;
     e->cfg.shot_dir = e->shot_dir;
     e->cfg.config_dir = e->config_dir;
+    if (cfg->client) {
+        e->client = *cfg->client;
+        if (!e->client.width) {
+            e->client.width = e->cfg.width;
+            e->client.height = e->cfg.height;
+        }
+        e->cfg.client = &e->client;
+        if (make_x11_dir(e) != 0)
+            goto fail;
+    }
     if (e->cfg.bpp != 32)
         e->cfg.bpp = 16;
     if (!e->cfg.max_attempts)
@@ -284,7 +376,7 @@ int engine_start_session(struct engine *e, const struct engine_session_spec *spe
     }
     if (e->nsessions == e->cap) {
         size_t cap = e->cap ? e->cap * 2 : 64;
-        struct session **n = realloc(e->sessions, cap * sizeof *n);
+        struct slot *n = realloc(e->sessions, cap * sizeof *n);
         if (!n)
             return -1;
         e->sessions = n;
@@ -296,22 +388,29 @@ int engine_start_session(struct engine *e, const struct engine_session_spec *spe
         log_error("session %u not started: client drive files: %s", spec->session_index, err);
         return -1;
     }
-    struct session *s = session_new(&e->host_info, spec);
-    if (!s) {
+    struct slot sl = { NULL, NULL, 0 };
+    if (e->cfg.client)
+        sl.x = x11_session_new(&e->host_info, e->x11_dir, spec);
+    else
+        sl.rdp = session_new(&e->host_info, spec);
+    if (!sl.rdp && !sl.x) {
         log_error("session %u: out of memory", spec->session_index);
         return -1;
     }
-    e->sessions[e->nsessions++] = s;
-    session_start(s);
+    e->sessions[e->nsessions++] = sl;
+    if (sl.x)
+        x11_session_start(sl.x);
+    else
+        session_start(sl.rdp);
     return 0;
 }
 
 int engine_logoff_session(struct engine *e, uint32_t session_index)
 {
-    struct session *s = find(e, session_index);
+    struct slot *s = find(e, session_index);
     if (!s)
         return -1;
-    session_logoff(s);
+    slot_logoff(s);
     return 0;
 }
 
@@ -321,7 +420,7 @@ void engine_logoff_all(struct engine *e, uint32_t deadline_ms)
     struct timeval tv = { deadline_ms / 1000, (deadline_ms % 1000) * 1000 };
     event_add(e->deadline_ev, &tv);
     for (size_t i = 0; i < e->nsessions; i++)
-        session_logoff(e->sessions[i]);
+        slot_logoff(&e->sessions[i]);
     check_idle(e);
 }
 
@@ -329,7 +428,8 @@ void engine_get_counts(const struct engine *e, struct engine_counts *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < e->nsessions; i++) {
-        switch (session_get_state(e->sessions[i])) {
+        const struct slot *sl = &e->sessions[i];
+        switch (slot_state(sl)) {
         case SESSION_ST_NEW:
         case SESSION_ST_CONNECTING: out->connecting++; break;
         case SESSION_ST_LOGON: out->logon++; break;
@@ -338,7 +438,7 @@ void engine_get_counts(const struct engine *e, struct engine_counts *out)
         case SESSION_ST_DONE: out->done++; break;
         case SESSION_ST_FAILED:
             out->failed++;
-            out->failed_by_reason[session_get_reason(e->sessions[i])]++;
+            out->failed_by_reason[sl->x ? x11_session_reason(sl->x) : session_get_reason(sl->rdp)]++;
             break;
         }
     }
@@ -347,7 +447,7 @@ void engine_get_counts(const struct engine *e, struct engine_counts *out)
 int engine_idle(const struct engine *e)
 {
     for (size_t i = 0; i < e->nsessions; i++)
-        if (live_state(session_get_state(e->sessions[i])))
+        if (live_state(slot_state(&e->sessions[i])))
             return 0;
     return 1;
 }
@@ -360,18 +460,20 @@ void engine_set_idle_cb(struct engine *e, void (*cb)(void *arg), void *arg)
 
 int engine_save_png(struct engine *e, uint32_t session_index, const char *path)
 {
-    struct session *s = find(e, session_index);
+    struct slot *s = find(e, session_index);
     if (!s) {
         log_warn("no session %u to save", session_index);
         return -1;
     }
-    return session_save_png(s, path);
+    return s->x ? x11_session_save_png(s->x, path) : session_save_png(s->rdp, path);
 }
 
 int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out)
 {
-    struct session *s = find(e, session_index);
-    return s ? session_screen(s, out) : -1;
+    struct slot *s = find(e, session_index);
+    if (!s)
+        return -1;
+    return s->x ? x11_session_screen(s->x, out) : session_screen(s->rdp, out);
 }
 
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
@@ -386,9 +488,14 @@ void engine_free(struct engine *e)
     if (!e)
         return;
     connector_free(e->conn);               /* joins: no attempt runs after this */
-    for (size_t i = 0; i < e->nsessions; i++)
-        session_free(e->sessions[i]);
+    for (size_t i = 0; i < e->nsessions; i++) {
+        session_free(e->sessions[i].rdp);
+        x11_session_free(e->sessions[i].x);
+    }
     free(e->sessions);
+    if (e->x11_dir)
+        nftw(e->x11_dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    free(e->x11_dir);
     if (e->health_ev)
         event_free(e->health_ev);
     if (e->deadline_ev)

@@ -8,6 +8,7 @@
 
 struct workload;
 struct netem;
+struct x11_client;
 
 /* Security layer the client offers. NEGOTIATE lets the server pick among NLA, TLS and standard
  * RDP security; the others offer only that layer, so a server that cannot do it refuses. */
@@ -59,6 +60,10 @@ struct engine_config {
     /* RDP connection type announced to the server (MS-RDPBCGR connectionType, 1..7, with the
      * performance flags FreeRDP sets for it); 0: FreeRDP's default (none announced). */
     uint32_t connection_type;
+    /* External client (common/x11_preset.h): each session runs this X11 client on its own Xvfb
+     * instead of a FreeRDP instance of the engine (agent/x11_session.h). Copied by engine_new();
+     * NULL: the built-in engine. */
+    const struct x11_client *client;
 };
 
 /* Fills defaults (host NULL: the caller must set it). */

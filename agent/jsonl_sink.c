@@ -24,6 +24,7 @@ struct jsonl_sink {
     int64_t *logon_us;
     size_t nlogon, caplogon;
     uint32_t max_active;
+    struct rec_health ext_peak;         /* the health record that measured most external clients */
 };
 
 /* A JSON string of s; bytes that are not UTF-8 (a peer's text may hold any) become '?'. */
@@ -156,12 +157,23 @@ static void on_traffic(void *ctx, const struct rec_traffic *t)
 static void on_health(void *ctx, const struct rec_health *h)
 {
     struct jsonl_sink *j = ctx;
-    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "health",
+    json_t *rec = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "health",
                           "t_us", (json_int_t)h->t_us, "sessions_active", (json_int_t)h->sessions_active,
                           "sessions_connecting", (json_int_t)h->sessions_connecting,
                           "lag_p50_us", (json_int_t)h->lag_p50_us, "lag_p99_us", (json_int_t)h->lag_p99_us,
                           "lag_max_us", (json_int_t)h->lag_max_us,
-                          "cpu_permille", (json_int_t)h->cpu_permille, "rss_kb", (json_int_t)h->rss_kb));
+                          "cpu_permille", (json_int_t)h->cpu_permille, "rss_kb", (json_int_t)h->rss_kb);
+    if (rec && h->ext_sessions)
+        json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+                               "ext_sessions", (json_int_t)h->ext_sessions,
+                               "ext_cpu_permille", (json_int_t)h->ext_cpu_permille,
+                               "ext_client_rss_kb", (json_int_t)h->ext_client_rss_kb,
+                               "ext_client_pss_kb", (json_int_t)h->ext_client_pss_kb,
+                               "ext_xserver_rss_kb", (json_int_t)h->ext_xserver_rss_kb,
+                               "ext_xserver_pss_kb", (json_int_t)h->ext_xserver_pss_kb));
+    put_line(j, rec);
+    if (h->ext_sessions && h->ext_sessions >= j->ext_peak.ext_sessions)
+        j->ext_peak = *h;
     if (h->sessions_active > j->max_active)
         j->max_active = h->sessions_active;
     fflush(j->out);
@@ -223,6 +235,15 @@ unsigned jsonl_sink_summary(struct jsonl_sink *j, FILE *f, uint32_t lag_p50_us,
                 t->is_measure ? "  (measure)" : "");
         bad += t->failed + t->suspect;
     }
+    const struct rec_health *x = &j->ext_peak;
+    if (x->ext_sessions)
+        fprintf(f, "external clients (%u measured): per session client RSS %.1f MiB PSS %.1f MiB, "
+                "X server RSS %.1f MiB PSS %.1f MiB, CPU %.1f %% of a core; agent RSS %.1f MiB\n",
+                x->ext_sessions, x->ext_client_rss_kb / 1024.0 / x->ext_sessions,
+                x->ext_client_pss_kb / 1024.0 / x->ext_sessions,
+                x->ext_xserver_rss_kb / 1024.0 / x->ext_sessions,
+                x->ext_xserver_pss_kb / 1024.0 / x->ext_sessions,
+                x->ext_cpu_permille / 10.0 / x->ext_sessions, x->rss_kb / 1024.0);
     fprintf(f, "agent loop lag: p50=%.2f ms p99=%.2f ms max=%.2f ms; peak active sessions %u\n",
             lag_p50_us / 1000.0, lag_p99_us / 1000.0, lag_max_us / 1000.0, j->max_active);
     return bad;

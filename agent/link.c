@@ -1,13 +1,21 @@
 /* link.c -- `sessmax-agent connect HOST:PORT`: the agent's side of the controller link.
  *
- * Connects (plain TCP or TLS), authenticates with the token from SESSMAX_TOKEN, then obeys:
- * CONFIG builds the engine for the target and workload, START starts one session, STOP logs
- * everything off. Every result the engine produces is batched into numbered RECORDS frames
- * (flushed every 50 ms or when a batch is full); the controller ACKs batches once they are in the
- * store, and the agent exits 0 only when every batch was acknowledged after DONE. If the
- * controller goes away, sessions are dropped and the agent exits 1: it never runs unsupervised. */
+ * Connects (plain TCP or TLS), authenticates with the shared token, then obeys: CONFIG builds the
+ * engine for the target and workload, START starts one session, STOP logs everything off. Every
+ * result the engine produces is batched into numbered RECORDS frames (flushed every 50 ms or
+ * when a batch is full) that wait in the outbox (outbox.h) until the controller ACKs them, once
+ * they are in its store; the agent exits 0 only when every batch was acknowledged after DONE.
+ *
+ * A broken link is not the end: sessions go on, results keep collecting in the outbox, and the
+ * agent reconnects (exponential backoff with jitter) for as long as the controller's grace period
+ * (from WELCOME) lasts, proves the token again and shows its resume ticket; the controller's
+ * WELCOME says which batch it stored last, and everything after it is sent again. Past the grace
+ * period, or when the controller refuses it, the agent drops its sessions and exits 1: it never
+ * runs unsupervised for long. */
 #include "agent/link.h"
+#include "agent/link_opts.h"
 #include "agent/netem.h"
+#include "agent/outbox.h"
 
 #include "agent/engine.h"
 #include "common/clock.h"
@@ -38,19 +46,34 @@
 
 #define FLUSH_MS 50
 #define BATCH_MAX 4000
+#define PUMP_MAX (1u << 20)        /* bytes queued on the socket before the outbox waits */
+#define RETRY_MIN_MS 250           /* reconnect backoff: 250 ms, 500 ms, ... */
+#define RETRY_MAX_MS 8000          /* ... at most 8 s, each +-50 % jitter */
 
 struct link {
     struct event_base *base;
     struct wire *wire;
     struct engine *engine;
     struct workload *wl;
-    struct event *flush_ev, *sig_int, *sig_term;
+    struct event *flush_ev, *sig_int, *sig_term, *retry_ev;
     struct proto_buf batch;
-    uint64_t next_seq, acked_seq;
-    int stopping, done_sent, exit_code;
+    struct outbox *ob;             /* batches not yet acknowledged */
+    uint64_t next_seq;
+    int stopping, done_due, done_on_link, config_on_link, exit_code;
     int finishing;                 /* exit 0 as soon as the queued output reached the socket */
-    const char *shot_dir, *config_dir;
-    unsigned connect_threads;
+    const struct link_opts *o;
+    const char *name, *token;
+    SSL_CTX *ctx;
+    struct sockaddr_storage ss;
+    int sslen;
+    int welcomed;                  /* a WELCOME came: a broken link can be resumed */
+    uint8_t ticket[PROTO_TICKET_LEN];
+    uint32_t grace_ms;
+    uint64_t lost_us;              /* when the link broke (clock_now_us); 0 while connected */
+    unsigned attempts;
+    uint64_t produced[PROTO_REC_HEALTH + 1];   /* records the engine produced, by kind */
+    uint8_t *started;              /* bitmap of session indexes already started */
+    size_t started_len;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
 };
 
@@ -72,20 +95,41 @@ static void finish_clean(struct link *l)
 
 /* --- results -> RECORDS frames --------------------------------------------------------------- */
 
+static void send_done_now(struct link *l);
+
+/* Sends what the outbox holds for this link, up to PUMP_MAX bytes waiting on the socket (the
+ * flush timer and each ACK call again); DONE follows the last batch. */
+static void pump(struct link *l)
+{
+    const uint8_t *f;
+    size_t n;
+    int rc = 1;
+    if (!wire_is_ready(l->wire))
+        return;
+    while (wire_pending_out(l->wire) < PUMP_MAX && (rc = outbox_next(l->ob, &f, &n)) == 1)
+        wire_send_raw(l->wire, f, n);
+    if (rc < 0) {
+        log_error("cannot read results back from the spill file: giving up");
+        finish(l, EX_IOERR);
+    } else if (rc == 0 && l->done_due && !l->done_on_link) {
+        send_done_now(l);
+    }
+}
+
 static void flush_batch(struct link *l)
 {
     if (!l->batch.records_open)
         return;
     proto_records_end(&l->batch);
-    if (wire_send_raw(l->wire, l->batch.data, l->batch.len) < 0)
-        log_ratelimited(LOG_WARN, "link-send", "cannot send results: the link is closed");
+    if (outbox_push(l->ob, l->next_seq, l->batch.data, l->batch.len) < 0)
+        log_ratelimited(LOG_ERROR, "link-keep", "a batch of results could not be kept: it is lost");
     l->batch.len = 0;
+    pump(l);
 }
 
 static void add_record(struct link *l, const struct proto_record *r)
 {
-    if (!l->wire)
-        return;
+    l->produced[r->kind]++;
     if (!l->batch.records_open && proto_records_begin(&l->batch, ++l->next_seq) < 0)
         goto oom;
     if (proto_records_add(&l->batch, r) < 0) {
@@ -130,41 +174,52 @@ static void flush_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     flush_batch(l);
+    pump(l);
     if (l->finishing && (!l->wire || wire_pending_out(l->wire) == 0))
         finish(l, 0);
 }
 
 /* --- commands -------------------------------------------------------------------------------- */
 
+/* Every session ended after STOP: DONE goes out once every batch before it has. */
 static void send_done(struct link *l)
 {
-    struct engine_counts c;
-    engine_get_counts(l->engine, &c);
     flush_batch(l);
+    l->done_due = 1;
+    pump(l);
+}
+
+static void send_done_now(struct link *l)
+{
+    struct engine_counts c = { 0 };
+    if (l->engine)
+        engine_get_counts(l->engine, &c);
     struct proto_msg m = { .type = PROTO_DONE };
     m.u.done.ended = c.done;
     m.u.done.failed = c.failed;
     wire_send(l->wire, &m);
-    l->done_sent = 1;
-    log_info("all sessions ended (%u clean, %u failed); waiting for the controller to store %llu batches",
-             c.done, c.failed, (unsigned long long)(l->next_seq - l->acked_seq));
-    if (l->acked_seq >= l->next_seq)
+    l->done_on_link = 1;
+    log_info("all sessions ended (%u clean, %u failed); waiting for the controller to store %zu batches",
+             c.done, c.failed, outbox_frames(l->ob));
+    if (outbox_frames(l->ob) == 0)
         finish_clean(l);
 }
 
 static void idle_cb(void *arg)
 {
     struct link *l = arg;
-    if (l->stopping && !l->done_sent)
+    if (l->stopping && !l->done_due)
         send_done(l);
 }
 
 static int on_config(struct link *l, const struct proto_config *c, char *err, size_t errlen)
 {
-    if (l->engine) {
+    if (l->config_on_link++) {
         snprintf(err, errlen, "CONFIG received twice");
         return -1;
     }
+    if (l->engine)
+        return 0;                  /* sent again on a resumed link: already running it */
     if (c->gateway_host[0]) {
         snprintf(err, errlen, "transport gateway is not supported by this agent's session engine");
         return -1;
@@ -193,13 +248,13 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     cfg.width = workload_width(l->wl);
     cfg.height = workload_height(l->wl);
     cfg.bpp = workload_bpp(l->wl);
-    cfg.shot_dir = l->shot_dir;
+    cfg.shot_dir = l->o->shot_dir;
     cfg.shot_timers = (int)c->shot_timers;
     cfg.max_loops = c->max_loops;
     cfg.logon_retries = c->logon_retries;
-    cfg.config_dir = l->config_dir;
-    if (l->connect_threads)
-        cfg.connect_threads = l->connect_threads;
+    cfg.config_dir = l->o->config_dir;
+    if (l->o->connect_threads)
+        cfg.connect_threads = l->o->connect_threads;
     if (c->connect_timeout_ms)
         cfg.connect_timeout_ms = c->connect_timeout_ms;
     cfg.traffic_interval_ms = c->traffic_interval_ms;
@@ -226,10 +281,33 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     return 0;
 }
 
+/* 1 when session `index` was started before (a resumed link sends START again for sessions the
+ * controller has not heard of since); else marks it. -1 when out of memory. */
+static int seen_before(struct link *l, uint32_t index)
+{
+    size_t byte = index / 8;
+    if (byte >= l->started_len) {
+        size_t len = byte + 1024;
+        uint8_t *b = realloc(l->started, len);
+        if (!b)
+            return -1;
+        memset(b + l->started_len, 0, len - l->started_len);
+        l->started = b;
+        l->started_len = len;
+    }
+    int seen = l->started[byte] >> (index % 8) & 1;
+    l->started[byte] |= (uint8_t)(1u << (index % 8));
+    return seen;
+}
+
 static int on_start(struct link *l, const struct proto_start *s, char *err, size_t errlen)
 {
-    if (!l->engine || l->stopping) {
-        snprintf(err, errlen, "START for session %u %s", s->index, l->engine ? "after STOP" : "before CONFIG");
+    int seen = seen_before(l, s->index);
+    if (seen > 0)
+        return 0;
+    if (!l->engine || l->stopping || seen < 0) {
+        snprintf(err, errlen, "START for session %u %s", s->index, seen < 0 ? "with no memory left" :
+                 l->engine ? "after STOP" : "before CONFIG");
         return -1;
     }
     struct engine_session_spec spec = { s->index, s->user, s->password, l->wl, s->seed };
@@ -249,20 +327,10 @@ static void on_stop(struct link *l, uint32_t deadline_ms)
         return;
     l->stopping = 1;
     log_info("logoff requested (deadline %u ms)", deadline_ms);
-    if (!l->engine || engine_idle(l->engine)) {
-        if (!l->engine) {
-            flush_batch(l);
-            struct proto_msg m = { .type = PROTO_DONE };
-            wire_send(l->wire, &m);
-            l->done_sent = 1;
-            if (l->acked_seq >= l->next_seq)
-                finish_clean(l);
-            return;
-        }
+    if (!l->engine || engine_idle(l->engine))
         send_done(l);
-        return;
-    }
-    engine_logoff_all(l->engine, deadline_ms);
+    else
+        engine_logoff_all(l->engine, deadline_ms);
 }
 
 static void on_msg(struct wire *w, struct proto_msg *m, void *arg)
@@ -275,10 +343,11 @@ static void on_msg(struct wire *w, struct proto_msg *m, void *arg)
     case PROTO_START: rc = on_start(l, &m->u.start, err, sizeof err); break;
     case PROTO_STOP: on_stop(l, m->u.stop_deadline_ms); break;
     case PROTO_ACK:
-        if (m->u.ack_seq > l->acked_seq)
-            l->acked_seq = m->u.ack_seq;
-        if (l->done_sent && l->acked_seq >= l->next_seq)
+        outbox_ack(l->ob, m->u.ack_seq);
+        if (l->done_on_link && outbox_frames(l->ob) == 0)
             finish_clean(l);
+        else
+            pump(l);
         break;
     default:
         snprintf(err, sizeof err, "unexpected %s message from the controller", proto_type_name(m->type));
@@ -292,21 +361,81 @@ static void on_msg(struct wire *w, struct proto_msg *m, void *arg)
 
 static void on_ready(struct wire *w, void *arg)
 {
-    (void)arg;
-    log_info("connected to the controller at %s as agent %u", wire_peer(w), wire_welcome(w)->agent_id);
+    struct link *l = arg;
+    const struct proto_welcome *wm = wire_welcome(w);
+    if (wm->resumed) {
+        outbox_ack(l->ob, wm->acked_seq);
+        log_warn("link to the controller resumed after %.1f s (attempt %u): it stored every batch up to %llu; "
+                 "sending the %zu after it again", (clock_now_us() - l->lost_us) / 1e6, l->attempts,
+                 (unsigned long long)wm->acked_seq, outbox_frames(l->ob));
+    } else {
+        log_info("connected to the controller at %s as agent %u", wire_peer(w), wm->agent_id);
+    }
+    memcpy(l->ticket, wm->ticket, PROTO_TICKET_LEN);
+    l->grace_ms = wm->grace_ms;
+    l->welcomed = 1;
+    l->lost_us = 0;
+    l->attempts = 0;
+    l->done_on_link = l->config_on_link = 0;
+    outbox_rewind(l->ob);
+    pump(l);
+}
+
+static int connect_link(struct link *l);
+
+/* The next attempt to get the link back, or the end when the grace period is over. */
+static void retry_later(struct link *l)
+{
+    uint64_t now = clock_now_us(), end = l->lost_us + (uint64_t)l->grace_ms * 1000;
+    if (now >= end) {
+        log_error("could not get back to the controller within its grace period of %.0f s: dropping %s sessions",
+                  l->grace_ms / 1e3, l->engine ? "all" : "no");
+        finish(l, 1);
+        return;
+    }
+    uint64_t base = (uint64_t)RETRY_MIN_MS << (l->attempts < 6 ? l->attempts : 6);
+    if (base > RETRY_MAX_MS)
+        base = RETRY_MAX_MS;
+    uint32_t r;
+    proto_random((uint8_t *)&r, sizeof r);
+    uint64_t ms = base / 2 + r % (base + 1);            /* 50 % to 150 % of the step */
+    if (now + ms * 1000 > end)
+        ms = (end - now) / 1000;                       /* one last try at the end */
+    struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+    evtimer_add(l->retry_ev, &tv);
+}
+
+static void retry_cb(evutil_socket_t fd, short what, void *arg)
+{
+    struct link *l = arg;
+    (void)fd;
+    (void)what;
+    l->attempts++;
+    if (connect_link(l) < 0)
+        retry_later(l);
 }
 
 static void on_close(struct wire *w, const char *reason, void *arg)
 {
     struct link *l = arg;
-    if (l->done_sent && l->acked_seq >= l->next_seq) {
-        finish(l, 0);
-    } else {
-        log_error("controller link lost: %s; dropping %s sessions", reason, l->engine ? "all" : "no");
-        finish(l, 1);
-    }
+    int refused = wire_refused(w);
     wire_free(w);
     l->wire = NULL;
+    if (l->done_on_link && outbox_frames(l->ob) == 0) {
+        finish(l, 0);
+        return;
+    }
+    if (!l->welcomed || !l->grace_ms || refused) {
+        log_error("controller link lost: %s; dropping %s sessions", reason, l->engine ? "all" : "no");
+        finish(l, 1);
+        return;
+    }
+    if (!l->lost_us) {
+        l->lost_us = clock_now_us();
+        log_warn("controller link lost: %s; sessions go on, reconnecting for up to %.0f s (%zu batches wait for "
+                 "the controller)", reason, l->grace_ms / 1e3, outbox_frames(l->ob));
+    }
+    retry_later(l);
 }
 
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -318,127 +447,6 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 }
 
 /* --- setup ----------------------------------------------------------------------------------- */
-
-struct link_opts {
-    const char *addr, *name, *pin, *token_file;
-    unsigned capacity;
-    int tls, insecure, token_fd;
-};
-
-static const char *usage_text =
-    "usage: sessmax-agent connect HOST:PORT [--name NAME] [--capacity N] [--tls [--tls-pin sha256:...|--tls-insecure]]\n"
-    "                             [--shot-dir DIR] [--config-dir DIR] [--connect-threads N]\n"
-    "                             [--token-file FILE | --token-fd N]\n"
-    "The shared token (16-64 characters) comes from --token-file (mode 0600 or stricter), an inherited\n"
-    "descriptor --token-fd, or the environment variable SESSMAX_TOKEN -- never the command line.\n";
-
-/* Returns 0, -1 after a usage error (printed), or 1 after printing the help. */
-static int parse_opts(int argc, char **argv, struct link_opts *o, struct link *l)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return 1;
-        }
-        if (!strcmp(a, "--name") && v) o->name = argv[++i];
-        else if (!strcmp(a, "--capacity") && v) o->capacity = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(a, "--tls")) o->tls = 1;
-        else if (!strcmp(a, "--tls-pin") && v) { o->pin = argv[++i]; o->tls = 1; }
-        else if (!strcmp(a, "--tls-insecure")) { o->insecure = 1; o->tls = 1; }
-        else if (!strcmp(a, "--shot-dir") && v) l->shot_dir = argv[++i];
-        else if (!strcmp(a, "--token-file") && v) o->token_file = argv[++i];
-        else if (!strcmp(a, "--token-fd") && v) o->token_fd = atoi(argv[++i]);
-        else if (!strcmp(a, "--config-dir") && v) l->config_dir = argv[++i];
-        else if (!strcmp(a, "--connect-threads") && v) l->connect_threads = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (a[0] != '-' && !o->addr) o->addr = a;
-        else {
-            fprintf(stderr, "sessmax-agent connect: unexpected argument '%s'\n%s", a, usage_text);
-            return -1;
-        }
-    }
-    if (!o->addr) {
-        fprintf(stderr, "sessmax-agent connect: missing HOST:PORT\n%s", usage_text);
-        return -1;
-    }
-    if (o->tls && !o->pin && !o->insecure) {
-        fprintf(stderr, "sessmax-agent connect: with --tls give --tls-pin sha256:... (printed by the controller) "
-                        "or --tls-insecure\n");
-        return -1;
-    }
-    if (!o->capacity)
-        o->capacity = 100;
-    return 0;
-}
-
-/* Reads the token from fd (up to the maximum length, one trailing newline dropped). */
-static char *token_from_fd(int fd, const char *what)
-{
-    char buf[PROTO_TOKEN_MAX_LEN + 4];   /* the token, "\r\n", NUL, and one byte to see "too long" */
-    size_t got = 0;
-    ssize_t k;
-    while (got < sizeof buf - 1 && (k = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
-        got += (size_t)k;
-    buf[got] = 0;
-    buf[strcspn(buf, "\r\n")] = 0;
-    char *t = got < sizeof buf - 1 ? strdup(buf) : NULL;
-    if (got >= sizeof buf - 1)
-        fprintf(stderr, "sessmax-agent connect: the token in %s is longer than %d characters\n", what,
-                PROTO_TOKEN_MAX_LEN);
-    OPENSSL_cleanse(buf, sizeof buf);
-    return t;
-}
-
-static char *token_from_file(const char *path)
-{
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        fprintf(stderr, "sessmax-agent connect: cannot read the token file %s: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    if (st.st_mode & 077) {
-        fprintf(stderr, "sessmax-agent connect: %s: the token file must not be readable by others "
-                        "(chmod 600 %s)\n", path, path);
-        close(fd);
-        return NULL;
-    }
-    char *t = token_from_fd(fd, path);
-    close(fd);
-    return t;
-}
-
-/* The token from --token-file, --token-fd or SESSMAX_TOKEN (removed from our environment so
- * nothing we start sees it), checked against the controller's length limits. NULL after a
- * message. */
-static char *get_token(const struct link_opts *o)
-{
-    char *t = NULL;
-    const char *env = getenv("SESSMAX_TOKEN");
-    if (o->token_file) {
-        t = token_from_file(o->token_file);
-    } else if (o->token_fd > 0) {
-        t = token_from_fd(o->token_fd, "--token-fd");
-        close(o->token_fd);
-    } else if (env && env[0]) {
-        t = strdup(env);
-    } else {
-        fprintf(stderr, "sessmax-agent connect: give the controller's agent token in SESSMAX_TOKEN or "
-                        "--token-file FILE\n");
-    }
-    unsetenv("SESSMAX_TOKEN");
-    if (t && (strlen(t) < PROTO_TOKEN_MIN_LEN || strlen(t) > PROTO_TOKEN_MAX_LEN)) {
-        fprintf(stderr, "sessmax-agent connect: the token must have %d-%d characters (it has %zu)\n",
-                PROTO_TOKEN_MIN_LEN, PROTO_TOKEN_MAX_LEN, strlen(t));
-        OPENSSL_cleanse(t, strlen(t));
-        free(t);
-        t = NULL;
-    }
-    return t;
-}
 
 static int resolve(const char *addr, struct sockaddr_storage *ss, int *sslen)
 {
@@ -460,82 +468,110 @@ static int resolve(const char *addr, struct sockaddr_storage *ss, int *sslen)
     return 0;
 }
 
-static struct bufferevent *open_bev(struct event_base *base, const struct link_opts *o, SSL_CTX **ctx)
+/* A new connection to the controller (the first, or one resuming the last link). 0 or -1. */
+static int connect_link(struct link *l)
 {
     char err[200];
-    if (!o->tls)
-        return bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
-    *ctx = tls_client_ctx(err, sizeof err);
-    SSL *ssl = *ctx ? SSL_new(*ctx) : NULL;
-    if (!ssl) {
-        fprintf(stderr, "sessmax-agent connect: %s\n", err);
-        return NULL;
+    struct bufferevent *bev;
+    if (!l->o->tls) {
+        bev = bufferevent_socket_new(l->base, -1, BEV_OPT_CLOSE_ON_FREE);
+    } else {
+        if (!l->ctx && !(l->ctx = tls_client_ctx(err, sizeof err))) {
+            log_error("%s", err);
+            return -1;
+        }
+        SSL *ssl = SSL_new(l->ctx);
+        bev = ssl ? bufferevent_openssl_socket_new(l->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE)
+                  : NULL;
     }
-    return bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
+    struct wire_params wp = { .role = WIRE_AGENT, .token = l->token, .peer = l->o->addr, .name = l->name,
+                              .capacity = l->o->capacity, .tls_pin = l->o->insecure ? NULL : l->o->pin,
+                              .ticket = l->welcomed ? l->ticket : NULL };
+    struct wire_callbacks cb = { l, on_ready, on_msg, on_close };
+    l->wire = bev ? wire_new(l->base, bev, &wp, &cb) : NULL;
+    if (l->wire && bufferevent_socket_connect(bev, (struct sockaddr *)&l->ss, l->sslen) == 0)
+        return 0;
+    wire_free(l->wire);
+    l->wire = NULL;
+    return -1;
+}
+
+static int setup_events(struct link *l)
+{
+    struct timeval tv = { 0, FLUSH_MS * 1000 };
+    l->flush_ev = event_new(l->base, -1, EV_PERSIST, flush_cb, l);
+    l->retry_ev = evtimer_new(l->base, retry_cb, l);
+    l->sig_int = evsignal_new(l->base, SIGINT, signal_cb, l);
+    l->sig_term = evsignal_new(l->base, SIGTERM, signal_cb, l);
+    if (!l->flush_ev || !l->retry_ev || !l->sig_int || !l->sig_term)
+        return -1;
+    return event_add(l->flush_ev, &tv) == 0 && event_add(l->sig_int, NULL) == 0 && event_add(l->sig_term, NULL) == 0
+               ? 0 : -1;
+}
+
+static void teardown(struct link *l)
+{
+    if (l->engine)
+        engine_free(l->engine);
+    netem_close(l->netem);   /* after the engine: its sessions' sockets live in the namespace */
+    workload_free(l->wl);
+    wire_free(l->wire);
+    outbox_free(l->ob);
+    proto_buf_free(&l->batch);
+    free(l->started);
+    if (l->flush_ev) event_free(l->flush_ev);
+    if (l->retry_ev) event_free(l->retry_ev);
+    if (l->sig_int) event_free(l->sig_int);
+    if (l->sig_term) event_free(l->sig_term);
+    if (l->base)
+        event_base_free(l->base);
+    SSL_CTX_free(l->ctx);
 }
 
 int link_main(int argc, char **argv)
 {
     struct link l = { 0 };
     struct link_opts o = { 0 };
-    SSL_CTX *ctx = NULL;
-    struct sockaddr_storage ss;
-    int sslen = 0, rc = EX_USAGE;
-    int parsed = parse_opts(argc, argv, &o, &l);
-    if (parsed != 0)
-        return parsed > 0 ? 0 : EX_USAGE;
-    char *token = get_token(&o);
+    int rc = link_opts_parse(argc, argv, &o);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    l.o = &o;
+    char *token = link_opts_token(&o), name[64];
     if (!token)
         return EX_CONFIG;
-    if (resolve(o.addr, &ss, &sslen) < 0) {
+    l.token = token;
+    if (resolve(o.addr, &l.ss, &l.sslen) < 0) {
         fprintf(stderr, "sessmax-agent connect: cannot resolve '%s' (expected HOST:PORT)\n", o.addr);
+        rc = EX_USAGE;
         goto out;
+    }
+    l.name = o.name;
+    if (!l.name) {
+        char host[48] = "agent";
+        gethostname(host, sizeof host - 1);
+        snprintf(name, sizeof name, "%s-%ld", host, (long)getpid());
+        l.name = name;
     }
     signal(SIGPIPE, SIG_IGN);
     rc = EX_SOFTWARE;
     l.base = event_base_new();
-    struct bufferevent *bev = l.base ? open_bev(l.base, &o, &ctx) : NULL;
-    if (!bev)
+    l.ob = outbox_new((size_t)o.buffer_mib << 20, o.spill_dir);
+    if (!l.base || !l.ob || setup_events(&l) < 0)
         goto out;
-    char name[64];
-    if (!o.name) {
-        char host[48] = "agent";
-        gethostname(host, sizeof host - 1);
-        snprintf(name, sizeof name, "%s-%ld", host, (long)getpid());
-        o.name = name;
-    }
-    struct wire_params wp = { .role = WIRE_AGENT, .token = token, .peer = o.addr, .name = o.name,
-                              .capacity = o.capacity, .tls_pin = o.insecure ? NULL : o.pin };
-    struct wire_callbacks cb = { &l, on_ready, on_msg, on_close };
-    l.wire = wire_new(l.base, bev, &wp, &cb);
-    if (!l.wire || bufferevent_socket_connect(bev, (struct sockaddr *)&ss, sslen) < 0) {
+    if (connect_link(&l) < 0) {
         fprintf(stderr, "sessmax-agent connect: cannot connect to %s\n", o.addr);
         rc = EX_UNAVAILABLE;
         goto out;
     }
-    l.flush_ev = event_new(l.base, -1, EV_PERSIST, flush_cb, &l);
-    struct timeval tv = { 0, FLUSH_MS * 1000 };
-    event_add(l.flush_ev, &tv);
-    l.sig_int = evsignal_new(l.base, SIGINT, signal_cb, &l);
-    l.sig_term = evsignal_new(l.base, SIGTERM, signal_cb, &l);
-    event_add(l.sig_int, NULL);
-    event_add(l.sig_term, NULL);
-    log_info("connecting to %s as '%s' (capacity %u%s)", o.addr, o.name, o.capacity, o.tls ? ", TLS" : "");
+    log_info("connecting to %s as '%s' (capacity %u%s)", o.addr, l.name, o.capacity, o.tls ? ", TLS" : "");
     event_base_dispatch(l.base);
     rc = l.exit_code;
+    log_info("results produced: %llu samples, %llu session events, %llu traffic and %llu health records; "
+             "%zu batches not acknowledged", (unsigned long long)l.produced[PROTO_REC_SAMPLE],
+             (unsigned long long)l.produced[PROTO_REC_SESSION], (unsigned long long)l.produced[PROTO_REC_TRAFFIC],
+             (unsigned long long)l.produced[PROTO_REC_HEALTH], outbox_frames(l.ob));
 out:
-    if (l.engine)
-        engine_free(l.engine);
-    netem_close(l.netem);   /* after the engine: its sessions' sockets live in the namespace */
-    workload_free(l.wl);
-    wire_free(l.wire);
-    proto_buf_free(&l.batch);
-    if (l.flush_ev) event_free(l.flush_ev);
-    if (l.sig_int) event_free(l.sig_int);
-    if (l.sig_term) event_free(l.sig_term);
-    if (l.base)
-        event_base_free(l.base);
-    SSL_CTX_free(ctx);
+    teardown(&l);
     OPENSSL_cleanse(token, strlen(token));
     free(token);
     return rc;

@@ -24,9 +24,11 @@
 #include "common/netprofile.h"
 #include "common/shots.h"
 #include "common/workload.h"
+#include "common/x11_preset.h"
 
 struct opts {
     struct engine_config cfg;
+    struct x11_client client;          /* --client */
     const char *target, *users, *workload, *out, *log_level, *network;
     unsigned sessions, first;          /* --first: number of the first user */
     int64_t duration_ms, ramp_ms, wait_ms, logoff_ms;
@@ -135,6 +137,10 @@ static const char RUN_USAGE[] =
     "  --domain NAME            logon domain\n"
     "  --seed N                 base seed for think times (default 1)\n"
     "  --config-dir DIR         private FreeRDP config directory (default: a fresh temp dir)\n"
+    "  --client SPEC            run an external X11 client per session instead of the engine:\n"
+    "                           a preset (xfreerdp, vncviewer, citrix, vmware-view) or its JSON\n"
+    "                           options, e.g. '{\"x11\":\"xfreerdp\",\"resolution\":\"800x600\"}'\n"
+    "                           (docs/clients.md)\n"
     "  --log-level LEVEL        error|warn|info|debug (default warn)\n";
 
 static const char SHOT_USAGE[] =
@@ -148,7 +154,7 @@ static const char SHOT_USAGE[] =
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
        O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_NETWORK, O_FIRST, O_SHOT_TIMERS,
-       O_LOGON_RETRIES, O_HELP };
+       O_LOGON_RETRIES, O_CLIENT, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -162,7 +168,7 @@ static const struct option LONGOPTS[] = {
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
     { "security", 1, 0, O_SECURITY }, { "network", 1, 0, O_NETWORK }, { "first", 1, 0, O_FIRST },
     { "shot-timers", 0, 0, O_SHOT_TIMERS }, { "logon-retries", 1, 0, O_LOGON_RETRIES },
-    { "help", 0, 0, O_HELP },
+    { "client", 1, 0, O_CLIENT }, { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -203,6 +209,15 @@ static int parse(int argc, char **argv, struct opts *o, const char *usage)
         case O_SHOTS: o->cfg.shot_dir = optarg; break;
         case O_DOMAIN: o->cfg.domain = optarg; break;
         case O_CONFIGDIR: o->cfg.config_dir = optarg; break;
+        case O_CLIENT: {
+            char err[256];
+            if (x11_client_from_json(&o->client, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "sessmax-agent %s: --client: %s\n", cmd, err);
+                return EX_USAGE;
+            }
+            o->cfg.client = &o->client;
+            break;
+        }
         case O_LOGLEVEL:
             if (log_parse_level(optarg) < 0)
                 return bad(cmd, "log-level", optarg);

@@ -1,8 +1,8 @@
 /* bench_controller_ingest.c -- samples per second the controller accepts from agents over the
  * real link and commits to the results store.
  *
- * The controller side is the real one (agentpool: listener, local spawn with the token in the
- * environment, authenticated wires, frame decoding; db/store: batched inserts), with the same
+ * The controller side is the real one (agentpool: listener, local spawn with the token through an
+ * inherited pipe (--token-fd, as real local agents get it), authenticated wires, frame decoding; db/store: batched inserts), with the same
  * calls as run.c's record path: store_add_sample per sample, store_flush + ACK every 250 ms. The
  * two agents are this program re-executed as `connect ...` (agentpool_config.agent_bin): synthetic
  * agents that stream RECORDS batches of samples as fast as the ACKs allow (at most 16 batches
@@ -88,11 +88,25 @@ static void synth_close(struct wire *w, const char *reason, void *arg)
     event_base_loopexit(s->base, NULL);
 }
 
+/* The token from the inherited pipe the controller hands local agents (--token-fd N). */
+static int read_token(int fd, char *out, size_t len)
+{
+    size_t got = 0;
+    ssize_t k;
+    while (got < len - 1 && (k = read(fd, out + got, len - 1 - got)) > 0)
+        got += (size_t)k;
+    out[got] = 0;
+    out[strcspn(out, "\r\n")] = 0;
+    close(fd);
+    return got >= PROTO_TOKEN_MIN_LEN ? 0 : -1;
+}
+
 static int synthetic_agent(int argc, char **argv)
 {
     struct synth s = { 0 };
     const char *addr = argv[1], *name = "synthetic";
-    /* the options agentspawn passes to `connect`; only the name matters here */
+    char token[PROTO_TOKEN_MAX_LEN + 2] = "";
+    /* the options agentspawn passes to `connect`; the name and the token pipe matter here */
     static const struct option LONGOPTS[] = {
         { "name", required_argument, NULL, 'n' }, { "capacity", required_argument, NULL, 'c' },
         { "token-fd", required_argument, NULL, 't' }, { "tls-pin", required_argument, NULL, 'p' },
@@ -103,6 +117,8 @@ static int synthetic_agent(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", LONGOPTS, NULL)) != -1)
         if (c == 'n')
             name = optarg;
+        else if (c == 't' && read_token(atoi(optarg), token, sizeof token) < 0)
+            return EX_CONFIG;
         else if (c == '?')
             return EX_USAGE;
     s.total_batches = PER_AGENT / BATCH;
@@ -113,7 +129,7 @@ static int synthetic_agent(int argc, char **argv)
     if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0)
         return EX_USAGE;
     struct bufferevent *bev = bufferevent_socket_new(s.base, -1, BEV_OPT_CLOSE_ON_FREE);
-    struct wire_params wp = { .role = WIRE_AGENT, .token = getenv("SESSMAX_TOKEN"), .peer = addr, .name = name,
+    struct wire_params wp = { .role = WIRE_AGENT, .token = token, .peer = addr, .name = name,
                               .capacity = 30 };
     struct wire_callbacks cb = { &s, synth_ready, synth_msg, synth_close };
     s.w = wire_new(s.base, bev, &wp, &cb);
@@ -232,7 +248,7 @@ int main(int argc, char **argv)
     store_set_batch(c.st, 20000, 1000000);
     struct agentpool_config pc = { .local = 1, .count = AGENTS, .token = token, .capacity = 30, .timeout_ms = 15000,
                               .agent_bin = self };
-    struct agentpool_events ev = { &c, NULL, on_records, on_done, on_lost };
+    struct agentpool_events ev = { .arg = &c, .records = on_records, .done = on_done, .lost = on_lost };
     c.pool = agentpool_new(c.base, &pc, &ev, err, sizeof err);
     if (!c.pool) {
         fprintf(stderr, "bench: %s\n", err);

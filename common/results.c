@@ -18,6 +18,9 @@ static const char *const reason_names[FAIL__COUNT] = {
     [FAIL_LOST] = "lost",
     [FAIL_ABORTED] = "aborted",
     [FAIL_INTERNAL] = "internal",
+    [FAIL_CLIENT_EXIT] = "client_exit",
+    [FAIL_CLIENT_TIMEOUT] = "client_timeout",
+    [FAIL_XSERVER] = "xserver",
     [FAIL_LOGOFF_INCOMPLETE] = "logoff_incomplete",
 };
 

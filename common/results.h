@@ -29,6 +29,9 @@ enum failure_reason {
     FAIL_LOST,             /* the agent hosting the session died or went silent */
     FAIL_ABORTED,          /* the run was stopped (Ctrl-C) before the session ended */
     FAIL_INTERNAL,         /* a bug or resource exhaustion in sessmax itself */
+    FAIL_CLIENT_EXIT,      /* an external client (client: x11) exited on its own */
+    FAIL_CLIENT_TIMEOUT,   /* an external client showed no window in time */
+    FAIL_XSERVER,          /* the X server of an external client died */
     FAIL_LOGOFF_INCOMPLETE,/* the logoff steps ran but the server did not end the session */
     FAIL__COUNT
 };
@@ -93,6 +96,12 @@ struct rec_health {
     uint32_t lag_p50_us, lag_p99_us, lag_max_us;   /* timer lateness since the last record */
     uint32_t cpu_permille;                          /* process CPU, 1000 = one core */
     uint64_t rss_kb;
+    /* External clients (client: x11): sessions whose processes were measured, and the sums over
+     * their client and X server processes (/proc/PID/smaps_rollup, /proc/PID/stat). Not on the
+     * agent link yet (see docs/protocol.md); 0 with the built-in engine. */
+    uint32_t ext_sessions;
+    uint32_t ext_cpu_permille;
+    uint64_t ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb;
 };
 
 struct result_sink {

@@ -1,7 +1,7 @@
 /* wire.c -- framing, handshake and heartbeats of one controller<->agent connection (see wire.h).
  *
  * States: HELLO_WAIT (controller) / HELLO_SENT (agent) -> AUTH_WAIT / CHALLENGED -> (controller:
- * PINGING) -> READY -> CLOSED. Before AUTH only the handshake messages of the current state are
+ * PINGING, then WELCOME) -> READY -> CLOSED. Before AUTH only the handshake messages of the current state are
  * accepted and frames are limited to 4 KiB, so an unauthenticated peer can neither send commands
  * nor make us buffer much. From AUTH on every frame carries a tag; one bad tag closes the link. */
 #include "common/wire.h"
@@ -49,6 +49,7 @@ struct wire {
     int depth;                         /* callbacks of this wire on the stack */
     int free_pending;
     int connected;
+    int refused;                       /* the authenticated peer sent ERROR */
     char close_reason[256];
 };
 
@@ -187,15 +188,12 @@ static void become_ready(struct wire *w)
         w->cb.on_ready(w, w->cb.arg);
 }
 
-static void on_auth(struct wire *w, struct proto_msg *m)
+/* Controller, after the clock probes: the agent is admitted (or refused), WELCOME goes out, and
+ * from here on both sides are ready. The agent only becomes ready on WELCOME, so nothing it
+ * sends once ready (a resumed agent's unacknowledged batches) can meet a controller that is
+ * still probing. */
+static void welcome(struct wire *w)
 {
-    uint8_t want[PROTO_MAC_LEN];
-    mac(w, PROTO_LABEL_AGENT, want);
-    if (!proto_mac_equal(want, m->u.auth_proof)) {
-        wire_close(w, "authentication failed: the agent's token does not match (check SESSMAX_TOKEN)");
-        return;
-    }
-    start_tagging(w);
     struct proto_welcome *wm = &w->welcome;
     wm->agent_id = w->p.agent_id;
     wm->heartbeat_ms = w->p.heartbeat_ms;
@@ -210,11 +208,20 @@ static void on_auth(struct wire *w, struct proto_msg *m)
     struct proto_msg out = { .type = PROTO_WELCOME };
     out.u.welcome = *wm;
     wire_send(w, &out);
+    become_ready(w);
+}
+
+static void on_auth(struct wire *w, struct proto_msg *m)
+{
+    uint8_t want[PROTO_MAC_LEN];
+    mac(w, PROTO_LABEL_AGENT, want);
+    if (!proto_mac_equal(want, m->u.auth_proof)) {
+        wire_close(w, "authentication failed: the agent's token does not match (check SESSMAX_TOKEN)");
+        return;
+    }
+    start_tagging(w);
     w->state = W_PINGING;
-    if (w->p.pings)
-        send_ping(w);
-    else
-        become_ready(w);
+    send_ping(w);
 }
 
 /* Controller: a PONG. Keeps the probe with the smallest round trip; ready after the last. */
@@ -233,7 +240,7 @@ static void on_pong(struct wire *w, const struct proto_ping *pg)
     if (w->pongs < w->p.pings)
         send_ping(w);
     else
-        become_ready(w);
+        welcome(w);
 }
 
 static void on_challenge(struct wire *w, struct proto_msg *m)
@@ -255,6 +262,15 @@ static void on_challenge(struct wire *w, struct proto_msg *m)
     w->state = W_CHALLENGED;
 }
 
+/* Agent, authenticated and waiting for WELCOME: a clock probe is answered at once. */
+static void answer_ping(struct wire *w, const struct proto_ping *pg)
+{
+    struct proto_msg r = { .type = PROTO_PONG };
+    r.u.ping = *pg;
+    r.u.ping.agent_us = clock_wall_us();
+    wire_send(w, &r);
+}
+
 static void handshake(struct wire *w, struct proto_msg *m)
 {
     static const enum proto_type expect[] = {
@@ -264,11 +280,14 @@ static void handshake(struct wire *w, struct proto_msg *m)
     if (m->type == PROTO_ERROR) {
         char t[300];
         snprintf(t, sizeof t, "refused by peer: %s", m->u.error);
+        w->refused = w->rx_tagged;
         close_now(w, t);
         return;
     }
-    if (m->type == PROTO_HEARTBEAT && w->state == W_PINGING)
-        return;                        /* the agent is ready already and may be idle */
+    if (m->type == PROTO_PING && w->state == W_CHALLENGED) {
+        answer_ping(w, &m->u.ping);
+        return;
+    }
     if (m->type != expect[w->state]) {
         char t[160];
         snprintf(t, sizeof t, "protocol error: expected %s during the handshake, got %s",
@@ -298,15 +317,13 @@ static void dispatch(struct wire *w, struct proto_msg *m)
     if (m->type == PROTO_HEARTBEAT)
         return;
     if (m->type == PROTO_PING && w->p.role == WIRE_AGENT) {
-        struct proto_msg r = { .type = PROTO_PONG };
-        r.u.ping = m->u.ping;
-        r.u.ping.agent_us = clock_wall_us();
-        wire_send(w, &r);
+        answer_ping(w, &m->u.ping);   /* probes are also allowed later */
         return;
     }
     if (m->type == PROTO_ERROR) {
         char t[300];
         snprintf(t, sizeof t, "peer reported: %s", m->u.error);
+        w->refused = 1;
         close_now(w, t);
         return;
     }
@@ -542,6 +559,8 @@ void wire_free(struct wire *w)
 }
 
 int wire_is_ready(const struct wire *w) { return w && w->state == W_READY; }
+int wire_refused(const struct wire *w) { return w && w->refused; }
+void wire_rebind(struct wire *w, void *arg) { w->cb.arg = arg; }
 
 size_t wire_pending_out(const struct wire *w)
 {

@@ -12,8 +12,8 @@
  *                                <-- CHALLENGE(Nc, HMAC(token, "ctl" | th | B))
  *   AUTH(HMAC(token, "agent" | th | B)) -->
  *                 ...every frame from here on carries a tag...
- *                                <-- WELCOME(agent id, heartbeat, timeout, grace, resume)
- *                                <-- PING x N  /  PONG x N -->  => both ready
+ *                                <-- PING x N  /  PONG x N -->   clock probes, one after another
+ *                                <-- WELCOME(agent id, heartbeat, timeout, grace, resume)  => both ready
  *
  * Threading: everything on the loop thread of the event_base. */
 #ifndef SESSMAX_WIRE_H
@@ -54,8 +54,8 @@ struct wire_params {
 
 struct wire_callbacks {
     void *arg;
-    /* Authenticated (controller: the agent proved the token and the clock probes are done;
-     * agent: WELCOME arrived). */
+    /* Authenticated (controller: the agent proved the token, the clock probes are done and
+     * WELCOME was sent; agent: WELCOME arrived). */
     void (*on_ready)(struct wire *w, void *arg);
     /* Every message after the handshake except heartbeats. The message is cleared afterwards. */
     void (*on_msg)(struct wire *w, struct proto_msg *m, void *arg);
@@ -73,6 +73,12 @@ struct wire *wire_new(struct event_base *base, struct bufferevent *bev, const st
 void wire_start(struct wire *w);
 /* Accepts NULL. Safe inside any callback of this wire. */
 void wire_free(struct wire *w);
+/* From now on the callbacks get `arg` (a resumed link handed to the agent it continues; safe
+ * inside the admit callback). */
+void wire_rebind(struct wire *w, void *arg);
+/* 1 when the link ended because the authenticated peer sent ERROR (a refusal to believe, not a
+ * broken connection). */
+int wire_refused(const struct wire *w);
 
 /* Queues one message. 0, or -1 if it cannot be encoded or the wire is closed. */
 int wire_send(struct wire *w, const struct proto_msg *m);

@@ -76,7 +76,9 @@ CREATE TABLE agents (
     host     TEXT NOT NULL DEFAULT '',
     capacity INTEGER NOT NULL DEFAULT 0,
     status   TEXT NOT NULL DEFAULT 'connecting',
-    detail   TEXT NOT NULL DEFAULT ''
+    detail   TEXT NOT NULL DEFAULT '',
+    clock_offset_us INTEGER NOT NULL DEFAULT 0,   -- the agent's wall clock minus the controller's
+    rtt_us          INTEGER NOT NULL DEFAULT 0    -- round trip of the best handshake probe; 0 unknown
 );
 CREATE INDEX agents_run ON agents (run_id);
 

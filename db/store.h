@@ -26,8 +26,8 @@
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table; 3: network
  * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
- * matrices. */
-#define STORE_SCHEMA_VERSION 5
+ * matrices; 6: agents.clock_offset_us and rtt_us. */
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
@@ -101,6 +101,8 @@ int store_run_set_score(struct store *st, int64_t run, const struct store_score 
 
 int64_t store_add_agent(struct store *st, int64_t run, const char *name, const char *host, uint32_t capacity);
 int store_agent_status(struct store *st, int64_t agent, const char *status, const char *detail);
+/* The agent's clock offset (its wall clock minus ours) and round trip, from the handshake. */
+int store_agent_clock(struct store *st, int64_t agent, int64_t offset_us, uint32_t rtt_us);
 
 /* Sessions are identified by (run, index). The row is created at launch. */
 int store_session_launch(struct store *st, int64_t run, uint32_t index, int64_t agent, const char *user, uint64_t t_us);
@@ -188,7 +190,13 @@ int store_load_health(struct store *st, int64_t run, struct store_health_row **o
 struct store_copy_row { char name[RESULTS_NAME_LEN]; int to_client; uint64_t bytes; };
 int store_load_copy_timers(struct store *st, int64_t run, struct store_copy_row **out, size_t *count);
 
-struct store_agent_row { int64_t id; char name[64], host[128], status[16], detail[RESULTS_DETAIL_LEN]; uint32_t capacity; };
+struct store_agent_row {
+    int64_t id;
+    char name[64], host[128], status[16], detail[RESULTS_DETAIL_LEN];
+    uint32_t capacity;
+    int64_t clock_offset_us;
+    uint32_t rtt_us;
+};
 int store_load_agents(struct store *st, int64_t run, struct store_agent_row **out, size_t *count);
 
 #endif

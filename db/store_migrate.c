@@ -45,11 +45,17 @@ static const char MIGRATE_4_TO_5[] =
     "CREATE TABLE matrices (id INTEGER PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL,"
     " started_us INTEGER NOT NULL);";
 
+/* 5 -> 6: each agent's clock offset and round trip, measured in the handshake. */
+static const char MIGRATE_5_TO_6[] =
+    "ALTER TABLE agents ADD COLUMN clock_offset_us INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE agents ADD COLUMN rtt_us INTEGER NOT NULL DEFAULT 0;";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2 },
     { 2, MIGRATE_2_TO_3 },
     { 3, MIGRATE_3_TO_4 },
     { 4, MIGRATE_4_TO_5 },
+    { 5, MIGRATE_5_TO_6 },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

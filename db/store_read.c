@@ -383,11 +383,14 @@ static void fill_agent(sqlite3_stmt *s, void *row)
     col_text(s, 3, r->status, sizeof r->status);
     col_text(s, 4, r->detail, sizeof r->detail);
     r->capacity = (uint32_t)sqlite3_column_int64(s, 5);
+    r->clock_offset_us = sqlite3_column_int64(s, 6);
+    r->rtt_us = (uint32_t)sqlite3_column_int64(s, 7);
 }
 
 int store_load_agents(struct store *st, int64_t run, struct store_agent_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT id, name, host, status, detail, capacity FROM agents WHERE run_id = ?1 ORDER BY id",
+    return load_rows(st, "SELECT id, name, host, status, detail, capacity, clock_offset_us, rtt_us FROM agents"
+                     " WHERE run_id = ?1 ORDER BY id",
                      run, sizeof **out, fill_agent, (void **)out, count);
 }
 

@@ -38,6 +38,7 @@ static const char *const stmt_sql[STMT__COUNT] = {
                        " message = 'the controller stopped before the run ended' WHERE status = 'running'",
     [STMT_AGENT_ADD] = "INSERT INTO agents (run_id, name, host, capacity) VALUES (?1, ?2, ?3, ?4)",
     [STMT_AGENT_STATUS] = "UPDATE agents SET status = ?2, detail = ?3 WHERE id = ?1",
+    [STMT_AGENT_CLOCK] = "UPDATE agents SET clock_offset_us = ?2, rtt_us = ?3 WHERE id = ?1",
     [STMT_SESSION_LAUNCH] = "INSERT INTO sessions (run_id, idx, agent_id, user, launch_us) VALUES (?1, ?2, ?3, ?4, ?5)"
                             " ON CONFLICT (run_id, idx) DO UPDATE SET agent_id = excluded.agent_id,"
                             " user = excluded.user, launch_us = excluded.launch_us",
@@ -316,6 +317,17 @@ int store_agent_status(struct store *st, int64_t agent, const char *status, cons
     sqlite3_bind_int64(s, 1, agent);
     bind_text(s, 2, status);
     bind_text(s, 3, detail);
+    return update_one(st, s, "cannot update the agent", agent);
+}
+
+int store_agent_clock(struct store *st, int64_t agent, int64_t offset_us, uint32_t rtt_us)
+{
+    sqlite3_stmt *s;
+    if (batch_open(st) != 0 || !(s = stmt(st, STMT_AGENT_CLOCK)))
+        return -1;
+    sqlite3_bind_int64(s, 1, agent);
+    sqlite3_bind_int64(s, 2, offset_us);
+    sqlite3_bind_int64(s, 3, rtt_us);
     return update_one(st, s, "cannot update the agent", agent);
 }
 

@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "simhost/sim_opts.h"
 #include "simhost/sim_predict.h"
+#include "simhost/sim_ramp_plan.h"
 #include "simhost/sim_server.h"
 
 #include <signal.h>
@@ -45,7 +46,9 @@ int main(int argc, char **argv)
     }
     sim_cost_print(&server.costs, stdout);
     int rc = 0;
-    if (opts.predict) {
+    if (opts.plan)
+        rc = sim_ramp_plan_main(opts.plan, opts.cpus, &server.costs, stdout);
+    else if (opts.predict) {
         struct sim_predict_args pa = { .path = opts.predict, .measure = opts.measure, .cpus = opts.cpus,
                                        .offset_ms = opts.threshold_offset_ms };
         rc = sim_predict_main(&pa, &server.costs, stdout);

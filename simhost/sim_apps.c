@@ -1,6 +1,8 @@
 /* sim_apps.c -- edit / zip9 / zip1 / cpu / open: real file, zlib and CPU work per action. */
 #include "simhost/sim_apps.h"
 
+#include "common/file_read.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -141,31 +143,22 @@ int sim_apps_prepare_dir(const char *dir, char *err, size_t errlen)
 
 /* ---- apps ---- */
 
-static char *read_file(const char *path, size_t *len)
+/* A file of the session's home for edit and zip: a regular file of at most
+ * FILE_READ_MAX_DOCUMENT bytes, or NULL with errno set (shown on the error screen). */
+static char *read_doc(const char *path, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char err[512];
     struct stat st;
-    char *buf = NULL;
-    if (fd < 0)
+    if (stat(path, &st) != 0)
         return NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (256 << 20)) {
+    if (!S_ISREG(st.st_mode)) {   /* a FIFO would block the peer's thread */
         errno = EINVAL;
-        goto done;
+        return NULL;
     }
-    buf = malloc((size_t)st.st_size + 1);
-    size_t got = 0;
-    while (buf && got < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    if (buf) {
-        buf[got] = '\0';
-        *len = got;
-    }
-done:
-    close(fd);
+    errno = 0;
+    char *buf = file_read_all(path, FILE_READ_MAX_DOCUMENT, len, err, sizeof err);
+    if (!buf && !errno)
+        errno = EFBIG;
     return buf;
 }
 
@@ -176,7 +169,7 @@ static int app_edit(const struct sim_cmd *cmd, const char *dir, double scale, un
     size_t len = 0;
     uint64_t digest = sim_apps_prng((uint64_t)(SIM_EDIT_START_BYTES * scale), seq);
     snprintf(path, sizeof path, "%s/%s", dir, cmd->arg);
-    char *text = read_file(path, &len);
+    char *text = read_doc(path, &len);
     if (!text)
         return fail_out(o, "edit", seq, cmd->arg);
     size_t lines = 0;
@@ -256,7 +249,7 @@ static int app_zip(const struct sim_cmd *cmd, const char *dir, double scale, uns
     char path[4096], dst[4200];
     size_t len = 0;
     snprintf(path, sizeof path, "%s/%s", dir, cmd->arg);
-    char *src = read_file(path, &len);
+    char *src = read_doc(path, &len);
     if (!src)
         return fail_out(o, sim_cmd_name(cmd->kind), seq, cmd->arg);
     if (len == 0) {

@@ -23,6 +23,7 @@ void sim_opts_usage(void)
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
           "                       [--io-fairshare on|off] [--ignore-logoff]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
+          "       sessmax-simhost --predict --plan PLAN.yaml --cpus C   (the smax of that plan's ramp)\n"
           "                       [--work-scale X] [--state-dir DIR]\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
           "Password: env SESSMAX_PASSWORD, or --users-file F (mode 0600).\n", stdout);
@@ -80,7 +81,7 @@ enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
     O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_CODEC, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
     O_IO_FAIRSHARE, O_IGNORE_LOGOFF, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
-    O_INPUT_LOG, O_PREDICT, O_MEASURE,
+    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN,
 };
 
 static const struct option LONGOPTS[] = {
@@ -115,6 +116,7 @@ static const struct option LONGOPTS[] = {
     { "input-log", required_argument, NULL, O_INPUT_LOG },
     { "predict", required_argument, NULL, O_PREDICT },
     { "measure", required_argument, NULL, O_MEASURE },
+    { "plan", required_argument, NULL, O_PLAN },
     { NULL, 0, NULL, 0 },
 };
 
@@ -181,7 +183,11 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
     case O_USERS_FILE: o->users_file = v; return 0;
     case O_EVENT_LOG: o->event_log = v; return 0;
     case O_INPUT_LOG: o->input_log = v; return 0;
-    case O_PREDICT: o->predict = v; return 0;
+    case O_PREDICT:   /* `--predict --plan PLAN`: getopt took "--plan" as the workload */
+        o->predict = strcmp(v, "--plan") ? v : NULL;
+        o->plan_next = !o->predict;
+        return 0;
+    case O_PLAN: o->plan = v; return 0;
     case O_MEASURE: o->measure = v; return 0;
     }
     return -1;
@@ -206,7 +212,7 @@ static int check_combinations(const struct sim_opts *o, char *err, size_t errlen
         snprintf(err, errlen, "--cert and --key go together");
         return -1;
     }
-    if (o->predict && o->cpus <= 0) {
+    if ((o->predict || o->plan) && o->cpus <= 0) {
         snprintf(err, errlen, "--predict needs --cpus C");
         return -1;
     }
@@ -235,6 +241,8 @@ int sim_opts_parse(int argc, char **argv, struct sim_opts *o, char *err, size_t 
                 return -1;
         }
     }
+    if (o->plan_next && !o->plan && optind < argc)
+        o->plan = argv[optind++];
     if (optind < argc) {
         snprintf(err, errlen, "%s: unexpected argument (see --help)", argv[optind]);
         return -1;

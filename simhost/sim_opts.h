@@ -27,6 +27,8 @@ struct sim_opts {
     int freerdp_log;             /* --freerdp-log: let FreeRDP's own WLog errors through */
     int log_level;               /* --log-level error|warn|info|debug (default info) */
     const char *predict;         /* --predict WORKLOAD.yaml */
+    const char *plan;            /* --predict --plan PLAN.yaml: predict that plan's ramped run */
+    int plan_next;               /* internal: `--predict --plan` seen, the plan follows */
     double cpus;                 /* --cpus C (with --predict) */
     const char *measure;         /* --measure NAME (with --predict; NULL: vsi, else the only group) */
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */

@@ -51,7 +51,7 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
         goto fail;
     if (sim_font_load(&srv->font, SIM_FONT_PATH, 13, err, sizeof err))
         goto fail;
-    if (!o->calibrate_only && !o->predict) {
+    if (!o->calibrate_only && !o->predict && !o->plan) {
         if (sim_users_load(&srv->users, o->users, o->users_file, err, sizeof err))
             goto fail;
         if (sim_tls_load(&srv->tls, o->state_dir, o->cert, o->key, err, sizeof err))

@@ -1,6 +1,8 @@
 /* sim_tls.c -- self-signed certificate generation and fingerprinting with OpenSSL 3. */
 #include "simhost/sim_tls.h"
 
+#include "common/file_read.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -12,24 +14,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *slurp(const char *path)
+/* A PEM file (cert or key): at most FILE_READ_MAX_CONFIG, never empty; NULL with err. */
+static char *read_pem(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "re");
-    char *buf = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (1 << 20) && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
-            buf[n] = '\0';
-        else {
-            free(buf);
-            buf = NULL;
-        }
+    size_t len = 0;
+    char *pem = file_read_all(path, FILE_READ_MAX_CONFIG, &len, err, errlen);
+    if (pem && len == 0) {
+        snprintf(err, errlen, "%s: empty file", path);
+        free(pem);
+        pem = NULL;
     }
-    fclose(f);
-    return buf;
+    return pem;
 }
 
 static int write_pem(const char *path, int mode, int (*fn)(BIO *, void *), void *obj)
@@ -124,12 +119,10 @@ int sim_tls_load(struct sim_tls *t, const char *state_dir, const char *cert, con
             generate(cpath, kpath, err, errlen) != 0)
             return -1;
     }
-    t->cert_pem = slurp(cpath);
-    t->key_pem = slurp(kpath);
-    if (!t->cert_pem || !t->key_pem) {
-        snprintf(err, errlen, "%s: cannot read: %s", !t->cert_pem ? cpath : kpath, strerror(errno));
+    t->cert_pem = read_pem(cpath, err, errlen);
+    t->key_pem = t->cert_pem ? read_pem(kpath, err, errlen) : NULL;
+    if (!t->cert_pem || !t->key_pem)
         goto fail;
-    }
     if (sim_tls_fingerprint(t->cert_pem, t->fingerprint, sizeof t->fingerprint) != 0) {
         snprintf(err, errlen, "%s: not a PEM certificate", cpath);
         goto fail;

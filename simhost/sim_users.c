@@ -1,6 +1,7 @@
 /* sim_users.c -- accounts and password checks. */
 #include "simhost/sim_users.h"
 
+#include "common/file_read.h"
 #include "common/names.h"
 
 #include <errno.h>
@@ -32,65 +33,74 @@ static void copy(char *dst, size_t dstlen, const char *src)
     dst[n] = '\0';
 }
 
+/* One line of a users file: a lone password, or name:password. 0, or -1 with err. */
+static int load_line(struct sim_users *u, const char *path, int lineno, char *line, char *err,
+                     size_t errlen)
+{
+    char *colon = strchr(line, ':');
+    if (!colon) {
+        if (u->password[0] || u->nentries) {
+            snprintf(err, errlen, "%s:%d: expected name:password", path, lineno);
+            return -1;
+        }
+        copy(u->password, sizeof u->password, line);
+        return 0;
+    }
+    *colon = '\0';
+    if (!line[0] || strlen(line) >= 64 || strlen(colon + 1) >= 128 || u->password[0]) {
+        snprintf(err, errlen, "%s:%d: bad name:password line", path, lineno);
+        return -1;
+    }
+    if (!name_is_safe(line) || line[0] == '.') {   /* the name becomes <state>/home/<name> */
+        snprintf(err, errlen, "%s:%d: bad user name: use %s, not '.' first", path, lineno,
+                 NAMES_CHARSET_TEXT);
+        return -1;
+    }
+    struct sim_user_entry *e = realloc(u->entries, sizeof *e * (size_t)(u->nentries + 1));
+    if (!e) {
+        snprintf(err, errlen, "%s:%d: out of memory", path, lineno);
+        return -1;
+    }
+    u->entries = e;
+    copy(e[u->nentries].name, sizeof e->name, line);
+    copy(e[u->nentries].password, sizeof e->password, colon + 1);
+    u->nentries++;
+    return 0;
+}
+
 static int load_file(struct sim_users *u, const char *path, char *err, size_t errlen)
 {
     struct stat st;
-    FILE *f = fopen(path, "re");
-    char line[256];
-    int lineno = 0;
-    if (!f || fstat(fileno(f), &st) != 0) {
+    size_t len = 0;
+    int lineno = 0, rc = 0;
+    if (stat(path, &st) != 0) {
         snprintf(err, errlen, "%s: cannot open users file: %s", path, strerror(errno));
-        goto fail;
+        return -1;
     }
     if (st.st_mode & 077) {
         snprintf(err, errlen, "%s: users file is readable by group/others (mode %03o); chmod 600 it",
                  path, (unsigned)(st.st_mode & 0777));
-        goto fail;
+        return -1;
     }
-    while (fgets(line, sizeof line, f)) {
+    char *text = file_read_all(path, FILE_READ_MAX_CONFIG, &len, err, errlen);
+    if (!text)
+        return -1;
+    for (char *line = text, *next; line && rc == 0; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '\0' || line[0] == '#')
-            continue;
-        char *colon = strchr(line, ':');
-        if (!colon) {
-            if (u->password[0] || u->nentries) {
-                snprintf(err, errlen, "%s:%d: expected name:password", path, lineno);
-                goto fail;
-            }
-            copy(u->password, sizeof u->password, line);
-            continue;
-        }
-        *colon = '\0';
-        if (!line[0] || strlen(line) >= 64 || strlen(colon + 1) >= 128 || u->password[0]) {
-            snprintf(err, errlen, "%s:%d: bad name:password line", path, lineno);
-            goto fail;
-        }
-        if (!name_is_safe(line) || line[0] == '.') {   /* the name becomes <state>/home/<name> */
-            snprintf(err, errlen, "%s:%d: bad user name: use %s, not '.' first", path, lineno,
-                     NAMES_CHARSET_TEXT);
-            goto fail;
-        }
-        struct sim_user_entry *e = realloc(u->entries, sizeof *e * (size_t)(u->nentries + 1));
-        if (!e)
-            goto fail;
-        u->entries = e;
-        copy(e[u->nentries].name, sizeof e->name, line);
-        copy(e[u->nentries].password, sizeof e->password, colon + 1);
-        u->nentries++;
+        line[strcspn(line, "\r")] = '\0';
+        if (line[0] != '\0' && line[0] != '#')
+            rc = load_line(u, path, lineno, line, err, errlen);
     }
-    memset(line, 0, sizeof line);
-    fclose(f);
-    if (!u->password[0] && !u->nentries) {
+    explicit_bzero(text, len);
+    free(text);
+    if (rc == 0 && !u->password[0] && !u->nentries) {
         snprintf(err, errlen, "%s: users file holds no password", path);
         return -1;
     }
-    return 0;
-fail:
-    memset(line, 0, sizeof line);
-    if (f)
-        fclose(f);
-    return -1;
+    return rc;
 }
 
 int sim_users_load(struct sim_users *u, int count, const char *users_file, char *err, size_t errlen)

@@ -1,6 +1,8 @@
-/* agentpool.c -- listener, local agent processes and the wires to every agent (see agentpool.h). */
+/* agentpool.c -- listener, local agent processes and the wires to every agent, and agents that
+ * come back on a new link within the grace period (see agentpool.h). */
 #include "controller/run/agentpool.h"
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/tls.h"
 #include "common/wire.h"
@@ -13,6 +15,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <netinet/in.h>
+#include <openssl/crypto.h>
 #include <openssl/ssl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +54,109 @@ static void pending_remove(struct agentpool *p, struct agentpool_agent *a)
         }
 }
 
+static int is_child(const struct agentpool *p, uint32_t pid)
+{
+    for (size_t i = 0; i < p->nchildren; i++)
+        if (p->children[i] == (pid_t)pid)
+            return 1;
+    return 0;
+}
+
+static int ticket_blank(const uint8_t t[PROTO_TICKET_LEN])
+{
+    uint8_t any = 0;
+    for (size_t i = 0; i < PROTO_TICKET_LEN; i++)
+        any |= t[i];
+    return !any;
+}
+
+static struct agentpool_agent *by_ticket(struct agentpool *p, const uint8_t t[PROTO_TICKET_LEN])
+{
+    for (size_t i = 0; i < p->nready; i++)
+        if (CRYPTO_memcmp(p->ready[i]->ticket, t, PROTO_TICKET_LEN) == 0)
+            return p->ready[i];
+    return NULL;
+}
+
+/* The link of pending connection `a` continues agent `old`: its wire, slot and numbering. */
+static void take_over(struct agentpool_agent *a, struct agentpool_agent *old, struct wire *w,
+                      struct proto_welcome *wm)
+{
+    struct agentpool *p = a->pool;
+    if (old->wire) {   /* the old link is broken, but its silence timeout has not run out yet */
+        struct wire *ow = old->wire;
+        old->wire = NULL;
+        wire_free(ow);
+    }
+    wm->agent_id = old->id;
+    wm->resumed = 1;
+    wm->acked_seq = old->last_seq;
+    memcpy(old->ticket, wm->ticket, PROTO_TICKET_LEN);
+    snprintf(old->host, sizeof old->host, "%s", a->host);
+    pending_remove(p, a);
+    free(a);
+    wire_rebind(w, old);
+    old->wire = w;
+    old->resuming = 1;
+}
+
+/* After the agent proved the token: a new agent, or one resuming the link its ticket names. */
+static int agent_admit(struct wire *w, struct proto_welcome *wm, char *why, size_t whylen, void *arg)
+{
+    struct agentpool_agent *a = arg, *old;
+    struct agentpool *p = a->pool;
+    const struct proto_hello *h = wire_hello(w);
+    if (is_child(p, h->pid))
+        wm->grace_ms = 0;             /* a local agent that loses its loopback link is gone */
+    if (ticket_blank(h->ticket)) {
+        memcpy(a->ticket, wm->ticket, PROTO_TICKET_LEN);
+        a->id = wm->agent_id;
+        return 0;
+    }
+    if (!(old = by_ticket(p, h->ticket))) {
+        snprintf(why, whylen, "resume refused: this controller does not know that agent's link (another run, "
+                              "or the controller was restarted)");
+        return -1;
+    }
+    if (old->state == AGENTPOOL_AGENT_LOST) {
+        snprintf(why, whylen, "resume refused: agent %s is recorded as lost (%s)", old->name, old->away_reason);
+        return -1;
+    }
+    if (p->ev.commit && p->ev.commit(p->ev.arg) < 0) {
+        snprintf(why, whylen, "resume refused: the controller cannot commit results");
+        return -1;
+    }
+    take_over(a, old, w, wm);
+    return 0;
+}
+
+/* A resumed link is ready: the agent is back with everything it had. */
+static void agent_back(struct agentpool_agent *a, struct wire *w)
+{
+    struct agentpool *p = a->pool;
+    a->resuming = 0;
+    a->resumes++;
+    if (a->grace_ev)
+        event_del(a->grace_ev);
+    wire_clock(w, &a->clock_offset_us, &a->rtt_us);
+    double away = a->state == AGENTPOOL_AGENT_AWAY ? (clock_now_us() - a->away_since_us) / 1e6 : 0;
+    if (a->state == AGENTPOOL_AGENT_AWAY)
+        a->state = AGENTPOOL_AGENT_READY;
+    log_info("agent %s resumed its link from %s after %.1f s (batches stored up to %llu)", a->name, a->host, away,
+             (unsigned long long)a->last_seq);
+    if (p->ev.back)
+        p->ev.back(a, p->ev.arg);
+}
+
 static void agent_ready(struct wire *w, void *arg)
 {
     struct agentpool_agent *a = arg;
     struct agentpool *p = a->pool;
     const struct proto_hello *h = wire_hello(w);
+    if (a->resuming) {
+        agent_back(a, w);
+        return;
+    }
     if (p->nready >= p->cfg.count || p->nready >= RUN_MAX_AGENTS) {
         wire_close(w, "this run already has all the agents it expects");
         return;
@@ -65,9 +166,9 @@ static void agent_ready(struct wire *w, void *arg)
     a->capacity = h->capacity ? h->capacity : 1;
     if (p->cfg.capacity && p->cfg.capacity < a->capacity)
         a->capacity = p->cfg.capacity;
-    for (size_t i = 0; i < p->nchildren; i++)
-        if (p->children[i] == (pid_t)h->pid)
-            a->pid = (pid_t)h->pid;
+    if (is_child(p, h->pid))
+        a->pid = (pid_t)h->pid;
+    wire_clock(w, &a->clock_offset_us, &a->rtt_us);
     a->slot = (uint32_t)p->nready;
     a->state = AGENTPOOL_AGENT_READY;
     p->ready[p->nready++] = a;
@@ -83,9 +184,14 @@ static void agent_msg(struct wire *w, struct proto_msg *m, void *arg)
     char t[160];
     switch (m->type) {
     case PROTO_RECORDS:
+        if (m->u.records.seq <= a->last_seq) {   /* sent again after a resume: stored already */
+            a->dup_batches++;
+            return;
+        }
         if (m->u.records.seq != a->last_seq + 1) {
             snprintf(t, sizeof t, "records batch %llu out of order (expected %llu)",
                      (unsigned long long)m->u.records.seq, (unsigned long long)a->last_seq + 1);
+            a->broken = 1;
             wire_close(w, t);
             return;
         }
@@ -99,12 +205,54 @@ static void agent_msg(struct wire *w, struct proto_msg *m, void *arg)
             a->state = AGENTPOOL_AGENT_DONE;
             if (p->ev.done)
                 p->ev.done(a, &m->u.done, p->ev.arg);
+        } else {
+            agentpool_ack(a);   /* DONE again on a resumed link: everything is stored */
         }
         break;
     default:
         snprintf(t, sizeof t, "unexpected %s message from an agent", proto_type_name(m->type));
+        a->broken = 1;
         wire_close(w, t);
     }
+}
+
+static void grace_over(evutil_socket_t fd, short what, void *arg)
+{
+    struct agentpool_agent *a = arg;
+    struct agentpool *p = a->pool;
+    (void)fd;
+    (void)what;
+    if (a->state != AGENTPOOL_AGENT_AWAY)
+        return;
+    char reason[300];
+    snprintf(reason, sizeof reason, "link lost (%s) and not back within the grace period of %.0f s", a->away_reason,
+             p->cfg.grace_ms / 1e3);
+    snprintf(a->away_reason, sizeof a->away_reason, "not back within the grace period");
+    a->state = AGENTPOOL_AGENT_LOST;
+    log_warn("agent %s lost: %s", a->name, reason);
+    if (p->ev.lost)
+        p->ev.lost(a, reason, p->ev.arg);
+}
+
+/* A ready remote agent's link broke: it may come back within the grace period. */
+static int go_away(struct agentpool_agent *a, const char *reason)
+{
+    struct agentpool *p = a->pool;
+    if (!p->cfg.grace_ms || a->pid || a->broken)
+        return -1;
+    if (!a->grace_ev && !(a->grace_ev = evtimer_new(p->base, grace_over, a)))
+        return -1;
+    struct timeval tv = { p->cfg.grace_ms / 1000, (suseconds_t)(p->cfg.grace_ms % 1000) * 1000 };
+    if (evtimer_add(a->grace_ev, &tv) < 0)
+        return -1;
+    a->state = AGENTPOOL_AGENT_AWAY;
+    a->away_since_us = clock_now_us();
+    snprintf(a->away_reason, sizeof a->away_reason, "%s", reason);
+    log_warn("agent %s lost its link: %s; waiting up to %.0f s for it to come back", a->name, reason,
+             p->cfg.grace_ms / 1e3);
+    if (p->ev.away)
+        p->ev.away(a, reason, p->ev.arg);
+    return 0;
 }
 
 static void agent_close(struct wire *w, const char *reason, void *arg)
@@ -119,8 +267,9 @@ static void agent_close(struct wire *w, const char *reason, void *arg)
         free(a);
         return;
     }
-    if (a->state == AGENTPOOL_AGENT_READY) {
+    if (a->state == AGENTPOOL_AGENT_READY && go_away(a, reason) < 0) {
         a->state = AGENTPOOL_AGENT_LOST;
+        snprintf(a->away_reason, sizeof a->away_reason, "%s", reason);
         log_warn("agent %s lost: %s", a->name, reason);
         if (p->ev.lost)
             p->ev.lost(a, reason, p->ev.arg);
@@ -161,7 +310,8 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
     a->slot = UINT32_MAX;
     snprintf(a->host, sizeof a->host, "%s", host);
     struct wire_params wp = { .role = WIRE_CONTROLLER, .token = p->token, .peer = host,
-                              .timeout_ms = p->cfg.timeout_ms, .agent_id = ++p->next_id };
+                              .timeout_ms = p->cfg.timeout_ms, .agent_id = ++p->next_id,
+                              .grace_ms = p->cfg.grace_ms, .admit = agent_admit };
     struct wire_callbacks cb = { a, agent_ready, agent_msg, agent_close };
     a->wire = wire_new(p->base, bev, &wp, &cb);
     if (!a->wire) {
@@ -252,6 +402,8 @@ void agentpool_free(struct agentpool *p)
     }
     for (size_t i = 0; i < p->nready; i++) {
         wire_free(p->ready[i]->wire);
+        if (p->ready[i]->grace_ev)
+            event_free(p->ready[i]->grace_ev);
         free(p->ready[i]);
     }
     if (p->listener)
@@ -293,6 +445,16 @@ void agentpool_ack(struct agentpool_agent *a)
 
 void agentpool_drop(struct agentpool_agent *a, const char *reason)
 {
+    a->broken = 1;
+    if (a->state == AGENTPOOL_AGENT_AWAY) {   /* no link to close: lost now */
+        struct agentpool *p = a->pool;
+        event_del(a->grace_ev);
+        a->state = AGENTPOOL_AGENT_LOST;
+        log_warn("agent %s lost: %s (its link had broken: %s)", a->name, reason, a->away_reason);
+        if (p->ev.lost)
+            p->ev.lost(a, reason, p->ev.arg);
+        return;
+    }
     if (a->wire)
         wire_close(a->wire, reason);
 }

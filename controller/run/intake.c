@@ -4,15 +4,22 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/names.h"
+#include "controller/run/phases.h"
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
 #include "db/store.h"
 
 #include <stdio.h>
 
-static void on_session(struct runner *r, const struct rec_session *e)
+/* The controller-clock time of something the agent timed with its own clock. */
+static uint64_t ctl_time(const struct agentpool_agent *a, uint64_t agent_us)
 {
-    ledger_event(&r->ledger, e->session, e->kind, e->reason);
+    return (uint64_t)((int64_t)agent_us - a->clock_offset_us);
+}
+
+static void on_session(struct runner *r, const struct agentpool_agent *a, const struct rec_session *e)
+{
+    ledger_event(&r->ledger, e->session, e->kind, e->reason, ctl_time(a, e->t_us));
     runner_stored(r, store_session_event(r->st, r->run, e), "session event");
 }
 
@@ -42,14 +49,17 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             log_ratelimited(LOG_WARN, "refused-record", "agent %s reported %s; record ignored", a->name, why);
             continue;
         }
+        uint32_t active;
         switch (rec->kind) {
         case PROTO_REC_SAMPLE:
+            /* the sessions active when the sample was taken, not when it arrived */
+            active = ledger_active_at(&r->ledger, ctl_time(a, rec->u.sample.t_us));
             r->samples++;
-            runner_stored(r, store_add_sample(r->st, r->run, &rec->u.sample, r->ledger.active), "sample");
-            livescore_add(&r->live, &rec->u.sample, r->ledger.active);
+            runner_stored(r, store_add_sample(r->st, r->run, &rec->u.sample, active), "sample");
+            livescore_add(&r->live, &rec->u.sample, active);
             break;
         case PROTO_REC_SESSION:
-            on_session(r, &rec->u.session);
+            on_session(r, a, &rec->u.session);
             break;
         case PROTO_REC_TRAFFIC:
             runner_stored(r, store_add_traffic(r->st, r->run, &rec->u.traffic), "traffic");
@@ -67,6 +77,8 @@ static void ready_cb(struct agentpool_agent *a, void *arg)
     int64_t id = store_add_agent(r->st, r->run, a->name, a->host, a->capacity);
     runner_stored(r, id > 0 ? 0 : -1, "agent");
     a->store_id = id > 0 ? id : 0;
+    if (id > 0)
+        runner_stored(r, store_agent_clock(r->st, id, a->clock_offset_us, a->rtt_us), "agent clock");
     runner_note(r, "agent %s connected from %s (capacity %u) [%zu/%u]", a->name, a->host, a->capacity,
                 agentpool_count(r->pool), r->plan->agents.count);
 }
@@ -85,13 +97,39 @@ static void lost_cb(struct agentpool_agent *a, const char *reason, void *arg)
     struct runner *r = arg;
     char detail[RESULTS_DETAIL_LEN];
     snprintf(detail, sizeof detail, "agent %s lost: %s", a->name, reason);
-    uint32_t n = ledger_agent_lost(&r->ledger, (int)a->slot);
+    uint32_t n = ledger_agent_lost(&r->ledger, (int)a->slot, clock_wall_us());
     runner_stored(r, store_sessions_lost(r->st, r->run, a->store_id, FAIL_LOST, detail, clock_wall_us()), "lost");
     runner_stored(r, store_agent_status(r->st, a->store_id, "lost", reason), "agent status");
     runner_note(r, "%s; %u sessions marked lost, the run goes on", detail, n);
 }
 
+static void away_cb(struct agentpool_agent *a, const char *reason, void *arg)
+{
+    struct runner *r = arg;
+    runner_stored(r, store_agent_status(r->st, a->store_id, "away", reason), "agent status");
+    runner_note(r, "agent %s lost its link (%s); its sessions go on there, waiting up to %.0f s for it to come back",
+                a->name, reason, r->plan->agents.grace_us / 1e6);
+}
+
+static void back_cb(struct agentpool_agent *a, void *arg)
+{
+    struct runner *r = arg;
+    runner_stored(r, store_agent_status(r->st, a->store_id, "ready", ""), "agent status");
+    runner_stored(r, store_agent_clock(r->st, a->store_id, a->clock_offset_us, a->rtt_us), "agent clock");
+    runner_note(r, "agent %s is back after %.1f s (link resumed; results stored up to its batch %llu)", a->name,
+                (clock_now_us() - a->away_since_us) / 1e6, (unsigned long long)a->last_seq);
+    phases_resend(r, a);
+}
+
+static int commit_cb(void *arg)
+{
+    struct runner *r = arg;
+    int rc = store_flush(r->st);
+    runner_stored(r, rc, "commit");
+    return rc;
+}
+
 struct agentpool_events intake_events(struct runner *r)
 {
-    return (struct agentpool_events){ r, ready_cb, records_cb, done_cb, lost_cb };
+    return (struct agentpool_events){ r, ready_cb, records_cb, done_cb, lost_cb, away_cb, back_cb, commit_cb };
 }

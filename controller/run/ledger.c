@@ -12,6 +12,7 @@ int ledger_init(struct ledger *l, uint32_t sessions)
     if (!l->sess)
         return -1;
     l->sessions = sessions;
+    timeline_init(&l->active_at);
     for (uint32_t i = 0; i < sessions; i++)
         l->sess[i].agent = -1;
     return 0;
@@ -21,6 +22,7 @@ void ledger_free(struct ledger *l)
 {
     free(l->sess);
     l->sess = NULL;
+    timeline_free(&l->active_at);
 }
 
 static void streak_add(struct ledger *l, enum failure_reason reason)
@@ -47,16 +49,24 @@ void ledger_launch_failed(struct ledger *l, uint32_t index, enum failure_reason 
     streak_add(l, reason);
 }
 
-static void session_failed(struct ledger *l, uint32_t i, enum failure_reason reason)
+/* One session stops being active at t_us. */
+static void inactive(struct ledger *l, uint64_t t_us)
+{
+    l->active--;
+    timeline_add(&l->active_at, t_us, -1);
+}
+
+static void session_failed(struct ledger *l, uint32_t i, enum failure_reason reason, uint64_t t_us)
 {
     if (l->sess[i].state == LEDGER_ACTIVE)
-        l->active--;
+        inactive(l, t_us);
     l->sess[i].state = LEDGER_FAILED;
     l->failed++;
     streak_add(l, reason);
 }
 
-void ledger_event(struct ledger *l, uint32_t index, enum session_event_kind kind, enum failure_reason reason)
+void ledger_event(struct ledger *l, uint32_t index, enum session_event_kind kind, enum failure_reason reason,
+                  uint64_t t_us)
 {
     struct ledger_session *s = &l->sess[index];
     int live = s->state == LEDGER_LAUNCHED || s->state == LEDGER_ACTIVE;
@@ -65,18 +75,19 @@ void ledger_event(struct ledger *l, uint32_t index, enum session_event_kind kind
         if (s->state == LEDGER_LAUNCHED) {
             s->state = LEDGER_ACTIVE;
             l->active++;
+            timeline_add(&l->active_at, t_us, +1);
             l->fail_streak = 0;
             memset(l->streak_reasons, 0, sizeof l->streak_reasons);
         }
         break;
     case SESSION_FAILED:
         if (live)
-            session_failed(l, index, reason);
+            session_failed(l, index, reason, t_us);
         break;
     case SESSION_ENDED:
         if (live) {
             if (s->state == LEDGER_ACTIVE)
-                l->active--;
+                inactive(l, t_us);
             s->state = LEDGER_ENDED;
             l->ended++;
         }
@@ -91,13 +102,18 @@ int ledger_owns(const struct ledger *l, int slot, uint32_t session)
     return session < l->sessions && l->sess[session].agent == (int16_t)slot;
 }
 
-uint32_t ledger_agent_lost(struct ledger *l, int slot)
+uint32_t ledger_active_at(const struct ledger *l, uint64_t t_us)
+{
+    return timeline_active_at(&l->active_at, t_us);
+}
+
+uint32_t ledger_agent_lost(struct ledger *l, int slot, uint64_t t_us)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < l->sessions; i++)
         if (l->sess[i].agent == (int16_t)slot &&
             (l->sess[i].state == LEDGER_LAUNCHED || l->sess[i].state == LEDGER_ACTIVE)) {
-            session_failed(l, i, FAIL_LOST);
+            session_failed(l, i, FAIL_LOST, t_us);
             n++;
         }
     l->fail_streak -= n < l->fail_streak ? n : l->fail_streak;

@@ -10,6 +10,7 @@
 
 #include "common/results.h"
 #include "controller/run/run_limits.h"
+#include "controller/run/timeline.h"
 
 enum ledger_state { LEDGER_NEW, LEDGER_LAUNCHED, LEDGER_ACTIVE, LEDGER_ENDED, LEDGER_FAILED };
 
@@ -25,6 +26,7 @@ struct ledger {
     uint32_t launched, active, failed, ended;
     uint32_t fail_streak;                /* failures since the last session became active */
     uint32_t streak_reasons[FAIL__COUNT];
+    struct timeline active_at;           /* `active` over time (controller clock) */
 };
 
 /* 0, or -1 when out of memory. */
@@ -35,13 +37,17 @@ void ledger_free(struct ledger *l);
 void ledger_launched(struct ledger *l, uint32_t index, int slot);
 /* Session `index` could not be given to any agent (counts as launched and failed). */
 void ledger_launch_failed(struct ledger *l, uint32_t index, enum failure_reason reason);
-/* An event an agent reported for a session it owns (SESSION_ACTIVE / FAILED / ENDED). */
-void ledger_event(struct ledger *l, uint32_t index, enum session_event_kind kind, enum failure_reason reason);
+/* An event an agent reported for a session it owns (SESSION_ACTIVE / FAILED / ENDED), taken at
+ * t_us on the controller's clock (the agent's time corrected by its clock offset). */
+void ledger_event(struct ledger *l, uint32_t index, enum session_event_kind kind, enum failure_reason reason,
+                  uint64_t t_us);
+/* Sessions active at t_us (controller clock), as far as the events received so far tell. */
+uint32_t ledger_active_at(const struct ledger *l, uint64_t t_us);
 /* 1 when `session` exists and was given to agent `slot`. */
 int ledger_owns(const struct ledger *l, int slot, uint32_t session);
-/* Every live session of agent `slot` failed with FAIL_LOST; an agent fault is not a target
- * fault, so they leave the failure streak. Returns how many. */
-uint32_t ledger_agent_lost(struct ledger *l, int slot);
+/* Every live session of agent `slot` failed with FAIL_LOST at t_us; an agent fault is not a
+ * target fault, so they leave the failure streak. Returns how many. */
+uint32_t ledger_agent_lost(struct ledger *l, int slot, uint64_t t_us);
 /* 1 when a session is launched and not yet active or over. */
 int ledger_in_flight(const struct ledger *l);
 /* "auth x3, timeout x2" from the failure streak. */

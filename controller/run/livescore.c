@@ -59,5 +59,9 @@ void livescore_update(struct livescore *ls, uint64_t now_us)
             }
     }
     ls->scored_nss = ls->nss;
-    ls->next_us = now_us + LIVESCORE_INTERVAL_US + LIVESCORE_MAX_LOOP_SHARE * (clock_now_us() - t0);
+    uint64_t took = clock_now_us() - t0;
+    ls->spent_us += took;
+    ls->max_us = took > ls->max_us ? took : ls->max_us;
+    ls->runs++;
+    ls->next_us = now_us + LIVESCORE_INTERVAL_US + LIVESCORE_MAX_LOOP_SHARE * took;
 }

@@ -20,6 +20,8 @@ struct livescore {
     uint64_t next_us;              /* not before this (clock_now_us) */
     struct score_result result;    /* status SCORE_OK once scored */
     double index_ms;               /* the newest index value; NaN when none */
+    uint64_t spent_us, max_us;     /* time spent re-scoring, in total and the longest once */
+    uint32_t runs;                 /* re-scorings */
 };
 
 void livescore_init(struct livescore *ls, const struct score_params *params);

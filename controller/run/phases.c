@@ -24,6 +24,18 @@ static const char *const phase_names[] = { "waiting for agents", "ramp", "steady
 
 /* --- the ramp ------------------------------------------------------------------------------ */
 
+static void send_start(struct runner *r, struct agentpool_agent *a, uint32_t index)
+{
+    char user[RESULTS_NAME_LEN];
+    plan_user_name(r->plan, index, user, sizeof user);
+    struct proto_msg m = { .type = PROTO_START };
+    m.u.start.index = index;
+    m.u.start.user = user;
+    m.u.start.password = r->password;
+    m.u.start.seed = r->plan->seed * SEED_STRIDE + index;
+    agentpool_send(a, &m);
+}
+
 static void launch(struct runner *r, uint32_t index)
 {
     struct ramp_slot slots[RUN_MAX_AGENTS];
@@ -50,12 +62,7 @@ static void launch(struct runner *r, uint32_t index)
     struct agentpool_agent *a = agentpool_agent(r->pool, (size_t)pick);
     ledger_launched(&r->ledger, index, pick);
     runner_stored(r, store_session_launch(r->st, r->run, index, a->store_id, user, now), "session launch");
-    struct proto_msg m = { .type = PROTO_START };
-    m.u.start.index = index;
-    m.u.start.user = user;
-    m.u.start.password = r->password;
-    m.u.start.seed = r->plan->seed * SEED_STRIDE + index;
-    agentpool_send(a, &m);
+    send_start(r, a, index);
 }
 
 void phases_launch_cb(evutil_socket_t fd, short what, void *arg)
@@ -105,9 +112,11 @@ static void start_ramp(struct runner *r)
         phases_begin_logoff(r, NULL);
         return;
     }
-    agentpool_close_listener(r->pool);
+    if (r->plan->agents.mode == PLAN_AGENTS_LOCAL || !r->plan->agents.grace_us)
+        agentpool_close_listener(r->pool);   /* else agents whose link breaks come back through it */
     for (size_t i = 0; i < n; i++)
         send_config(r, agentpool_agent(r->pool, i));
+    r->configured = 1;
     r->phase = RUNNER_RAMP;
     r->t_ramp_us = clock_now_us();
     runner_note(r, "ramp: %u sessions over %.0f s on %zu agents", r->plan->sessions,
@@ -202,7 +211,13 @@ static void show(struct runner *r, uint64_t now)
 
 static void commit_and_ack(struct runner *r)
 {
-    if (store_flush(r->st) < 0) {
+    uint64_t t0 = clock_now_us();
+    int rc = store_flush(r->st);
+    uint64_t took = clock_now_us() - t0;
+    r->commits++;
+    r->commit_us += took;
+    r->commit_max_us = took > r->commit_max_us ? took : r->commit_max_us;
+    if (rc < 0) {
         runner_stored(r, -1, "commit");
         return;
     }
@@ -212,9 +227,25 @@ static void commit_and_ack(struct runner *r)
 
 static void drop_ready_agents(struct runner *r, const char *reason)
 {
-    for (size_t i = 0; i < agentpool_count(r->pool); i++)
-        if (agentpool_agent(r->pool, i)->state == AGENTPOOL_AGENT_READY)
-            agentpool_drop(agentpool_agent(r->pool, i), reason);
+    for (size_t i = 0; i < agentpool_count(r->pool); i++) {
+        struct agentpool_agent *a = agentpool_agent(r->pool, i);
+        if (a->state == AGENTPOOL_AGENT_READY || a->state == AGENTPOOL_AGENT_AWAY)
+            agentpool_drop(a, reason);
+    }
+}
+
+void phases_resend(struct runner *r, struct agentpool_agent *a)
+{
+    if (r->configured)
+        send_config(r, a);
+    for (uint32_t i = 0; i < r->ledger.sessions; i++)
+        if (ledger_owns(&r->ledger, (int)a->slot, i) && r->ledger.sess[i].state == LEDGER_LAUNCHED)
+            send_start(r, a, i);
+    if (r->phase >= RUNNER_LOGOFF) {
+        struct proto_msg m = { .type = PROTO_STOP };
+        m.u.stop_deadline_ms = (uint32_t)(r->plan->logoff_deadline_us / 1000);
+        agentpool_send(a, &m);
+    }
 }
 
 static void tick_wait(struct runner *r, uint64_t now)

@@ -9,6 +9,7 @@
 #define PHASES_TICK_MS 250
 
 struct runner;
+struct agentpool_agent;
 
 /* Loop callbacks; `arg` is the runner. */
 void phases_tick_cb(evutil_socket_t fd, short what, void *arg);
@@ -18,5 +19,9 @@ void phases_signal_cb(evutil_socket_t sig, short what, void *arg);
 /* Asks every live agent to log its sessions off (the LOGOFF phase); `why` (may be NULL) is
  * noted. A second call with a reason once logoff began does nothing. */
 void phases_begin_logoff(struct runner *r, const char *why);
+/* Agent `a` is back on a new link after a break: it gets again what it may have missed (the
+ * CONFIG, START for each of its sessions not yet reported active or over, STOP); it ignores
+ * what it already has. */
+void phases_resend(struct runner *r, struct agentpool_agent *a);
 
 #endif

@@ -198,7 +198,7 @@ static int parse_credentials(struct ctx *c, const struct ydoc_node *m)
 static int parse_agents(struct ctx *c, const struct ydoc_node *m)
 {
     static const char *const keys[] = { "local", "cpus", "expect", "listen", "capacity", "wait", "tls",
-                                        "heartbeat_timeout", NULL };
+                                        "heartbeat_timeout", "grace", NULL };
     struct plan_agents *a = &c->p->agents;
     if (ydoc_check_keys(c->doc, m, keys, "agents", c->err, c->errlen) < 0)
         return -1;
@@ -209,16 +209,20 @@ static int parse_agents(struct ctx *c, const struct ydoc_node *m)
     a->mode = local ? PLAN_AGENTS_LOCAL : PLAN_AGENTS_REMOTE;
     a->wait_us = local ? 30000000ull : 300000000ull;
     a->tls = !local;
+    a->grace_us = 120000000ull;
     if (get_u32(c, m, local ? "local" : "expect", 1, RUN_MAX_AGENTS, &a->count) < 0 ||
         get_u32(c, m, "capacity", 1, RUN_MAX_AGENT_CAPACITY, &a->capacity) < 0 || get_str(c, m, "cpus", &a->cpus) < 0 ||
         get_str(c, m, "listen", &a->listen) < 0 || get_dur(c, m, "wait", &a->wait_us) < 0 ||
-        get_dur(c, m, "heartbeat_timeout", &a->heartbeat_timeout_us) < 0)
+        get_dur(c, m, "heartbeat_timeout", &a->heartbeat_timeout_us) < 0 || get_dur(c, m, "grace", &a->grace_us) < 0)
         return -1;
     const struct ydoc_node *n;
     if ((n = ydoc_get(m, "tls")) && ydoc_bool(c->doc, n, &a->tls, c->err, c->errlen) < 0)
         return -1;
     if (local && (n = ydoc_get(m, "listen")))
         return ydoc_error(c->doc, n, c->err, c->errlen, "'listen' is for remote agents ('expect: N'); local agents use loopback");
+    if (local && (n = ydoc_get(m, "grace")))
+        return ydoc_error(c->doc, n, c->err, c->errlen, "'grace' is for remote agents ('expect: N'); a local agent "
+                          "that loses its loopback link is gone");
     if (expect && (n = ydoc_get(m, "cpus")))
         return ydoc_error(c->doc, n, c->err, c->errlen, "'cpus' pins local agents; remote agents are pinned where they run");
     if (a->cpus && strspn(a->cpus, "0123456789,-") != strlen(a->cpus))

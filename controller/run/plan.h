@@ -53,6 +53,7 @@ struct plan_agents {
     uint64_t wait_us;              /* how long to wait for the agents; default 30 s local, 5 m remote */
     int tls;                       /* agent link over TLS (default: 1 remote, 0 local) */
     uint64_t heartbeat_timeout_us; /* agent silent this long = lost; default 15 s */
+    uint64_t grace_us;             /* remote agents may resume a broken link within; default 2 min, 0 off */
 };
 
 struct plan {

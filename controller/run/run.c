@@ -143,7 +143,8 @@ static int start_pool(struct runner *r, const char *db_path)
                                    p->agents.capacity ? p->agents.capacity : local ? p->sessions : 0,
                                    (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
                                    r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
-                                   shot_dir(r, db_path, shot_path, sizeof shot_path), p->cred.password_env };
+                                   shot_dir(r, db_path, shot_path, sizeof shot_path), p->cred.password_env,
+                                   local ? 0 : (uint32_t)(p->agents.grace_us / 1000) };
     snprintf(r->shots, sizeof r->shots, "%s", pc.shot_dir ? pc.shot_dir : "");
     struct agentpool_events ev = intake_events(r);
     r->pool = agentpool_new(r->base, &pc, &ev, err, sizeof err);
@@ -204,6 +205,12 @@ static int finish(struct runner *r, struct run_outcome *out)
     runner_stored(r, store_run_end(r->st, r->run, status, clock_wall_us(), r->message), "run end");
     snprintf(out->status, sizeof out->status, "%s", status);
     snprintf(out->message, sizeof out->message, "%.250s", r->message);
+    out->live_score_runs = r->live.runs;
+    out->live_score_us = r->live.spent_us;
+    out->live_score_max_us = r->live.max_us;
+    out->commits = r->commits;
+    out->commit_us = r->commit_us;
+    out->commit_max_us = r->commit_max_us;
     progress_done(&r->progress);
     fprintf(r->out, "run %lld %s: %s\n", (long long)r->run, status, r->message);
     contact_sheet(r);

@@ -39,6 +39,10 @@ struct run_outcome {
     int64_t run_id;             /* -1 when the run never started */
     char status[16];            /* completed | aborted | failed */
     char message[256];
+    /* what the controller spent on the way (benches print it) */
+    uint32_t live_score_runs;   /* live re-scorings, their total and longest time */
+    uint64_t live_score_us, live_score_max_us;
+    uint64_t commits, commit_us, commit_max_us;   /* store commits (one per tick) */
 };
 
 /* Runs the plan; returns the exit code (0 pass, 1 thresholds failed, 2 inconclusive, 64+ for

@@ -43,6 +43,7 @@ int runner_agents_alive(struct runner *r)
 {
     int n = 0;
     for (size_t i = 0; i < agentpool_count(r->pool); i++)
-        n += agentpool_agent(r->pool, i)->state == AGENTPOOL_AGENT_READY;
+        n += agentpool_agent(r->pool, i)->state == AGENTPOOL_AGENT_READY ||
+             agentpool_agent(r->pool, i)->state == AGENTPOOL_AGENT_AWAY;
     return n;
 }

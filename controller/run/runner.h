@@ -36,8 +36,10 @@ struct runner {
     uint32_t next_launch;
     struct event *tick, *launch_ev, *sig_int, *sig_term;
     uint64_t samples;
+    uint64_t commits, commit_us, commit_max_us;   /* the tick's store commits: count, total, longest */
     uint64_t cross_at_us;
     int aborted, failed_run, store_errors;
+    int configured;                 /* CONFIG went to the agents (the ramp started) */
     int exit_code;
     char message[512];
     struct progress progress;
@@ -48,7 +50,7 @@ struct runner {
 void runner_note(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Counts and logs (rate-limited) a failed store call `what` when rc < 0. */
 void runner_stored(struct runner *r, int rc, const char *what);
-/* Agents still ready (not done, not lost). */
+/* Agents still ready or away within their grace period (not done, not lost). */
 int runner_agents_alive(struct runner *r);
 
 #endif

@@ -94,6 +94,9 @@ static void test_sim_apps__errors(void)
     CU_ASSERT_EQUAL(sim_app_run(&c, dir, 0.01, 9, &o), -1);
     CU_ASSERT_EQUAL(o.title_rgb, SIM_RGB_ERROR_TITLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(o.line[0], "missing.txt"));
+    snprintf(c.arg, sizeof c.arg, ".");                     /* not a regular file: refused */
+    CU_ASSERT_EQUAL(sim_app_run(&c, dir, 0.01, 9, &o), -1);
+    CU_ASSERT_EQUAL(o.title_rgb, SIM_RGB_ERROR_TITLE);
     sim_cmd_parse("format c:", &c);
     CU_ASSERT_EQUAL(sim_app_run(&c, dir, 1, 10, &o), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(o.line[0], "unknown command: format c: (#10)"));

@@ -64,6 +64,19 @@ static void test_sim_users__file(void)
     CU_ASSERT(!sim_users_check(&u, "simuser001", "a1"));
     CU_ASSERT_EQUAL(sim_users_total(&u), 2);
     sim_users_free(&u);
+    const char *crlf = write_file("users.crlf", "alice:a1\r\nbob:b2", 0600);   /* no final newline */
+    CU_ASSERT_EQUAL_FATAL(sim_users_load(&u, 5, crlf, err, sizeof err), 0);
+    CU_ASSERT(sim_users_check(&u, "bob", "b2"));
+    CU_ASSERT_EQUAL(sim_users_total(&u), 2);
+    sim_users_free(&u);
+    char longline[400];
+    memset(longline, 'p', sizeof longline - 1);
+    memcpy(longline, "carol:", 6);
+    longline[sizeof longline - 1] = '\0';
+    const char *toolong = write_file("users.long", longline, 0600);   /* one line, not two */
+    CU_ASSERT_EQUAL(sim_users_load(&u, 5, toolong, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "users.long:1: bad name:password line"));
+    sim_users_free(&u);
     const char *mixed = write_file("users.bad", "alice:a1\nshared\n", 0600);
     CU_ASSERT_EQUAL(sim_users_load(&u, 5, mixed, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "users.bad:2:"));

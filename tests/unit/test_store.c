@@ -71,7 +71,7 @@ static void test_store__create_and_check(void)
     store_close(st);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "runs: 0"));
     /* reopening a current file changes nothing */
@@ -328,7 +328,7 @@ static void test_store__migrate_v1(void)
     store_close(st);
 
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6\n"));
     st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
@@ -631,6 +631,44 @@ static void test_store__sigkill_while_writing(void)
     check_killed_file(path, reported, 0);
 }
 
+/* 5 -> 6: an agent row of version 5 gets a zero clock offset and round trip, and the handshake's
+ * figures can be stored and read back on the migrated file. */
+static void test_store__migrate_v5_agent_clock(void)
+{
+    const char *path = db_path("v5.db");
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    store_close(st);
+    /* back to what version 5 had */
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "ALTER TABLE agents DROP COLUMN clock_offset_us;"
+                                         "ALTER TABLE agents DROP COLUMN rtt_us;"
+                                         "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                         "INSERT INTO agents (run_id, name, capacity) VALUES (1, 'old-agent', 7);"
+                                         "PRAGMA user_version = 5"), SQLITE_OK);
+    char report[2048];
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 5 (older"));
+    st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    int64_t agent = store_add_agent(st, 1, "new-agent", "127.0.0.1:1", 9);
+    CU_ASSERT_FATAL(agent > 0);
+    CU_ASSERT_EQUAL(store_agent_clock(st, agent, -2500000, 180), 0);
+    CU_ASSERT_EQUAL(store_flush(st), 0);
+    struct store_agent_row *ag = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_agents(st, 1, &ag, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(ag[0].name, "old-agent");
+    CU_ASSERT_EQUAL(ag[0].clock_offset_us, 0);
+    CU_ASSERT_EQUAL(ag[0].rtt_us, 0);
+    CU_ASSERT_EQUAL(ag[1].clock_offset_us, -2500000);
+    CU_ASSERT_EQUAL(ag[1].rtt_us, 180);
+    free(ag);
+    store_close(st);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6\n"));
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -640,6 +678,7 @@ int main(void)
         UNIT_TEST(test_store__batch_by_count_and_close),
         UNIT_TEST(test_store__batch_by_age),
         UNIT_TEST(test_store__migrate_v1),
+        UNIT_TEST(test_store__migrate_v5_agent_clock),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),

@@ -8,8 +8,10 @@
                                                  "Cookie: mstshash=USER") name one of NAME,...:
                                                  those are held open and never answered
 
-Binds 127.0.0.1 on a free port and writes the port to PORTFILE once listening; appends one line
-"accept N" to LOGFILE per accepted connection (so tests can count TCP connections)."""
+Binds 127.0.0.1 on a free port (or on the port PORTFILE already names: a relay started again
+keeps its address) and writes the port to PORTFILE once listening; appends one line "accept N"
+to LOGFILE per accepted connection (so tests can count TCP connections). Killing it cuts every
+forwarded connection."""
 import os
 import socket
 import sys
@@ -41,8 +43,13 @@ def main():
         target = (h, int(p))
         if len(sys.argv) > 5:
             hold = [("mstshash=" + n + "\r").encode() for n in sys.argv[5].split(",")]
+    port = 0
+    if os.path.exists(portfile):
+        with open(portfile) as f:
+            port = int(f.read().strip() or 0)
     ls = socket.socket()
-    ls.bind(("127.0.0.1", 0))
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("127.0.0.1", port))
     ls.listen(256)
     tmp = portfile + ".tmp"
     with open(tmp, "w") as f:

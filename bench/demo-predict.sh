@@ -1,0 +1,47 @@
+#!/bin/bash
+# demo-predict.sh -- the prediction for the run that was made: predicts the smax of `make demo`'s
+# plan (sessmax-simhost --predict --plan, the ramp simulated with the cost model measured on
+# this machine), runs `sessmax demo` RUNS times (default 3) and prints the table: predicted,
+# each measured smax, its error against the prediction (target within +-10 %) and the spread of
+# the measured runs (max - min over their mean, target within +-5 %, i.e. <= 10 % wide). The
+# machine should be quiet: the load average at start and end is printed beside the table.
+#   bench/demo-predict.sh   env: RUNS (3), PLAN (workloads/demo-plan.yaml), CPUS (1)
+set -euo pipefail
+RUNS=${RUNS:-3}
+S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+B=${SESSMAX_BUILD_DIR:-$S/build}
+PLAN=${PLAN:-$S/workloads/demo-plan.yaml}
+CPUS=${CPUS:-1}
+T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-demo-predict.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+LOAD0=$(load)
+PIN=""
+[ "$(nproc)" -gt 1 ] && PIN="taskset -c 1"   # where `sessmax demo` runs simhost
+$PIN "$B/sessmax-simhost" --predict --plan "$PLAN" --cpus "$CPUS" --state-dir "$T/predict" >"$T/predict.txt"
+grep -E '^(sessmax-simhost: (plan|steady|ramp)|predicted smax)' "$T/predict.txt"
+PRED=$(sed -n 's/^predicted smax for the plan: \([0-9][0-9]*\).*/\1/p' "$T/predict.txt")
+[ -n "$PRED" ] || { echo "demo-predict: no prediction (see $T/predict.txt)" >&2; cat "$T/predict.txt" >&2; exit 1; }
+MEASURED=""
+for i in $(seq 1 "$RUNS"); do
+  (cd "$S" && "$B/sessmax" demo --plan "$PLAN" --out "$T/run$i" >"$T/run$i.log" 2>&1) ||
+    { echo "demo-predict: run $i failed (log below)" >&2; tail -20 "$T/run$i.log" >&2; exit 1; }
+  M=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("smax"); print("" if v is None else v)' \
+      "$T/run$i/verdict.json")
+  [ -n "$M" ] || { echo "demo-predict: run $i did not reach smax" >&2; exit 1; }
+  MEASURED="$MEASURED $M"
+  echo "demo-predict: run $i: smax $M (load average now $(load))"
+done
+python3 - "$PRED" "$LOAD0" "$(load)" $MEASURED <<'PY'
+import sys
+pred, load0, load1, runs = int(sys.argv[1]), sys.argv[2], sys.argv[3], [int(x) for x in sys.argv[4:]]
+err = [100.0 * (m - pred) / pred for m in runs]
+mean = sum(runs) / len(runs)
+spread = 100.0 * (max(runs) - min(runs)) / mean
+print("%-10s %s" % ("predicted", pred))
+for i, (m, e) in enumerate(zip(runs, err)):
+    print("run %-6d %-5d error %+6.1f %%  target within +-10 %%  %s" % (i + 1, m, e, "ok" if abs(e) <= 10 else "OUT"))
+print("spread     %.1f %% of the mean %.1f (max-min)  target <= 10 %% (+-5 %%)  %s" %
+      (spread, mean, "ok" if spread <= 10 else "OUT"))
+print("load average: %s at start, %s at end (quiet: below 1)" % (load0, load1))
+PY

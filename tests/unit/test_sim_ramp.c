@@ -1,0 +1,106 @@
+/* test_sim_ramp.c -- the ramp simulation: the score rule on docs/scoring.md's worked example,
+ * determinism per seed, more CPUs or a slower ramp never predicting fewer users, and the plan
+ * reader on the shipped demo plan. */
+#include "unit.h"
+
+#include "simhost/sim_ramp.h"
+#include "simhost/sim_ramp_plan.h"
+
+#include <string.h>
+
+static void test_sim_ramp__worked_example(void)
+{
+    double v[60];
+    unsigned a[60];
+    struct sim_ramp_plan p;
+    struct sim_ramp_result r;
+    memset(&p, 0, sizeof p);
+    sim_ramp_score_defaults(&p);
+    for (unsigned i = 0; i < 60; i++) {
+        v[i] = i < 20 ? 1.0 : i < 50 ? 2.0 : 3.0;
+        a[i] = i + 1;
+    }
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_score(&p, v, a, 60, &r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.baseline_s, 1.0, 1e-12);
+    CU_ASSERT_TRUE(r.reached);
+    CU_ASSERT_EQUAL(r.smax, 51);
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_score(&p, v, a, 50, &r), 0);   /* exactly at the threshold */
+    CU_ASSERT_FALSE(r.reached);
+    CU_ASSERT_EQUAL(r.smax, 50);
+    CU_ASSERT_EQUAL(sim_ramp_score(&p, v, a, 10, &r), -1);         /* fewer than 15 samples */
+}
+
+/* 40 users over 200 s on `cpus`, a 20 s loop with two timed 0.2 s and 0.4 s actions. */
+static void plan(struct sim_ramp_plan *p, double cpus, double window_s)
+{
+    memset(p, 0, sizeof *p);
+    sim_ramp_score_defaults(p);
+    p->sessions = 40;
+    p->launch_window_s = window_s;
+    p->steady_state_s = 30;
+    p->logon_s = 0.5;
+    p->cpus = cpus;
+    p->seg[0] = (struct sim_ramp_segment){ 10, 0.2, 2, 0 };
+    p->seg[1] = (struct sim_ramp_segment){ 10, 0.4, 2, 1 };
+    p->nseg = 2;
+    p->weight[0] = 1;
+    p->weight[1] = 1;
+    p->seed = 3;
+}
+
+static void test_sim_ramp__deterministic_and_monotone(void)
+{
+    struct sim_ramp_plan p;
+    struct sim_ramp_result r1, r2, r4, slow;
+    plan(&p, 1, 200);
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r1), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r2), 0);
+    CU_ASSERT_EQUAL(r1.smax, r2.smax);
+    CU_ASSERT_TRUE(r1.reached);                       /* 40 users need 40 x 0.6 / 20 = 1.2 CPUs */
+    CU_ASSERT_TRUE(r1.smax >= 25 && r1.smax <= 40);   /* saturation at 20 / 0.6 = 33 users */
+    CU_ASSERT_DOUBLE_EQUAL(r1.baseline_s, 0.6, 0.01);
+    plan(&p, 4, 200);
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r4), 0);
+    CU_ASSERT_FALSE(r4.reached);                      /* 4 CPUs carry them all */
+    plan(&p, 1, 800);
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &slow), 0);
+    CU_ASSERT_TRUE(slow.smax <= r1.smax);             /* a slower ramp lets the queue settle */
+    p.sessions = 0;
+    CU_ASSERT_EQUAL(sim_ramp_run(&p, &slow), -1);
+}
+
+static void test_sim_ramp__demo_plan(void)
+{
+    struct sim_costs c;
+    struct sim_ramp_plan p;
+    struct sim_loop l;
+    char err[512];
+    memset(&c, 0, sizeof c);
+    c.scale = 1;
+    for (int k = 0; k < SIM_CMD_KIND_COUNT; k++)
+        c.work_s[k] = 0.05, c.paint_s[k] = 0.005;
+    c.key_s = 0.0002;
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_plan_load(unit_source_path("workloads/demo-plan.yaml"), &c, &p, &l, err,
+                                             sizeof err), 0);
+    CU_ASSERT_EQUAL(p.sessions, 60);
+    CU_ASSERT_DOUBLE_EQUAL(p.launch_window_s, 240, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(p.steady_state_s, 30, 1e-9);
+    CU_ASSERT_STRING_EQUAL(l.measure, "vsi");
+    CU_ASSERT_EQUAL(p.nseg, 7);                        /* six timers, then the untimed typing echoes */
+    CU_ASSERT_EQUAL(p.seg[0].timer, 0);
+    CU_ASSERT_EQUAL(p.seg[6].timer, -1);
+    CU_ASSERT_EQUAL(sim_ramp_plan_load(unit_source_path("workloads/simhost-task-worker.yaml"), &c, &p, &l, err,
+                                       sizeof err), -1);   /* a workload is not a plan */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "workload"));
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_sim_ramp__worked_example),
+        UNIT_TEST(test_sim_ramp__deterministic_and_monotone),
+        UNIT_TEST(test_sim_ramp__demo_plan),
+        UNIT_END,
+    };
+    return unit_run("sim_ramp", tests, NULL, NULL);
+}
