@@ -1,30 +1,53 @@
 /* cmd_dashboard.c -- `sessmax dashboard DB -o DIR`: the nightly trend page plus every run's report. */
 #include "controller/cli/cmd_dashboard.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "controller/report/dashboard.h"
 #include "controller/score/runsel.h"
+#include "controller/score/trend.h"
 #include "db/store.h"
 
 static const char usage[] =
-    "usage: sessmax dashboard DB -o DIR\n\n"
-    "Writes DIR/index.html (the trend of smax and baseline per transport x platform x network over\n"
-    "the runs in DB, newest first in each table) and DIR/run-<id>.html, the report of every run.\n"
-    "Self-contained pages: open DIR/index.html from disk or serve DIR as static files.\n";
+    "usage: sessmax dashboard DB -o DIR [--tolerance 10%] [--last 7]\n\n"
+    "Writes DIR/index.html -- smax and baseline over dates, one line per cell (transport x platform\n"
+    "x network x client), a ring on every run that moved beyond --tolerance against the median of\n"
+    "the previous --last runs of its cell (red: regression, green: improvement; the judgement of\n"
+    "`sessmax trend`), and a table per cell, newest first -- and DIR/run-<id>.html, the report of\n"
+    "every run. Self-contained pages: open DIR/index.html from disk or serve DIR as static files.\n";
 
 static int dashboard(int argc, char **argv)
 {
-    static const struct option opts[] = { { "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 } };
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' }, { "tolerance", required_argument, NULL, 't' },
+        { "last", required_argument, NULL, 'l' }, { NULL, 0, NULL, 0 },
+    };
+    struct dashboard_options opt = { DASHBOARD_TOLERANCE, DASHBOARD_LAST };
     const char *dir = NULL;
+    char *end;
+    long v;
     int c, code = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-        if (c != 'o')
-            return cmd_usage_error(&cmd_dashboard, "unknown or incomplete option '%s'", argv[optind - 1]);
-        dir = optarg;
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case 't':
+            if (trend_parse_tolerance(optarg, &opt.tolerance) < 0)
+                return cmd_usage_error(&cmd_dashboard, "--tolerance '%s': a percentage such as 10%%", optarg);
+            break;
+        case 'l':
+            errno = 0;
+            v = strtol(optarg, &end, 10);
+            if (errno || *end || v < 1 || v > 256)
+                return cmd_usage_error(&cmd_dashboard, "--last '%s': a number of runs, 1-256", optarg);
+            opt.last = (size_t)v;
+            break;
+        default: return cmd_usage_error(&cmd_dashboard, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
     }
     if (optind != argc - 1)
         return cmd_usage_error(&cmd_dashboard, "expected one results database");
@@ -34,7 +57,7 @@ static int dashboard(int argc, char **argv)
     if (!st)
         return code;
     char err[1024];
-    if (dashboard_write(st, dir, err, sizeof err) < 0) {
+    if (dashboard_write_opts(st, dir, &opt, err, sizeof err) < 0) {
         fprintf(stderr, "sessmax dashboard: %s\n", err);
         code = EX_IOERR;
     }

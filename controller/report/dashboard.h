@@ -1,5 +1,7 @@
-/* dashboard.h -- the nightly view over every run of a results store: an index with the trend of
- * smax and baseline per transport x platform x network, and one report page per run. */
+/* dashboard.h -- the nightly view over every run of a results store: smax and baseline over
+ * dates with one line per cell (transport x platform x network x client), runs that moved beyond
+ * the tolerance against their cell's trailing median marked (score/trend.h), a table per cell,
+ * and one report page per run. */
 #ifndef SESSMAX_DASHBOARD_H
 #define SESSMAX_DASHBOARD_H
 
@@ -7,8 +9,18 @@
 
 struct store;
 
-/* Writes DIR/index.html (trend of smax and baseline per transport x platform x network) and
- * DIR/run-<id>.html for every run. Creates DIR. Returns 0 or -1 with err. */
+#define DASHBOARD_TOLERANCE 0.10   /* default: 10 % */
+#define DASHBOARD_LAST 7           /* default: trailing median of the previous 7 runs */
+
+struct dashboard_options {
+    double tolerance;              /* fraction */
+    size_t last;                   /* runs behind the trailing median */
+};
+
+/* Writes DIR/index.html and DIR/run-<id>.html for every run; creates DIR. Returns 0 or -1 with
+ * err. dashboard_write uses the default tolerance and window. */
+int dashboard_write_opts(struct store *st, const char *dir, const struct dashboard_options *opt, char *err,
+                         size_t errlen);
 int dashboard_write(struct store *st, const char *dir, char *err, size_t errlen);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 void svg_escape(FILE *o, const char *s)
 {
@@ -70,10 +71,23 @@ static void fmt_tick(char *buf, size_t len, double v, double step)
         snprintf(buf, len, "%g", fabs(v) < step * 1e-6 ? 0.0 : v);
 }
 
+/* An x tick: a number, or a date "MM-DD" when x is in days. */
+static void fmt_xtick(const struct svg_chart *c, char *buf, size_t len, double v, double step)
+{
+    time_t secs = (time_t)llround(v * 86400.0);
+    struct tm tm;
+    if (!c->x_days)
+        fmt_tick(buf, len, v, step);
+    else if (!gmtime_r(&secs, &tm) || !strftime(buf, len, "%m-%d", &tm))
+        snprintf(buf, len, "?");
+}
+
 static void axes(struct svg_chart *c)
 {
     FILE *o = c->o;
     double sx = nice_step(c->x1 - c->x0, 6), sy = nice_step(c->y1 - c->y0, 5);
+    if (c->x_days)
+        sx = ceil(sx);   /* whole days */
     char buf[32];
     fprintf(o, "<g class=\"axes\" font-size=\"11\" fill=\"#444\">\n");
     for (double y = c->y0; y <= c->y1 + sy * 1e-9; y += sy) {
@@ -83,7 +97,7 @@ static void axes(struct svg_chart *c)
                 c->ml, c->w - c->mr, py(c, y), py(c, y), c->ml - 4, py(c, y) + 4, buf);
     }
     for (double x = c->x0; x <= c->x1 + sx * 1e-9; x += sx) {
-        fmt_tick(buf, sizeof buf, x, sx);
+        fmt_xtick(c, buf, sizeof buf, x, sx);
         fprintf(o, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f0f0\"/>"
                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
                 px(c, x), px(c, x), c->mt, c->h - c->mb, px(c, x), c->h - c->mb + 14, buf);
@@ -92,8 +106,8 @@ static void axes(struct svg_chart *c)
             c->ml, c->mt, c->w - c->ml - c->mr, c->h - c->mt - c->mb);
 }
 
-void svg_begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1, double y0, double y1,
-               const char *title, const char *xlabel, const char *ylabel)
+static void begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1, double y0, double y1,
+                  const char *title, const char *xlabel, const char *ylabel, int days)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
@@ -103,7 +117,16 @@ void svg_begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1,
     c->mr = 16;
     c->mt = 44;
     c->mb = 40;
-    nice_range(&x0, &x1);
+    c->x_days = days;
+    if (days && isfinite(x0) && isfinite(x1)) {
+        x0 = floor(x0);
+        x1 = ceil(x1) > x0 ? ceil(x1) : x0 + 1;
+        /* whole-day ticks need a range that is a multiple of the step */
+        double step = ceil(nice_step(x1 - x0, 6));
+        x1 = x0 + ceil((x1 - x0) / step) * step;
+    } else {
+        nice_range(&x0, &x1);
+    }
     nice_range(&y0, &y1);
     c->x0 = x0; c->x1 = x1; c->y0 = y0; c->y1 = y1;
     fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
@@ -119,6 +142,18 @@ void svg_begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1,
                "text-anchor=\"middle\">", (h - c->mb + c->mt) / 2);
     svg_escape(o, ylabel);
     fprintf(o, "</text>\n");
+}
+
+void svg_begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1, double y0, double y1,
+               const char *title, const char *xlabel, const char *ylabel)
+{
+    begin(c, o, w, h, x0, x1, y0, y1, title, xlabel, ylabel, 0);
+}
+
+void svg_begin_days(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1, double y0, double y1,
+                    const char *title, const char *xlabel, const char *ylabel)
+{
+    begin(c, o, w, h, x0, x1, y0, y1, title, xlabel, ylabel, 1);
 }
 
 void svg_end(struct svg_chart *c)
@@ -189,6 +224,21 @@ void svg_dots(struct svg_chart *c, const double *x, const double *y, size_t n, s
         if (isfinite(x[i]) && isfinite(y[i]))
             fprintf(c->o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>", px(c, x[i]), py(c, y[i]));
     }
+    fprintf(c->o, "\n</g>\n");
+    legend(c, color, label);
+}
+
+void svg_rings(struct svg_chart *c, const double *x, const double *y, size_t n, const char *series,
+               const char *color, const char *label)
+{
+    size_t pts = 0;
+    for (size_t i = 0; i < n; i++)
+        pts += isfinite(x[i]) && isfinite(y[i]);
+    fprintf(c->o, "<g data-series=\"%s\" data-n=\"%zu\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\">\n", series,
+            pts, color);
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && isfinite(y[i]))
+            fprintf(c->o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>", px(c, x[i]), py(c, y[i]));
     fprintf(c->o, "\n</g>\n");
     legend(c, color, label);
 }

@@ -14,12 +14,17 @@ struct svg_chart {
     int ml, mr, mt, mb;             /* margins */
     double x0, x1, y0, y1;          /* data ranges */
     int legend;                     /* x offset of the next legend entry */
+    int x_days;                     /* x is days since the epoch (UTC): ticks on whole days, "MM-DD" */
 };
 
 /* Starts a chart: computes nice ranges from the given data bounds (y0 is kept when 0), draws
  * the frame, grid, ticks, axis labels and the title. */
 void svg_begin(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1, double y0, double y1,
                const char *title, const char *xlabel, const char *ylabel);
+/* The same with x in days since the epoch (UTC, fractional): ticks fall on whole days and read
+ * "MM-DD"; an empty or one-day range is widened to one day. */
+void svg_begin_days(struct svg_chart *c, FILE *o, int w, int h, double x0, double x1, double y0, double y1,
+                    const char *title, const char *xlabel, const char *ylabel);
 void svg_end(struct svg_chart *c);
 
 /* A polyline through (x[i], y[i]); points with a NaN coordinate break the line. At most
@@ -29,6 +34,9 @@ void svg_line(struct svg_chart *c, const double *x, const double *y, size_t n, s
 /* One circle per finite point (at most max_points, decimated as above). */
 void svg_dots(struct svg_chart *c, const double *x, const double *y, size_t n, size_t max_points,
               const char *series, const char *color, const char *legend);
+/* A ring (hollow circle, larger than a dot) around each finite point: marks, not data. */
+void svg_rings(struct svg_chart *c, const double *x, const double *y, size_t n, const char *series,
+               const char *color, const char *legend);
 /* Horizontal / vertical reference lines with a label. */
 void svg_hline(struct svg_chart *c, double y, const char *series, const char *color, const char *label);
 void svg_vline(struct svg_chart *c, double x, const char *series, const char *color, const char *label);

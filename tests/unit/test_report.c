@@ -236,7 +236,7 @@ static void test_report__dashboard(void)
     char *html = slurp(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(html);
     CU_ASSERT_EQUAL(count(html, "<h2>"), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(html, "tcp / ws2022 / lan <small>(2 runs)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "tcp / ws2022 / lan / builtin <small>(2 runs)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"run-3.html\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"trend-smax\" data-n=\"2\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"trend-open\" data-n=\"1\""));

@@ -3,7 +3,9 @@
  * the baseline the other way round. */
 #include "unit.h"
 
+#include "common/file_read.h"
 #include "controller/cli/cmd_trend.h"
+#include "controller/report/dashboard.h"
 #include "controller/score/threshold.h"
 #include "controller/score/trend.h"
 #include "fixture_store.h"
@@ -196,6 +198,28 @@ static void test_trend__cli_planted_regression(void)
     CU_ASSERT_EQUAL(trend_cli(path, "network=wan-100ms"), EXIT_PASS);
     CU_ASSERT_EQUAL(trend_cli(path, "platform=ws2016"), EX_DATAERR);
     CU_ASSERT_EQUAL(trend_cli(path, "codec=rfx"), EX_USAGE);
+
+    /* the dashboard marks the same run: one red ring on the smax chart, dates on the x-axis */
+    char dir[600], index[700], err[512];
+    snprintf(dir, sizeof dir, "%s/trend-dash", unit_tmpdir());
+    st = store_open(path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct dashboard_options opt = { 0.10, 7 };
+    CU_ASSERT_EQUAL(dashboard_write_opts(st, dir, &opt, err, sizeof err), 0);
+    store_close(st);
+    snprintf(index, sizeof index, "%s/index.html", dir);
+    size_t len = 0;
+    char *html = file_read_all(index, 1u << 24, &len, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"trend-regression\" data-n=\"1\""));
+    CU_ASSERT_PTR_NULL(strstr(strstr(html, "data-series=\"trend-regression\" data-n=\"1\"") + 1,
+                              "data-series=\"trend-regression\" data-n=\"1\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"trend-improved\" data-n=\"0\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, ">11-30</text>"));   /* the first night, 2025-11-30 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>tcp / sim / lan / builtin <small>(6 runs)</small></h2>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>tcp / sim / wan-100ms / builtin <small>(6 runs)</small></h2>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "<td class=\"fail\">REGRESSION</td>"));
+    free(html);
 }
 
 int main(void)
