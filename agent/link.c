@@ -18,6 +18,7 @@
 #include "agent/outbox.h"
 
 #include "agent/engine.h"
+#include "common/x11_preset.h"
 #include "common/clock.h"
 #include "common/hostport.h"
 #include "common/log.h"
@@ -75,6 +76,7 @@ struct link {
     uint8_t *started;              /* bitmap of session indexes already started */
     size_t started_len;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
+    struct x11_client client;      /* CONFIG `client` when it names an external client */
 };
 
 static void finish(struct link *l, int code)
@@ -259,6 +261,14 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         cfg.connect_timeout_ms = c->connect_timeout_ms;
     cfg.traffic_interval_ms = c->traffic_interval_ms;
     cfg.health_interval_ms = c->health_interval_ms;
+    if (c->client && c->client[0]) {
+        char cerr[256];
+        if (x11_client_from_json(&l->client, c->client, cerr, sizeof cerr) != 0) {
+            snprintf(err, errlen, "%s", cerr);
+            return -1;
+        }
+        cfg.client = &l->client;
+    }
     struct netprofile net;
     char host[64], nerr[512];
     netprofile_lan(&net);

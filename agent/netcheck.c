@@ -5,6 +5,7 @@
 #include "agent/netcheck.h"
 
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,13 +184,18 @@ static void report_text(const struct opts *o, const struct figures *f)
 
 static void report_json(const struct opts *o, const struct figures *f)
 {
-    printf("{\"profile\":\"%s\",\"sessions\":%u,\"rtt_ms\":%.3f,\"rtt_p50_ms\":%.3f,\"rtt_p95_ms\":%.3f,"
-           "\"rtt_p99_ms\":%.3f,\"delay_err_p50_ms\":%.3f,\"delay_err_p99_ms\":%.3f,\"pings\":%zu,"
-           "\"goodput_mbit\":%.3f,\"link_mbit\":%.3f,\"retrans_rate\":%.5f,\"segments\":%llu,"
-           "\"cpu_ms_per_mbit\":%.4f,\"echo_cpu_pct\":%.1f,\"late_p99_us\":%llu,\"overflow\":%llu}\n",
-           o->p.name, o->sessions, o->p.rtt_us / 1e3, f->rtt_p50, f->rtt_p95, f->rtt_p99, f->err_p50, f->err_p99,
-           f->samples, f->goodput_mbit, f->link_mbit, f->retrans_rate, (unsigned long long)f->segs,
-           f->cpu_ms_per_mbit, f->echo_cpu_pct, (unsigned long long)f->st.late_p99_us, (unsigned long long)f->st.overflow);
+    json_t *j = json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, s:f, s:f, s:I, s:f, s:f, s:I, s:I}",
+                          "profile", o->p.name, "sessions", (json_int_t)o->sessions,
+                          "rtt_ms", o->p.rtt_us / 1e3, "rtt_p50_ms", f->rtt_p50, "rtt_p95_ms", f->rtt_p95,
+                          "rtt_p99_ms", f->rtt_p99, "delay_err_p50_ms", f->err_p50,
+                          "delay_err_p99_ms", f->err_p99, "pings", (json_int_t)f->samples,
+                          "goodput_mbit", f->goodput_mbit, "link_mbit", f->link_mbit,
+                          "retrans_rate", f->retrans_rate, "segments", (json_int_t)f->segs,
+                          "cpu_ms_per_mbit", f->cpu_ms_per_mbit, "echo_cpu_pct", f->echo_cpu_pct,
+                          "late_p99_us", (json_int_t)f->st.late_p99_us, "overflow", (json_int_t)f->st.overflow);
+    if (j && json_dumpf(j, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) == 0)
+        putchar('\n');
+    json_decref(j);
 }
 
 /* Prints one line per check; returns the number that failed. */

@@ -2,6 +2,8 @@
  * stopping, and their cost from /proc. */
 #include "agent/x11_proc.h"
 
+#include "common/x11_preset.h"
+
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
@@ -26,24 +28,6 @@ struct x11_proc {
     void (*on_exit)(void *arg, int status);
     void *arg;
 };
-
-int x11_proc_which(const char *prog, char *out, size_t outlen)
-{
-    if (strchr(prog, '/')) {
-        snprintf(out, outlen, "%s", prog);
-        return access(out, X_OK) == 0 ? 0 : -1;
-    }
-    const char *path = getenv("PATH");
-    for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; p && *p;) {
-        const char *e = strchr(p, ':');
-        int len = e ? (int)(e - p) : (int)strlen(p);
-        snprintf(out, outlen, "%.*s/%s", len, p, prog);
-        if (len && access(out, X_OK) == 0)
-            return 0;
-        p = e ? e + 1 : NULL;
-    }
-    return -1;
-}
 
 /* The child's environment: ours without DISPLAY and without SESSMAX_* (a password may be
  * there), plus its DISPLAY. */
@@ -157,7 +141,7 @@ struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_s
 {
     char path[4096];
     int fds[3] = { -1, -1, -1 }, inpipe[2] = { -1, -1 };
-    if (x11_proc_which(s->argv[0], path, sizeof path) != 0) {
+    if (x11_which(s->argv[0], path, sizeof path) != 0) {
         snprintf(err, errlen, "%s: program not found or not executable", s->argv[0]);
         return NULL;
     }

@@ -21,9 +21,6 @@ struct x11_proc_spec {
     int pass_fd;                /* given to the child as fd 3; -1: none */
 };
 
-/* Full path of a program (PATH lookup unless it contains '/'); 0, or -1 when not executable. */
-int x11_proc_which(const char *prog, char *out, size_t outlen);
-
 /* Starts a child. on_exit(arg, status) runs on the loop once it has exited and been reaped
  * (status as from waitpid), unless x11_proc_free came first. NULL with err on failure. */
 struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_spec *spec,

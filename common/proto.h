@@ -97,7 +97,8 @@ struct proto_ping {
     S(15, drives, PROTO_TEXT_MAX)       /* the plan's drives: {NAME: {files: {FILE: BYTES}}}; "" none */ \
     N(16, max_loops, UINT32_MAX)        /* log each session off after this many loops; 0: never */    \
     N(17, logon_retries, 10)            /* fresh connections after a logon timeout */                  \
-    N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */
+    N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */ \
+    S(19, client, PROTO_TEXT_MAX)       /* external client: JSON (common/x11_preset.h); "" = builtin */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;

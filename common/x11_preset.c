@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/ydoc.h"
 
@@ -213,6 +214,24 @@ const char *x11_client_source(const struct x11_client *c)
 {
     const struct preset *p = c->preset[0] ? find_preset(c->preset) : NULL;
     return p ? p->source : "the program named in the client command";
+}
+
+int x11_which(const char *prog, char *out, size_t outlen)
+{
+    if (strchr(prog, '/')) {
+        snprintf(out, outlen, "%s", prog);
+        return access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; p && *p;) {
+        const char *e = strchr(p, ':');
+        int len = e ? (int)(e - p) : (int)strlen(p);
+        snprintf(out, outlen, "%.*s/%s", len, p, prog);
+        if (len && access(out, X_OK) == 0)
+            return 0;
+        p = e ? e + 1 : NULL;
+    }
+    return -1;
 }
 
 /* ---------------------------------------------------------------- JSON (CONFIG) */

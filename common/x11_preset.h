@@ -61,6 +61,10 @@ void x11_client_program(const struct x11_client *c, char *out, size_t outlen);
 /* Where a missing program comes from ("Debian package freerdp2-x11", a download URL, ...). */
 const char *x11_client_source(const struct x11_client *c);
 
+/* Full path of a program as exec would find it (PATH lookup unless it holds '/'); 0, or -1 when
+ * it is not executable. */
+int x11_which(const char *prog, char *out, size_t outlen);
+
 /* JSON text of the options (for CONFIG), malloc'd; NULL on allocation failure. */
 char *x11_client_to_json(const struct x11_client *c);
 /* Parses that JSON (or a bare preset name) into c; 0 or -1 with err. */

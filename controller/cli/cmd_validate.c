@@ -78,6 +78,11 @@ static int validate(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return rc;
     }
+    if (plan_client_check_program(&pc.plan->client, err, sizeof err) != 0) {
+        fprintf(stderr, "%s:%d:%d: %s\n", pc.plan->file, pc.plan->client.line, pc.plan->client.col, err);
+        plan_check_free(&pc);
+        return 65;
+    }
     if (!quiet) {
         plan_check_describe(&pc, stdout);
         plan_estimate_print(&pc, stdout);

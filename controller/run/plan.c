@@ -271,6 +271,17 @@ static int parse_transport(struct ctx *c, const struct ydoc_node *root)
     return 0;
 }
 
+static int parse_client(struct ctx *c, const struct ydoc_node *root)
+{
+    const struct ydoc_node *n = ydoc_get(root, "client");
+    if (plan_client_parse(c->doc, n, &c->p->client, c->err, c->errlen) < 0)
+        return -1;
+    if (c->p->client.x11 && c->p->transport == PLAN_TRANSPORT_GATEWAY)
+        return ydoc_error(c->doc, n, c->err, c->errlen, "an external client ('client: {x11: ...}') "
+                          "takes the run's transport from its preset: leave 'transport' at tcp");
+    return 0;
+}
+
 static int parse_early_stop(struct ctx *c, const struct ydoc_node *n)
 {
     static const char *const keys[] = { "margin", NULL };
@@ -322,7 +333,7 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
     static const char *const keys[] = { "version", "name", "target", "credentials", "transport", "gateway",
                                         "platform", "network", "workload", "sessions", "launch_window",
                                         "steady_state", "logoff_deadline", "seed", "agents", "score",
-                                        "thresholds", "early_stop", "results", "drives", "loops", "focus",
+                                        "thresholds", "early_stop", "results", "client", "drives", "loops", "focus",
                                         "logon_retries", NULL };
     struct plan *p = c->p;
     if (!root)
@@ -355,7 +366,7 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
     p->workload_path = resolve(p, wl);
     free(wl);
     if (parse_target(c, ydoc_get(root, "target")) < 0 || parse_credentials(c, ydoc_get(root, "credentials")) < 0 ||
-        parse_transport(c, root) < 0 || parse_agents(c, ydoc_get(root, "agents")) < 0 || parse_run_shape(c, root) < 0)
+        parse_transport(c, root) < 0 || parse_client(c, root) < 0 || parse_agents(c, ydoc_get(root, "agents")) < 0 || parse_run_shape(c, root) < 0)
         return -1;
     p->score_node = ydoc_get(root, "score");
     p->thresholds_node = ydoc_get(root, "thresholds");

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/netprofile.h"
+#include "controller/run/plan_client.h"
 
 struct ydoc;
 struct ydoc_node;
@@ -66,6 +67,7 @@ struct plan {
     struct plan_credentials cred;
     enum plan_transport transport;
     struct plan_gateway gateway;
+    struct plan_client client;     /* `client:` builtin (default) or an external X11 client */
     char *platform;                /* free label; default "unknown" */
     char *network;                 /* the network profile's name (the label); default "lan" */
     struct netprofile net;         /* `network:` -- a built-in name or a mapping (common/netprofile.h) */

@@ -124,6 +124,7 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->traffic_interval_ms = AGENT_TRAFFIC_INTERVAL_MS;
     c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
     c->network_profile = pc->net_json;
+    c->client = pc->client_json;
     c->drives = pc->drives_text;
     c->max_loops = p->loops;
     c->logon_retries = p->logon_retries;
@@ -160,7 +161,8 @@ static int check_loaded(const char *path, struct plan_checked *pc, char *err, si
     if ((rc = load_workload(pc, err, errlen)) != 0 || (rc = load_score(pc, err, errlen)) != 0 ||
         (rc = check_password_source(pc->plan, err, errlen)) != 0)
         return rc;
-    if (!(pc->net_json = netprofile_to_json(&pc->plan->net))) {
+    if (!(pc->net_json = netprofile_to_json(&pc->plan->net)) ||
+        !(pc->client_json = plan_client_json(&pc->plan->client))) {
         snprintf(err, errlen, "%s: out of memory", path);
         return EX_OSERR;
     }
@@ -207,6 +209,7 @@ void plan_check_free(struct plan_checked *pc)
     free(pc->wl_text);
     free(pc->score_json);
     free(pc->net_json);
+    free(pc->client_json);
     free(pc->drives_text);
     score_config_free(&pc->score);
     memset(pc, 0, sizeof *pc);
@@ -236,8 +239,11 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
     fprintf(out, "  target     %s:%u (%s, %s%s)\n", p->target.host, p->target.port, plan_security_name(p->target.security),
             p->target.no_verify ? "certificate not verified" : "pinned ",
             p->target.no_verify ? "" : p->target.fingerprint);
-    fprintf(out, "  labels     transport=%s platform=%s network=%s\n", plan_transport_name(p->transport),
-            p->platform, p->network);
+    char client[64];
+    plan_client_label(&p->client, client, sizeof client);
+    fprintf(out, "  labels     transport=%s platform=%s network=%s client=%s\n",
+            plan_client_transport(&p->client, plan_transport_name(p->transport)), p->platform, p->network,
+            client);
     char net[256];
     netprofile_describe(&p->net, net, sizeof net);
     fprintf(out, "  network    %s%s\n", net, netprofile_is_shaped(&p->net) ? "; RDP traffic of every agent "

@@ -21,6 +21,7 @@ struct plan_checked {
     struct score_config score;
     char *score_json;            /* runs.score_params */
     char *net_json;              /* the network profile (runs.network_profile, CONFIG) */
+    char *client_json;           /* CONFIG `client` ("" for builtin) */
     char *drives_text;           /* the plan's own drives: (CONFIG; "" when none) */
     int shot_timers;             /* CONFIG: PNGs at the end of every first-loop timer (--shots all) */
 };

@@ -50,7 +50,7 @@ static int open_store(struct runner *r, const char *path)
     const struct plan *p = r->plan;
     char target[300];
     snprintf(target, sizeof target, "%s:%u", p->target.host, p->target.port);
-    struct store_run_info info = { p->name, plan_transport_name(p->transport), p->platform, p->network, target,
+    struct store_run_info info = { p->name, plan_client_transport(&p->client, plan_transport_name(p->transport)), p->platform, p->network, target,
                                    workload_name(r->pc->wl), workload_hash(r->pc->wl), p->text, r->pc->score_json,
                                    p->sessions, clock_wall_us(), r->pc->net_json, NULL, r->opt->matrix_id,
                                    r->opt->cell };

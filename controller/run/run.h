@@ -1,6 +1,6 @@
 /* controller/run/ -- running a test plan. plan.c reads and checks the plan (plan_check.c adds its
- * workload and score section), ramp.c spaces the launches and picks agents, agentpool.c spawns
- * or accepts the agents and speaks the agent link, runner.c/phases.c drive the run through its
+ * workload and score section), ramp.c spaces the launches and picks agents, agentpool.c accepts
+ * the agents (agentspawn.c starts local ones) and speaks the agent link, runner.c/phases.c drive the run through its
  * phases, intake.c takes in what agents send, ledger.c keeps every session's state, livescore.c
  * scores while the run goes on and progress.c shows it. At the end the run is scored by
  * score/score_run.h, the same code `sessmax score` uses. Only run/ talks to agents.

@@ -2,8 +2,9 @@
  * score_config.c and threshold.c read a plan's score: and thresholds: sections and store them
  * with the run, summary*.c compute every figure of a run (timers, logon times, bandwidth, agent
  * health), verdict.c decides pass / fail / inconclusive, score_text.c prints the console summary,
- * runsel.c picks and loads a run for the analysis verbs, and score_run.c scores one run end to
- * end for both `sessmax score` and the end of `sessmax run`. Nothing here writes HTML or talks
+ * runsel.c picks and loads a run for the analysis verbs, abstat.c gives the A/B statistics,
+ * jsonv.c the numbers and text written to JSON, and score_run.c scores one run end to end for
+ * both `sessmax score` and the end of `sessmax run`. Nothing here writes HTML or talks
  * to agents.
  *
  * score.h -- smax, the VSImax-v4.1-like capacity score: pure functions over arrays.

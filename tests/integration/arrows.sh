@@ -2,7 +2,7 @@
 # arrows.sh -- the allowed dependencies between sessmax's parts (docs/architecture.md), checked
 # over every `#include "part/..."` line of every .c and .h. A part may include only itself and the
 # parts listed for it below; anything else is a forbidden arrow and fails the test, naming the
-# file and line. SQLite's header may appear only in db/ (the only code that speaks SQL).
+# file and line. A quoted include must name its part ("agent/x.h", never "x.h" or "../agent/x.h"). SQLite's header may appear only in db/ (the only code that speaks SQL).
 # tests/ and bench/ may include any part.
 set -u
 SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
@@ -49,6 +49,13 @@ while IFS= read -r file; do
         echo "FAIL: $file:$line: forbidden arrow $from -> $to (#include \"$inc\")"
         failures=$((failures + 1))
     done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$file" |
+             sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
+    # every project include names its part ("part/file.h"): a bare or "../" path would hide an arrow
+    while IFS=: read -r line inc; do
+        [ "$file:$inc" = "db/store_migrate.c:schema_sql.h" ] && continue   # generated into the build tree
+        echo "FAIL: $file:$line: #include \"$inc\" does not name its part (write \"part/file.h\")"
+        failures=$((failures + 1))
+    done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" | grep -vE ':[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]+/' |
              sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
     if [ "$from" != db ] && grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "$file"; then
         echo "FAIL: $file: includes <sqlite3.h>; only db/ speaks SQL"

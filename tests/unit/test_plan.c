@@ -270,6 +270,38 @@ static void test_plan__drives_loops_focus(void)
  * (hand-summed from the file), so 4 sessions over 10 s + 30 s steady give at most 4 loops:
  * not enough for 15 (and that is certain: timers and waits only add time); with loops: 10 the
  * four sessions give 40 samples of the measure and of the focus timer, with time to spare. */
+static void test_plan__client(void)
+{
+    char label[64];
+    struct plan *p = load(HEAD TAIL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->client.x11, 0);
+    plan_client_label(&p->client, label, sizeof label);
+    CU_ASSERT_STRING_EQUAL(label, "builtin");
+    CU_ASSERT_STRING_EQUAL(plan_client_transport(&p->client, "tcp"), "tcp");
+    plan_free(p);
+    p = load(HEAD TAIL "client: {x11: citrix, transport: edt, resolution: 1280x720}\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->client.x11, 1);
+    plan_client_label(&p->client, label, sizeof label);
+    CU_ASSERT_STRING_EQUAL(label, "citrix");
+    CU_ASSERT_STRING_EQUAL(plan_client_transport(&p->client, "tcp"), "edt");
+    char *j = plan_client_json(&p->client);
+    CU_ASSERT(j && strstr(j, "\"transport\":\"edt\"") != NULL);
+    free(j);
+    CU_ASSERT_EQUAL(plan_client_check_program(&p->client, err, sizeof err), -1);   /* no Citrix here */
+    CU_ASSERT(strstr(err, "Citrix Workspace app") != NULL);
+    plan_free(p);
+    CU_ASSERT(refused_with(HEAD TAIL "client: native\n", "t.yaml:7:9: client 'native': expected builtin or "
+                           "{x11: PRESET or command, ...} (presets: xfreerdp, vncviewer, citrix, vmware-view)"));
+    CU_ASSERT(refused_with(HEAD TAIL "client: {x11: xfreerdp, transport: edt}\n", "t.yaml:7:9: transport 'edt' "
+                           "is not available with xfreerdp (expected one of: tcp)"));
+    CU_ASSERT(refused_with(HEAD TAIL "client: {x11: xfreerdp, resolution: big}\n", "t.yaml:7:37: resolution "
+                           "'big': expected WIDTHxHEIGHT, 64..8192 each (e.g. 1024x768)"));
+    CU_ASSERT(refused_with(HEAD TAIL "client: {transport: tcp}\n", "t.yaml:7:9: client: 'x11' is missing (a "
+                           "preset: xfreerdp, vncviewer, citrix, vmware-view; or a command template)"));
+}
+
 static void test_plan__sample_estimate(void)
 {
     char plan[512], wl[512];
@@ -314,6 +346,7 @@ int main(void)
         UNIT_TEST(test_plan__check_with_workload_and_thresholds),
         UNIT_TEST(test_plan__drives_loops_focus),
         UNIT_TEST(test_plan__sample_estimate),
+        UNIT_TEST(test_plan__client),
         UNIT_END,
     };
     return unit_run("plan", tests, NULL, NULL);

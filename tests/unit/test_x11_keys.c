@@ -7,6 +7,7 @@
 #include "agent/x11_keys.h"
 #include "agent/x11_proc.h"
 #include "common/keymap.h"
+#include "common/x11_preset.h"
 
 #include <signal.h>
 #include <string.h>
@@ -62,9 +63,9 @@ static void test_x11_keys__proc_helpers(void)
 {
     char path[4096], how[64];
     struct x11_cost c;
-    CU_ASSERT_EQUAL(x11_proc_which("sh", path, sizeof path), 0);
+    CU_ASSERT_EQUAL(x11_which("sh", path, sizeof path), 0);
     CU_ASSERT(strchr(path, '/') != NULL);
-    CU_ASSERT_EQUAL(x11_proc_which("no-such-program-sessmax", path, sizeof path), -1);
+    CU_ASSERT_EQUAL(x11_which("no-such-program-sessmax", path, sizeof path), -1);
     x11_proc_describe(3 << 8, how, sizeof how);
     CU_ASSERT_STRING_EQUAL(how, "exit status 3");
     x11_proc_describe(SIGKILL, how, sizeof how);
