@@ -51,6 +51,6 @@ if len(runs) == len(raw):
     print("spread     %.1f %% of the mean %.1f (max-min)  target <= 10 %% (+-5 %%)  %s" %
           (spread, mean, "ok" if spread <= 10 else "OUT"))
 else:
-    print("spread     n/a (a run did not reach smax)  target <= 10 %% (+-5 %%)  OUT")
+    print("spread     n/a (a run did not reach smax)  target <= 10 % (+-5 %)  OUT")
 print("load average: %s at start, %s at end (quiet: below 1)" % (load0, load1))
 PY

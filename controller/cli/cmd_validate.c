@@ -33,7 +33,7 @@ static int validate_workload(const char *path, int quiet)
     struct workload *wl = workload_load_file(path, err, sizeof err);
     if (!wl) {
         fprintf(stderr, "%s\n", err);
-        return 65;
+        return EX_DATAERR;
     }
     if (!quiet) {
         printf("%s: valid workload '%s' (sha256 %.12s...)\n  desktop    %ux%u, %u bpp\n  timers     %zu:", path,
@@ -81,7 +81,7 @@ static int validate(int argc, char **argv)
     if (plan_client_check_program(&pc.plan->client, err, sizeof err) != 0) {
         fprintf(stderr, "%s:%d:%d: %s\n", pc.plan->file, pc.plan->client.line, pc.plan->client.col, err);
         plan_check_free(&pc);
-        return 65;
+        return EX_DATAERR;
     }
     if (!quiet) {
         plan_check_describe(&pc, stdout);

@@ -168,7 +168,7 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
     else if (smax.n)
         num(row[c++], acc_mean(&smax), m > 1 ? "%.1f" : "%.0f");
     else if (open)
-        snprintf(row[c++], CELL, "not reached (> %u)", open_min);
+        snprintf(row[c++], CELL, "not reached at %u active (smax >= %u)", open_min, open_min > 0 ? open_min - 1 : 0);
     else
         snprintf(row[c++], CELL, "n/a");
     num(row[c++], acc_mean(&base), "%.0f");

@@ -123,8 +123,8 @@ static void chart(FILE *o, const struct row *t, size_t n, size_t groups, int bas
     }
     if (!baseline) {
         for (size_t i = 0; i < n; i++)
-            mark[i] = t[i].p.reached ? NAN : y[i];
-        svg_dots(&c, x, mark, n, 0, "trend-open", "#999", "not reached (> highest active)");
+            mark[i] = t[i].p.reached ? NAN : y[i] > 0 ? y[i] - 1 : 0;   /* what is known: smax >= N - 1 */
+        svg_dots(&c, x, mark, n, 0, "trend-open", "#999", "not reached: smax >= highest active - 1");
     }
     for (int kind = 0; kind < 2; kind++) {
         enum trend_mark want = kind ? TREND_IMPROVED : TREND_REGRESSED;
@@ -161,7 +161,8 @@ static void group_table(FILE *o, const struct row *t, size_t n, size_t g)
         svg_escape(o, r->name);
         fputs("</td>", o);
         if (isfinite(r->p.smax))
-            fprintf(o, r->p.reached ? "<td>%.0f</td>" : "<td>&gt; %.0f</td>", r->p.smax);
+            fprintf(o, r->p.reached ? "<td>%.0f</td>" : "<td>&ge; %.0f</td>",
+                    r->p.reached || r->p.smax < 1 ? r->p.smax : r->p.smax - 1);
         else
             fputs("<td>n/a</td>", o);
         cell_num(o, r->j.smax_median, "%.1f");

@@ -73,7 +73,7 @@ static void timer_values(const struct summary_timer *t, double *v)
 static void export_csv(const struct summary *s, const struct verdict *v, FILE *o)
 {
     static const char *const names[] = {
-        "smax", "baseline_ms", "threshold_ms", "max_index_ms", "launched", "active", "stuck",
+        "smax", "smax_at_least", "baseline_ms", "threshold_ms", "max_index_ms", "launched", "active", "stuck",
         "stuck_pct", "failed_sessions", "failed_samples_pct", "kbps_per_session", "lag_p99_ms",
         "cpu_max_pct", "logon_p50", "logon_p95", "logon_p99", "logon_avg",
     };
@@ -394,6 +394,10 @@ static void export_openmetrics(const struct summary *s, const struct verdict *v,
 {
     om_gauge(o, s, "smax", "Active sessions before the index crossed the threshold (NaN: not reached).",
              s->score.reached ? s->score.smax : NAN);
+    double lo;
+    summary_metric(s, "smax_at_least", NULL, &lo, NULL, 0);
+    om_gauge(o, s, "smax_at_least", "What the data show: smax, or the highest active count - 1 when not reached.",
+             lo);
     om_gauge(o, s, "max_active", "Highest active session count of the run.", s->score.max_active);
     om_gauge(o, s, "baseline_ms", "Baseline response time (ms).", s->score.baseline_ms);
     om_gauge(o, s, "threshold_ms", "Threshold = baseline + offset (ms).", s->score.threshold_ms);

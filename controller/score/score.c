@@ -236,5 +236,6 @@ void score_format_smax(const struct score_result *r, char *buf, size_t len)
     else if (r->reached)
         snprintf(buf, len, "%d", r->smax);
     else
-        snprintf(buf, len, "not reached (> %u)", r->max_active);
+        snprintf(buf, len, "not reached at %u active (smax >= %u)", r->max_active,
+                 r->max_active > 0 ? r->max_active - 1 : 0);
 }

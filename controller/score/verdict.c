@@ -117,7 +117,7 @@ static int threshold(const struct summary *s, const struct threshold *t, struct 
     if (!strcmp(t->metric, "smax") && s->score.status == SCORE_OK && !s->score.reached) {
         double lo = s->score.max_active > 0 ? s->score.max_active - 1.0 : 0;
         enum verdict_kind r = open_interval(t->op, lo, t->value);
-        add(v, t->text, NAN, r, "smax not reached (> %u), so smax >= %.0f: \"smax %s %g\" %s", s->score.max_active,
+        add(v, t->text, NAN, r, "smax not reached at %u active, so smax >= %.0f: \"smax %s %g\" %s", s->score.max_active,
             lo, op,
             t->value, r == VERDICT_PASS ? "holds" : r == VERDICT_FAIL ? "cannot hold" :
             "cannot be decided (the ramp stopped too early)");
@@ -195,6 +195,9 @@ json_t *verdict_json(const struct summary *s, const struct verdict *v)
         bad |= jsonv_set(o, "smax", s->score.reached ? json_integer(s->score.smax) : json_null());
         bad |= jsonv_set(o, "smax_reached", json_boolean(s->score.reached));
         bad |= jsonv_set(o, "max_active", json_integer(s->score.max_active));
+        double lo;
+        summary_metric(s, "smax_at_least", NULL, &lo, NULL, 0);
+        bad |= jsonv_set(o, "smax_at_least", isnan(lo) ? json_null() : json_integer((json_int_t)lo));
         bad |= jsonv_set(o, "baseline_ms", jsonv_number(s->score.baseline_ms));
         bad |= jsonv_set(o, "threshold_ms", jsonv_number(s->score.threshold_ms));
         bad |= jsonv_set(o, "launched", json_integer(s->launched));

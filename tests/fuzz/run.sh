@@ -11,7 +11,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_netprofile fuzz_sim_users}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -25,6 +25,10 @@ seeds() {
                       "$SRC"/tests/integration/short-worker.yaml "$dir"/ ;;
     fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/ ;;
     fuzz_ydoc) cp "$SRC"/workloads/*.yaml "$dir"/ ;;
+    fuzz_netprofile) printf '\001{"name":"wan","rtt_ms":50,"jitter_ms":2,"loss_pct":0.5,"rate_down_kbit":20000,"rate_up_kbit":5000,"queue":100,"connection":"wan"}' >"$dir/json"
+                     printf '\000wan-50ms' >"$dir/builtin"
+                     printf '\000{name: x, rtt: 80ms, jitter: 5ms, loss: 1%%, rate_down: 20mbit, rate_up: 2mbit, queue: 50, connection: wan}' >"$dir/yaml" ;;
+    fuzz_sim_users) printf 'alice:a1\n# c\nbob:b2\n' >"$dir/list"; printf 'shared-pw\n' >"$dir/one" ;;
     fuzz_score) printf '\000\000\000\000\001\004{"x"' >"$dir/empty-edit" ;;
     *) ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1 && cp "$SRC"/tests/fuzz/seeds/"$name"/* "$dir"/ ;;
     esac
@@ -42,7 +46,7 @@ for name in $NAMES; do
     seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
     args=(-max_len=8192 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
           -artifact_prefix="$D/artifacts/$name-")
-    case $name in fuzz_proto|fuzz_score) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
+    case $name in fuzz_proto|fuzz_score|fuzz_sim_users) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
     if [ -n "${FUZZ_RUNS:-}" ]; then
         args+=(-runs="$FUZZ_RUNS")
     else

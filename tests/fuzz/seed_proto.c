@@ -67,6 +67,48 @@ static int records(const char *dir, struct proto_buf *all)
     return rc;
 }
 
+/* One seed per message type (RECORDS is added by records()); byte fields are filled by
+ * fill_bytes so that every field of every message is non-zero. */
+static const struct seed {
+    const char *name;
+    struct proto_msg m;
+} SEEDS[] = {
+    { "hello", { PROTO_HELLO, .u.hello = { .version = PROTO_VERSION, .name = "agent-1", .capacity = 30, .pid = 99 } } },
+    { "challenge", { PROTO_CHALLENGE, .u.challenge = { .version = PROTO_VERSION } } },
+    { "auth", { PROTO_AUTH, .u.auth_proof = { 'A' } } },
+    { "welcome", { PROTO_WELCOME, .u.welcome = { .agent_id = 1, .heartbeat_ms = 1000, .timeout_ms = 5000,
+                                                 .grace_ms = 30000, .resumed = 1, .acked_seq = 6 } } },
+    { "config", { PROTO_CONFIG, .u.config = { .host = "127.0.0.1", .port = 3389, .fingerprint = "sha256:AA:BB",
+                                              .security = "tls", .domain = "", .gateway_host = "",
+                                              .workload_name = "w",
+                                              .workload_text = "version: 1\nname: w\nlogon: {change: screen}\n"
+                                                               "loop: [{think: 1s}]\n",
+                                              .connect_timeout_ms = 30000, .traffic_interval_ms = 5000,
+                                              .health_interval_ms = 2000 } } },
+    { "start", { PROTO_START, .u.start = { .index = 4, .user = "simuser005", .password = "pw", .seed = 42 } } },
+    { "stop", { PROTO_STOP, .u.stop_deadline_ms = 60000 } },
+    { "heartbeat", { PROTO_HEARTBEAT, .u.heartbeat_t_us = 1000000000000000ull } },
+    { "ping", { PROTO_PING, .u.ping = { .id = 3, .ctl_us = 1000000000000000ull } } },
+    { "pong", { PROTO_PONG, .u.ping = { .id = 3, .ctl_us = 1000000000000000ull, .agent_us = 1000000000000100ull } } },
+    { "ack", { PROTO_ACK, .u.ack_seq = 7 } },
+    { "done", { PROTO_DONE, .u.done = { .ended = 9, .failed = 1 } } },
+    { "error", { PROTO_ERROR, .u.error = "bad token" } },
+};
+
+static void fill_bytes(struct proto_msg *m)
+{
+    switch (m->type) {
+    case PROTO_HELLO: memset(m->u.hello.nonce, 'N', sizeof m->u.hello.nonce); break;
+    case PROTO_CHALLENGE:
+        memset(m->u.challenge.nonce, 'C', sizeof m->u.challenge.nonce);
+        memset(m->u.challenge.proof, 'P', sizeof m->u.challenge.proof);
+        break;
+    case PROTO_AUTH: memset(m->u.auth_proof, 'A', sizeof m->u.auth_proof); break;
+    case PROTO_WELCOME: memset(m->u.welcome.ticket, 'T', sizeof m->u.welcome.ticket); break;
+    default: break;
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -75,85 +117,14 @@ int main(int argc, char **argv)
     }
     const char *dir = argv[1];
     struct proto_buf all = { 0 };
-    struct proto_msg m;
     int rc = 0;
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_HELLO;
-    m.u.hello = (struct proto_hello){ .version = PROTO_VERSION, .name = "agent-1", .capacity = 30, .pid = 99 };
-    memset(m.u.hello.nonce, 'N', sizeof m.u.hello.nonce);
-    rc |= one(dir, "hello", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_CHALLENGE;
-    m.u.challenge.version = PROTO_VERSION;
-    memset(m.u.challenge.nonce, 'C', sizeof m.u.challenge.nonce);
-    memset(m.u.challenge.proof, 'P', sizeof m.u.challenge.proof);
-    rc |= one(dir, "challenge", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_AUTH;
-    memset(m.u.auth_proof, 'A', sizeof m.u.auth_proof);
-    rc |= one(dir, "auth", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_WELCOME;
-    m.u.welcome = (struct proto_welcome){ .agent_id = 1, .heartbeat_ms = 1000, .timeout_ms = 5000,
-                                          .grace_ms = 30000, .resumed = 1, .acked_seq = 6 };
-    memset(m.u.welcome.ticket, 'T', sizeof m.u.welcome.ticket);
-    rc |= one(dir, "welcome", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_CONFIG;
-    m.u.config = (struct proto_config){ .host = "127.0.0.1", .port = 3389, .fingerprint = "sha256:AA:BB",
-                                        .security = "tls", .domain = "", .gateway_host = "",
-                                        .workload_name = "w",
-                                        .workload_text = "version: 1\nname: w\nlogon: {change: screen}\n"
-                                                         "loop: [{think: 1s}]\n",
-                                        .connect_timeout_ms = 30000, .traffic_interval_ms = 5000,
-                                        .health_interval_ms = 2000 };
-    rc |= one(dir, "config", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_START;
-    m.u.start = (struct proto_start){ .index = 4, .user = "simuser005", .password = "pw", .seed = 42 };
-    rc |= one(dir, "start", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_STOP;
-    m.u.stop_deadline_ms = 60000;
-    rc |= one(dir, "stop", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_HEARTBEAT;
-    m.u.heartbeat_t_us = 1000000000000000ull;
-    rc |= one(dir, "heartbeat", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_PING;
-    m.u.ping = (struct proto_ping){ .id = 3, .ctl_us = 1000000000000000ull };
-    rc |= one(dir, "ping", &m, &all);
-    m.type = PROTO_PONG;
-    m.u.ping.agent_us = 1000000000000100ull;
-    rc |= one(dir, "pong", &m, &all);
-
-    rc |= records(dir, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_ACK;
-    m.u.ack_seq = 7;
-    rc |= one(dir, "ack", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_DONE;
-    m.u.done = (struct proto_done){ .ended = 9, .failed = 1 };
-    rc |= one(dir, "done", &m, &all);
-
-    memset(&m, 0, sizeof m);
-    m.type = PROTO_ERROR;
-    m.u.error = "bad token";
-    rc |= one(dir, "error", &m, &all);
-
+    for (size_t i = 0; i < sizeof SEEDS / sizeof *SEEDS; i++) {
+        struct proto_msg m = SEEDS[i].m;
+        fill_bytes(&m);
+        rc |= one(dir, SEEDS[i].name, &m, &all);
+        if (m.type == PROTO_PONG)
+            rc |= records(dir, &all);   /* the stream keeps the protocol's order */
+    }
     rc |= save(dir, "stream", &all);
     proto_buf_free(&all);
     return rc ? 1 : 0;

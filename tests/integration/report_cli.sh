@@ -24,7 +24,7 @@ grep -q 'mean of the 15 lowest samples after dropping the 2 lowest: 13 values' "
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"]=="pass" and d["exit_code"]==0' "$TMP/v1.json" \
     || fail "verdict.json"
 expect_rc 0 "$S" score "$DB" --run 3 --no-store
-grep -q 'not reached (> 40)' "$TMP/out" || fail "not reached"
+grep -q 'not reached at 40 active (smax >= 39)' "$TMP/out" || fail "not reached"
 # a stricter plan re-scores run 1: a failed threshold is exit 1
 printf 'thresholds: ["smax >= 500"]\n' >"$TMP/strict.yaml"
 expect_rc 1 "$S" score "$DB" --run 1 --plan "$TMP/strict.yaml" --no-store

@@ -115,7 +115,8 @@ static void test_report__compare_runs_and_groups(void)
 {
     char *t = render_compare(0, COMPARE_TEXT);
     CU_ASSERT_PTR_NOT_NULL(strstr(t, "p95_ms(app_start)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(t, "not reached (> 40)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "not reached at 40 active (smax >= 39)"));
+    CU_ASSERT_PTR_NULL(strstr(t, "(> 40)"));   /* never claims more than the data show */
     CU_ASSERT_EQUAL(count(t, "\n"), 4);
     free(t);
     unsigned by;
@@ -125,7 +126,7 @@ static void test_report__compare_runs_and_groups(void)
     char *csv = render_compare(by, COMPARE_CSV);
     CU_ASSERT_EQUAL(count(csv, "\n"), 3);   /* header + 2 groups */
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, "tcp/ws2022/lan,2,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "gateway/ws2022/wan,1,not reached (> 40)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "gateway/ws2022/wan,1,not reached at 40 active (smax >= 39)"));
     char expect[64];
     snprintf(expect, sizeof expect, ",2,%.1f,", (sums[0].score.smax + sums[1].score.smax) / 2.0);
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, expect));
@@ -158,6 +159,8 @@ static void test_report__exports(void)
     char *csv = render_export(0, EXPORT_CSV), line[64];
     snprintf(line, sizeof line, "\n1,smax,,%d\n", sums[0].score.smax);
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, line));
+    snprintf(line, sizeof line, "\n1,smax_at_least,,%d\n", sums[0].score.smax);   /* reached: smax itself */
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, line));
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\n1,p95,app_start,"));
     free(csv);
     char *json = render_export(2, EXPORT_JSON);
@@ -166,6 +169,7 @@ static void test_report__exports(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "name")), "gw \"wan\"");
     CU_ASSERT(json_is_null(json_object_get(j, "smax")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "smax_at_least")), 39);   /* not reached at 40 */
     CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "timers")), 3);
     CU_ASSERT(json_is_object(json_object_get(j, "score_params")));
     json_decref(j);
@@ -178,6 +182,8 @@ static void test_report__exports(void)
     char *om = render_export(2, EXPORT_OPENMETRICS);
     CU_ASSERT_PTR_NOT_NULL(strstr(om, "name=\"gw \\\"wan\\\"\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(om, "} NaN\n"));   /* smax not reached */
+    CU_ASSERT_PTR_NOT_NULL(strstr(om, "\nsessmax_smax_at_least{"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(om, "} 39\n"));
     size_t len = strlen(om);
     CU_ASSERT_TRUE(len > 6 && !strcmp(om + len - 6, "# EOF\n"));
     free(om);

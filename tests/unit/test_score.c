@@ -133,7 +133,7 @@ static void test_score__exactly_at_threshold_is_not_crossed(void)
     CU_ASSERT_FALSE(r.reached);
     CU_ASSERT_EQUAL(r.smax, -1);
     score_format_smax(&r, buf, sizeof buf);
-    CU_ASSERT_STRING_EQUAL(buf, "not reached (> 50)");
+    CU_ASSERT_STRING_EQUAL(buf, "not reached at 50 active (smax >= 49)");
 }
 
 static void test_score__worked_example_crosses(void)

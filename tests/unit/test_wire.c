@@ -270,6 +270,64 @@ static void test_wire__direct_tls_link(void)
     event_base_free(s.base);
 }
 
+static int agent_got_msg(struct scene *s) { return s->agent.msgs > 0 || s->agent.closed; }
+
+/* The largest frame the encoder accepts must reach the peer: after AUTH the receiver counts the
+ * 16-byte tag in the length, and the encoder's limit must leave room for it. A CONFIG whose
+ * payload is exactly PROTO_MAX_FRAME is delivered; one byte more is refused by the encoder. */
+static void test_wire__largest_frame_passes(void)
+{
+    struct scene s;
+    int fds[2];
+    char fp[TLS_FP_LEN], e[200];
+    memset(&s, 0, sizeof s);
+    s.base = event_base_new();
+    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    s.srv_ctx = tls_server_ctx(fp, e, sizeof e);
+    s.cli_ctx = tls_client_ctx(e, sizeof e);
+    struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "agent", .agent_id = 3 };
+    struct wire_params ap = { .role = WIRE_AGENT, .token = TOKEN, .peer = "controller", .name = "a", .tls_pin = fp };
+    struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
+    struct wire_callbacks acb = { &s.agent, end_ready, end_msg, end_close };
+    s.ctl.w = wire_new(s.base, leg(&s, fds[1], s.srv_ctx, 1), &cp, &ccb);
+    s.agent.w = wire_new(s.base, leg(&s, fds[0], s.cli_ctx, 0), &ap, &acb);
+    wire_start(s.agent.w);
+    spin(&s, 3000, agent_settled);
+    CU_ASSERT_FATAL(s.agent.ready && s.ctl.ready);
+
+    /* size the workload text so the CONFIG payload is exactly PROTO_MAX_FRAME */
+    struct proto_msg m = { .type = PROTO_CONFIG };
+    struct proto_buf b = { 0 };
+    m.u.config.workload_text = "";
+    CU_ASSERT_EQUAL_FATAL(proto_encode(&b, &m), 0);
+    size_t empty = b.len - 4;
+    proto_buf_free(&b);
+    size_t tlen = PROTO_MAX_FRAME - empty;
+    char *text = malloc(tlen + 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    memset(text, 'x', tlen + 1);
+    text[tlen + 1] = '\0';
+    m.u.config.workload_text = text;                     /* one byte too many */
+    CU_ASSERT_EQUAL(proto_encode(&b, &m), -1);
+    CU_ASSERT_EQUAL(wire_send(s.ctl.w, &m), -1);
+    text[tlen] = '\0';                                    /* exactly the limit */
+    CU_ASSERT_EQUAL(proto_encode(&b, &m), 0);
+    CU_ASSERT_EQUAL(b.len - 4, PROTO_MAX_FRAME);
+    proto_buf_free(&b);
+    CU_ASSERT_EQUAL(wire_send(s.ctl.w, &m), 0);
+    spin(&s, 10000, agent_got_msg);
+    CU_ASSERT_EQUAL(s.agent.msgs, 1);
+    CU_ASSERT(!s.agent.closed);
+    if (s.agent.closed)
+        fprintf(stderr, "\n  agent closed: %s\n", s.agent.reason);
+    free(text);
+    wire_free(s.ctl.w);
+    wire_free(s.agent.w);
+    SSL_CTX_free(s.srv_ctx);
+    SSL_CTX_free(s.cli_ctx);
+    event_base_free(s.base);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -278,6 +336,7 @@ int main(void)
         UNIT_TEST(test_wire__forged_frame_after_handshake_is_refused),
         UNIT_TEST(test_wire__forged_welcome_is_refused),
         UNIT_TEST(test_wire__direct_tls_link),
+        UNIT_TEST(test_wire__largest_frame_passes),
         UNIT_END,
     };
     return unit_run("wire", tests, NULL, NULL);
