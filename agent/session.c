@@ -115,6 +115,8 @@ static void teardown(struct session *s, int on_loop)
         event_del(s->traffic_ev);
     if (s->retry_ev)
         event_del(s->retry_ev);
+    if (s->confirm_ev)
+        event_del(s->confirm_ev);
     release_instance(s, on_loop);
     wipe_password(s);
     drives_session_cleanup(s->drive_dir);   /* what the server wrote goes; shared files stay */
@@ -296,9 +298,29 @@ static void loops_done_cb(void *sess)
     session_logoff(sess);
 }
 
+/* The server did not end the session in time after the logoff steps. */
+static void confirm_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct session *s = arg;
+    char detail[RESULTS_DETAIL_LEN];
+    snprintf(detail, sizeof detail, "the logoff steps ran but the server did not end the session within %u s",
+             SESSION_LOGOFF_CONFIRM_MS / 1000);
+    finish_later(s, FAIL_LOGOFF_INCOMPLETE, detail);
+}
+
 static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
 {
-    finish_later(sess, reason, detail);
+    struct session *s = sess;
+    /* A logoff counts only when the server ends the session (connection_lost after it, or its
+     * logoff error info); a workload without logoff steps just disconnects, as before. */
+    if (reason == FAIL_NONE && s->state == SESSION_ST_LOGOFF && s->wl && s->wl->nlogoff) {
+        struct timeval tv = { SESSION_LOGOFF_CONFIRM_MS / 1000, (SESSION_LOGOFF_CONFIRM_MS % 1000) * 1000 };
+        event_add(s->confirm_ev, &tv);
+        return;
+    }
+    finish_later(s, reason, detail);
 }
 
 /* CONNECTING -> LOGON: the connected instance arrives on the loop thread. */
@@ -467,8 +489,9 @@ struct session *session_new(const struct session_host *h, const struct engine_se
     s->job.done = connect_done;
     s->traffic_ev = event_new(h->base, -1, EV_PERSIST, traffic_cb, s);
     s->retry_ev = evtimer_new(h->base, retry_cb, s);
+    s->confirm_ev = evtimer_new(h->base, confirm_cb, s);
     s->finish_ev = event_new(h->base, -1, 0, finish_cb, s);
-    if (!s->password || !s->traffic_ev || !s->retry_ev || !s->finish_ev) {
+    if (!s->password || !s->traffic_ev || !s->retry_ev || !s->finish_ev || !s->confirm_ev) {
         session_free(s);
         return NULL;
     }
@@ -526,6 +549,8 @@ void session_kill(struct session *s, enum failure_reason reason, const char *det
         connector_abort(s->h->conn, &s->job);       /* cannot end under a running attempt */
         return;
     }
+    if (reason == FAIL_ABORTED && s->state == SESSION_ST_LOGOFF)   /* the deadline, mid-logoff */
+        reason = FAIL_LOGOFF_INCOMPLETE;
     end(s, reason, detail);
 }
 
@@ -564,6 +589,8 @@ void session_free(struct session *s)
         event_free(s->traffic_ev);
     if (s->retry_ev)
         event_free(s->retry_ev);
+    if (s->confirm_ev)
+        event_free(s->confirm_ev);
     if (s->finish_ev)
         event_free(s->finish_ev);
     free(s);

@@ -20,6 +20,9 @@ struct interp;
 struct workload;
 
 #define SESSION_MAX_HANDLES 8
+/* After its logoff steps, how long a session waits for the server to end it before it is
+ * recorded as logoff_incomplete. */
+#define SESSION_LOGOFF_CONFIRM_MS 15000u
 
 struct session {
     const struct session_host *h;
@@ -42,6 +45,7 @@ struct session {
     int sock_fd;
     struct interp *interp;
     struct event *traffic_ev, *retry_ev, *finish_ev;
+    struct event *confirm_ev;              /* logoff steps done: waiting for the server's end */
     uint32_t frames;
     int logoff_requested;
     uint32_t logon_retries;               /* fresh connections after logon timeouts */

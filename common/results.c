@@ -21,6 +21,7 @@ static const char *const reason_names[FAIL__COUNT] = {
     [FAIL_CLIENT_EXIT] = "client_exit",
     [FAIL_CLIENT_TIMEOUT] = "client_timeout",
     [FAIL_XSERVER] = "xserver",
+    [FAIL_LOGOFF_INCOMPLETE] = "logoff_incomplete",
 };
 
 const char *failure_reason_name(enum failure_reason r)

@@ -32,6 +32,7 @@ enum failure_reason {
     FAIL_CLIENT_EXIT,      /* an external client (client: x11) exited on its own */
     FAIL_CLIENT_TIMEOUT,   /* an external client showed no window in time */
     FAIL_XSERVER,          /* the X server of an external client died */
+    FAIL_LOGOFF_INCOMPLETE,/* the logoff steps ran but the server did not end the session */
     FAIL__COUNT
 };
 const char *failure_reason_name(enum failure_reason r);

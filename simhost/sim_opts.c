@@ -21,7 +21,7 @@ void sim_opts_usage(void)
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
-          "                       [--io-fairshare on|off]\n"
+          "                       [--io-fairshare on|off] [--ignore-logoff]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "       sessmax-simhost --predict --plan PLAN.yaml --cpus C   (the smax of that plan's ramp)\n"
           "                       [--work-scale X] [--state-dir DIR]\n"
@@ -80,7 +80,7 @@ static int parse_on_off(const char *opt, const char *v, int *out, char *err, siz
 enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
     O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_CODEC, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
-    O_IO_FAIRSHARE, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
+    O_IO_FAIRSHARE, O_IGNORE_LOGOFF, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
     O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN,
 };
 
@@ -105,6 +105,7 @@ static const struct option LONGOPTS[] = {
     { "max-pending-mb", required_argument, NULL, O_MAX_PENDING_MB },
     { "log-level", required_argument, NULL, O_LOG_LEVEL },
     { "io-fairshare", required_argument, NULL, O_IO_FAIRSHARE },
+    { "ignore-logoff", no_argument, NULL, O_IGNORE_LOGOFF },
     { "drive-redirection", required_argument, NULL, O_DRIVES },
     { "state-dir", required_argument, NULL, O_STATE_DIR },
     { "cert", required_argument, NULL, O_CERT },
@@ -173,6 +174,7 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
         }
         return 0;
     case O_IO_FAIRSHARE: return parse_on_off("--io-fairshare", v, &o->io_fairshare, err, errlen);
+    case O_IGNORE_LOGOFF: o->ignore_logoff = 1; return 0;
     case O_DRIVES: return parse_on_off("--drive-redirection", v, &o->drives, err, errlen);
     case O_STATE_DIR: snprintf(o->state_dir, sizeof o->state_dir, "%s", v); return 0;
     case O_CERT: o->cert = v; return 0;

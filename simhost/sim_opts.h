@@ -34,6 +34,8 @@ struct sim_opts {
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
     int drives;                  /* --drive-redirection on|off: serve client drives (default on) */
     int io_fairshare;            /* --io-fairshare on|off: throttle appstart's file I/O per session */
+    int ignore_logoff;           /* --ignore-logoff: `logoff` does nothing (a server whose logoff
+                                    hangs), to test that clients do not count it as done */
     int calibrate_only;          /* --calibrate: print the cost table and exit */
 };
 

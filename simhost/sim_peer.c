@@ -139,8 +139,8 @@ static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
     if (cmd->kind == SIM_CMD_NONE)
         return flush(s);
     if (cmd->kind == SIM_CMD_LOGOFF) {
-        s->logoff = 1;
-        return 0;
+        s->logoff = !s->srv->opts->ignore_logoff;
+        return s->logoff ? 0 : flush(s);
     }
     ev.seq = ++s->desk.seq;
     ev.work_start_us = clock_now_us();

@@ -27,6 +27,8 @@ void ledger_free(struct ledger *l)
 
 static void streak_add(struct ledger *l, enum failure_reason reason)
 {
+    if (reason == FAIL_LOGOFF_INCOMPLETE)   /* it logged on and worked: the target is there */
+        return;
     l->fail_streak++;
     l->streak_reasons[reason < FAIL__COUNT ? reason : FAIL_INTERNAL]++;
 }

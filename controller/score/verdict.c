@@ -65,6 +65,14 @@ static void validity(const struct summary *s, struct verdict *v)
         add(v, rule, s->lag_p99_ms, s->lag_p99_ms > p->lag_p99_max_ms ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
             "agent loop lag p99 %.1f ms (limit %g ms)%s", s->lag_p99_ms, p->lag_p99_max_ms,
             s->lag_p99_ms > p->lag_p99_max_ms ? ": an overloaded agent inflates response times" : "");
+    uint32_t unconfirmed = 0;
+    for (size_t i = 0; i < s->reason_count; i++)
+        if (!strcmp(s->reasons[i].reason, "logoff_incomplete"))
+            unconfirmed = s->reasons[i].count;
+    add(v, "logoffs confirmed", unconfirmed, unconfirmed ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
+        unconfirmed ? "%u sessions' logoff was not confirmed by the server (logoff_incomplete): their server "
+        "sessions may still run and load the host" : "every logoff the workload ran was confirmed by the server (%u "
+        "not)", unconfirmed);
     if (!strcmp(s->run.status, "aborted") || !strcmp(s->run.status, "failed"))
         add(v, "run completed", NAN, VERDICT_INCONCLUSIVE, "the run is %s", s->run.status);
 }
