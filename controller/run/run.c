@@ -50,9 +50,11 @@ static int open_store(struct runner *r, const char *path)
     const struct plan *p = r->plan;
     char target[300];
     snprintf(target, sizeof target, "%s:%u", p->target.host, p->target.port);
+    char client[128];
+    plan_client_label(&p->client, client, sizeof client);
     struct store_run_info info = { p->name, plan_client_transport(&p->client, plan_transport_name(p->transport)), p->platform, p->network, target,
                                    workload_name(r->pc->wl), workload_hash(r->pc->wl), p->text, r->pc->score_json,
-                                   p->sessions, clock_wall_us(), r->pc->net_json, NULL, r->opt->matrix_id,
+                                   p->sessions, clock_wall_us(), r->pc->net_json, client, r->opt->matrix_id,
                                    r->opt->cell };
     r->run = store_run_begin(r->st, &info);
     for (size_t i = 0; r->run > 0 && i < r->pc->wl->ncopies; i++) {
