@@ -66,7 +66,7 @@ static enum trend_mark print_cell(const char *cell, const struct trend_point *p,
         if (gmtime_r(&secs, &tm))
             strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
         if (isfinite(p[i].smax))
-            snprintf(smax, sizeof smax, p[i].reached ? "%.0f" : "> %.0f", p[i].smax);
+            snprintf(smax, sizeof smax, p[i].reached ? "%.0f" : ">= %.0f", p[i].smax);
         else
             snprintf(smax, sizeof smax, "n/a");
         fmt_num(sm, sizeof sm, j.smax_median, "%.1f");
@@ -189,8 +189,8 @@ const struct cmd cmd_trend = {
     "each run against the median of the previous --last runs of its cell that have the figure:\n"
     "REGRESSION when smax fell, or the baseline rose, by more than --tolerance; 'improved' the other\n"
     "way; 'within'; 'short' with fewer than min(3, --last) earlier runs; 'unknown' without a score.\n"
-    "A run that never reached smax counts with its lower bound (> highest active count); it is\n"
-    "never a regression by itself. The dashboard marks the same runs.\n"
+    "A run that never reached smax counts with its lower bound: not reached at N active supports\n"
+    "smax >= N-1 only; it is never a regression by itself. The dashboard marks the same runs.\n"
     "--cell selects cells by label: platform, transport, client, network, sessions (comma-separated\n"
     "KEY=VALUE, as in a matrix cell tag). --show prints that many newest runs per cell.\n\n"
     "Exit: 0 no selected cell regressed in its newest run, 1 one did, 64 usage, 65 no matching run\n"

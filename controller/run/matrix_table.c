@@ -36,7 +36,8 @@ void matrix_stat_compute(const struct summary *runs, const size_t *members, size
             out->smax_max = out->reached && out->smax_max > v ? out->smax_max : v;
             out->reached++;
         } else if (s->score.status == SCORE_OK) {
-            double v = s->score.max_active;
+            /* not reached at N active: the data support smax >= N - 1 only (docs/scoring.md) */
+            double v = s->score.max_active > 0 ? s->score.max_active - 1.0 : 0.0;
             out->open_min = out->not_reached && out->open_min < v ? out->open_min : v;
             out->not_reached++;
         }
@@ -68,7 +69,7 @@ void matrix_stat_text(const struct matrix_stat *st, char *buf, size_t len)
     else if (st->reached)
         snprintf(smax, sizeof smax, "%.1f (+%zu not reached)", st->smax_mean, st->not_reached);
     else if (st->not_reached)
-        snprintf(smax, sizeof smax, "> %.0f", st->open_min);
+        snprintf(smax, sizeof smax, ">= %.0f", st->open_min);
     else
         snprintf(smax, sizeof smax, "n/a");
     snprintf(base, sizeof base, isfinite(st->baseline_ms) ? "%.0f ms" : "- ms", st->baseline_ms);
@@ -257,7 +258,7 @@ static json_t *cell_json(const struct matrix_stat *st)
               jsonv_set(j, "smax_mean", jsonv_number(st->smax_mean)) + jsonv_set(j, "smax_min", jsonv_number(st->smax_min)) +
               jsonv_set(j, "smax_max", jsonv_number(st->smax_max)) +
               jsonv_set(j, "smax_not_reached", json_integer((json_int_t)st->not_reached)) +
-              jsonv_set(j, "smax_above", jsonv_number(st->open_min)) +
+              jsonv_set(j, "smax_at_least", jsonv_number(st->open_min)) +
               jsonv_set(j, "baseline_ms", jsonv_number(st->baseline_ms)) +
               jsonv_set(j, "kbps_per_session", jsonv_number(st->kbps));
     if (bad < 0) {
@@ -286,7 +287,7 @@ static int write_records(const struct layout *l, const struct matrix_spec *s, co
     for (size_t k = 0; !json && k < nk; k++)
         fprintf(o, "%s,", keys[k]);
     if (!json)
-        fprintf(o, "%s%sruns,smax_mean,smax_min,smax_max,smax_not_reached,smax_above,baseline_ms,kbps_per_session\n",
+        fprintf(o, "%s%sruns,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session\n",
                 colkey ? colkey : "", colkey ? "," : "");
     int rc = 0;
     for (size_t r = 0; r < l->nrows && rc == 0; r++) {

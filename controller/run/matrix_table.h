@@ -27,7 +27,7 @@ int matrix_format_parse(const char *text);
 struct matrix_stat {
     size_t runs, reached, not_reached;
     double smax_mean, smax_min, smax_max;   /* NaN when no run reached smax */
-    double open_min;                        /* not reached: the lowest "> N"; NaN when none */
+    double open_min;                        /* not reached: the lowest "smax >= N-1"; NaN when none */
     double baseline_ms, kbps;               /* means over the runs; NaN when none */
 };
 

@@ -101,7 +101,9 @@ void trend_point_of(const struct summary *s, struct trend_point *p)
     p->run = s->run.id;
     p->started_us = s->run.started_us;
     p->reached = s->score.reached;
-    p->smax = s->score.reached ? s->score.smax : s->score.status == SCORE_OK ? s->score.max_active : NAN;
+    /* not reached at N active: a lower bound of N - 1, what the data support (docs/scoring.md) */
+    p->smax = s->score.reached ? s->score.smax
+            : s->score.status == SCORE_OK ? (s->score.max_active > 0 ? s->score.max_active - 1.0 : 0.0) : NAN;
     p->baseline_ms = s->score.baseline_ms;
 }
 

@@ -65,7 +65,7 @@ mx --vary sessions=1,2 --vary network=lan,wan-100ms --resume --format csv >"$WOR
 grep -q '(0 runs to do)' "$WORK/m1r.log" || fail "resume of a finished matrix ran something"
 [ "$(q "select count(*) from runs")" = 4 ] || fail "resume of a finished matrix added runs"
 cat "$WORK/t.csv"
-head -1 "$WORK/t.csv" | grep -qx 'platform,network,sessions,runs,smax_mean,smax_min,smax_max,smax_not_reached,smax_above,baseline_ms,kbps_per_session' \
+head -1 "$WORK/t.csv" | grep -qx 'platform,network,sessions,runs,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session' \
     || fail "csv header"
 [ "$(grep -c '^simhost-e2e,\(lan\|wan-100ms\),[12],1,' "$WORK/t.csv")" = 4 ] || fail "csv: four cells of one run each"
 mx --vary sessions=1,2 --vary network=lan,wan-100ms --resume --format json -o "$WORK/t.json" >/dev/null 2>&1 \
@@ -79,7 +79,7 @@ assert sorted(cells) == [("lan", "1"), ("lan", "2"), ("wan-100ms", "1"), ("wan-1
 for c in cells.values():
     assert c["runs"] == 1 and c["platform"] == "simhost-e2e", c
 # a short cell on a loaded machine may have too few samples for a score (n/a); not all of them
-assert any(c["smax_mean"] is not None or c["smax_above"] is not None for c in cells.values()), cells
+assert any(c["smax_mean"] is not None or c["smax_at_least"] is not None for c in cells.values()), cells
 PY
 mx --vary sessions=1,2 --vary network=lan,wan-100ms --resume --format markdown >"$WORK/t.md" 2>/dev/null || fail "md"
 grep -q '^| platform  *| network  *| sessions=1 .*| sessions=2 .*|$' "$WORK/t.md" || fail "markdown header: $(cat "$WORK/t.md")"

@@ -88,7 +88,7 @@ kbps=$(q "SELECT printf('%.1f', avg(kbps)) FROM (SELECT session,
              (max(bytes_in) + max(bytes_out) - min(bytes_in) - min(bytes_out)) * 8.0 / 1000 /
              ((max(t_us) - min(t_us)) / 1e6) AS kbps FROM traffic WHERE run_id=$run
              GROUP BY session HAVING max(t_us) > min(t_us))")
-echo "FIGURES xrdp 12 sessions, 1 CPU: smax=$(q "SELECT CASE WHEN smax_reached THEN smax ELSE 'not reached (>'||active||')' END FROM runs WHERE id=$run") baseline_ms=$(q "SELECT printf('%.0f', baseline_ms) FROM runs WHERE id=$run") threshold_ms=$(q "SELECT printf('%.0f', threshold_ms) FROM runs WHERE id=$run") kbit/s/session=$kbps logon_p50_ms=$(q "SELECT logon_us/1000 FROM sessions WHERE run_id=$run ORDER BY logon_us LIMIT 1 OFFSET $((SESSIONS / 2))")"
+echo "FIGURES xrdp 12 sessions, 1 CPU: smax=$(q "SELECT CASE WHEN smax_reached THEN smax ELSE 'not reached at '||active||' active (smax >= '||(active-1)||')' END FROM runs WHERE id=$run") baseline_ms=$(q "SELECT printf('%.0f', baseline_ms) FROM runs WHERE id=$run") threshold_ms=$(q "SELECT printf('%.0f', threshold_ms) FROM runs WHERE id=$run") kbit/s/session=$kbps logon_p50_ms=$(q "SELECT logon_us/1000 FROM sessions WHERE run_id=$run ORDER BY logon_us LIMIT 1 OFFSET $((SESSIONS / 2))")"
 [ -s "$WORK/mem.txt" ] && echo "FIGURES $(tail -n 1 "$WORK/mem.txt")"
 if [ -n "${SESSMAX_XRDP_KEEP:-}" ]; then
     mkdir -p "$SESSMAX_XRDP_KEEP" && cp "$DB" "$WORK"/*.html "$WORK"/*.txt "$WORK/run.out" "$SESSMAX_XRDP_KEEP/" 2>/dev/null
