@@ -2,6 +2,7 @@
  * CONFIG and stores with the run, and what `sessmax-agent run --network` accepts. Decoding applies
  * the same limits as the plan's YAML form, since the text may come from a peer. */
 #include "common/netprofile.h"
+#include "common/log.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -49,7 +50,9 @@ static int fill(json_t *o, struct netprofile *p, char *err, size_t errlen)
         while (i < sizeof keys / sizeof keys[0] && strcmp(keys[i], k))
             i++;
         if (i == sizeof keys / sizeof keys[0]) {
-            snprintf(err, errlen, "network profile: unknown key '%.40s'", k);
+            char shown[48];   /* a key may hold any character: one line, whatever it says */
+            log_escape(shown, sizeof shown, k);
+            snprintf(err, errlen, "network profile: unknown key '%.40s'", shown);
             return -1;
         }
     }
@@ -79,7 +82,9 @@ int netprofile_from_json(const char *text, struct netprofile *out, char *err, si
     json_error_t je;
     json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!o || !json_is_object(o)) {
-        snprintf(err, errlen, "network profile: %s", o ? "expected a JSON object" : je.text);
+        char shown[sizeof je.text];
+        log_escape(shown, sizeof shown, je.text);
+        snprintf(err, errlen, "network profile: %s", o ? "expected a JSON object" : shown);
         json_decref(o);
         return -1;
     }
@@ -98,7 +103,9 @@ int netprofile_parse_arg(const char *text, struct netprofile *out, char *err, si
         return netprofile_from_json(text, out, err, errlen);
     if (netprofile_builtin(text, out) == 0)
         return 0;
-    snprintf(err, errlen, "unknown network profile '%s' (built-in: %s; or a JSON object)", text,
+    char shown[64];
+    log_escape(shown, sizeof shown, text);
+    snprintf(err, errlen, "unknown network profile '%s' (built-in: %s; or a JSON object)", shown,
              netprofile_builtin_list());
     return -1;
 }

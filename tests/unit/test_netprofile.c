@@ -136,6 +136,14 @@ static void test_netprofile__json_refused(void)
     CU_ASSERT_EQUAL(p.rate_up_bps, 750000);
     CU_ASSERT_EQUAL(netprofile_parse_arg("wan", &p, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "mobile-3g"));
+    /* an error names what it refuses on one line, whatever characters that holds (found by
+     * fuzz_netprofile: a key "connecti\n" put a newline into the message) */
+    CU_ASSERT_EQUAL(netprofile_from_json("{\"name\":\"wan\",\"rtt_ms\":50,\"connecti\\n\":\"w\"}", &p, err,
+                                         sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "connecti\\x0a"));
+    CU_ASSERT_EQUAL(netprofile_parse_arg("w\nan", &p, err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
 }
 
 static void test_netprofile__units(void)
