@@ -595,3 +595,8 @@ void session_free(struct session *s)
         event_free(s->finish_ev);
     free(s);
 }
+
+int session_refresh(struct session *s)
+{
+    return session_rdp_driver.refresh(s);
+}
