@@ -110,7 +110,8 @@ int shots_contact_sheet(const char *dir, char *err, size_t errlen)
             goto done;
         n++;
     }
-    qsort(names, n, sizeof *names, by_name);
+    if (n > 1)   /* names is NULL when the directory holds no PNG: qsort must not see it */
+        qsort(names, n, sizeof *names, by_name);
     snprintf(path, sizeof path, "%s/index.html", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
