@@ -5,6 +5,7 @@
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
 #include "controller/score/sortkey.h"
+#include "controller/score/traffic_order.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -246,24 +247,19 @@ struct tdelta { uint64_t t_us; double bytes, secs; };
 
 static size_t traffic_deltas(const struct summary_input *in, struct tdelta *d)
 {
-    size_t nd = 0, nsess = 0;
+    size_t nd = 0, n = in->traffic_count;
     const struct store_traffic_row *t = in->traffic;
-    for (size_t i = 0; i < in->traffic_count; i++)
-        if (t[i].session + (size_t)1 > nsess)
-            nsess = t[i].session + (size_t)1;
-    size_t *last = malloc((nsess ? nsess : 1) * sizeof *last);   /* previous row + 1, per session */
-    if (!last)
+    size_t *order = traffic_by_session(t, n);
+    if (!order)
         return 0;
-    memset(last, 0, (nsess ? nsess : 1) * sizeof *last);
-    for (size_t i = 0; i < in->traffic_count; i++) {
-        size_t j = last[t[i].session];
-        last[t[i].session] = i + 1;
-        if (!j-- || t[i].t.t_us <= t[j].t.t_us)
+    for (size_t k = 1; k < n; k++) {
+        size_t i = order[k], j = order[k - 1];
+        if (t[i].session != t[j].session || t[i].t.t_us <= t[j].t.t_us)
             continue;
         double b = (double)(t[i].t.bytes_in + t[i].t.bytes_out) - (double)(t[j].t.bytes_in + t[j].t.bytes_out);
         d[nd++] = (struct tdelta){ t[i].t.t_us, b > 0 ? b : 0, (t[i].t.t_us - t[j].t.t_us) / 1e6 };
     }
-    free(last);
+    free(order);
     return nd;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/netprofile.h"
+#include "controller/score/traffic_order.h"
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -35,29 +36,31 @@ static void rtt_percentiles(const struct summary_input *in, struct summary *out)
     free(v);
 }
 
+/* Each session's counters are cumulative: its row with the most data segments is its total. */
 static void retransmissions(const struct summary_input *in, struct summary *out)
 {
     out->retrans_pct = NAN;
     out->data_segs_out = 0;
-    size_t nsess = 0;
-    for (size_t i = 0; i < in->traffic_count; i++)
-        if (in->traffic[i].session + (size_t)1 > nsess)
-            nsess = in->traffic[i].session + (size_t)1;
-    const struct rec_traffic **last = calloc(nsess ? nsess : 1, sizeof *last);
-    if (!last)
+    size_t n = in->traffic_count, *order = traffic_by_session(in->traffic, n);
+    if (!order)
         return;
-    for (size_t i = 0; i < in->traffic_count; i++) {
-        const struct rec_traffic *t = &in->traffic[i].t;
-        if (!last[t->session] || t->data_segs_out >= last[t->session]->data_segs_out)
-            last[t->session] = t;
-    }
     double segs = 0, re = 0;
-    for (size_t s = 0; s < nsess; s++)
-        if (last[s]) {
-            segs += last[s]->data_segs_out;
-            re += last[s]->retrans;
+    const struct rec_traffic *last = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct store_traffic_row *r = &in->traffic[order[k]];
+        if (k && r->session != in->traffic[order[k - 1]].session) {
+            segs += last->data_segs_out;
+            re += last->retrans;
+            last = NULL;
         }
-    free(last);
+        if (!last || r->t.data_segs_out >= last->data_segs_out)
+            last = &r->t;
+    }
+    if (last) {
+        segs += last->data_segs_out;
+        re += last->retrans;
+    }
+    free(order);
     out->data_segs_out = (uint64_t)segs;
     if (segs > 0)
         out->retrans_pct = 100.0 * re / segs;

@@ -18,6 +18,7 @@
 #include "controller/score/verdict.h"
 #include "fixture_store.h"
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 static char db_path[1024];
@@ -390,6 +391,32 @@ static void test_report__tampered_active_count(void)
     free(pts);
 }
 
+/* A session number in a traffic row is whatever the database says: one row of run 1 moved to
+ * session 4294967295 must cost no more memory than the rows (it once sized a per-session table
+ * by the largest number, 32 GB) and leave the network figures computed. */
+static void test_report__tampered_traffic_session(void)
+{
+    char path[1200], cmd[2600], err[512];
+    snprintf(path, sizeof path, "%s/traffic-session.db", unit_tmpdir());
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", db_path, path);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    sqlite3 *db;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &db), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(db, "UPDATE traffic SET session = 4294967295 WHERE rowid = "
+                                     "(SELECT min(rowid) FROM traffic WHERE run_id = 1)", NULL, NULL, NULL), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+    struct store *st = store_open(path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct summary s;
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, 1, NULL, &s, err, sizeof err), 0);
+    CU_ASSERT_TRUE(isfinite(s.kbps_per_session));
+    CU_ASSERT_DOUBLE_EQUAL(s.kbps_per_session, sums[0].kbps_per_session, sums[0].kbps_per_session * 0.05);
+    CU_ASSERT_DOUBLE_EQUAL(s.retrans_pct, 1.0, 0.05);
+    summary_free(&s);
+    store_close(st);
+}
+
 static int teardown(void)
 {
     for (int i = 0; i < 3; i++)
@@ -486,6 +513,7 @@ int main(void)
         UNIT_TEST(test_report__dashboard),
         UNIT_TEST(test_report__hostile_names_stay_text),
         UNIT_TEST(test_report__tampered_active_count),
+        UNIT_TEST(test_report__tampered_traffic_session),
         UNIT_TEST(test_report__suspect_samples),
         UNIT_TEST(test_report__copy_table),
         UNIT_TEST(test_report__evidence),
