@@ -194,7 +194,8 @@ static void labels(FILE *o, const struct summary *s)
     if (gmtime_r(&t, &tm))
         strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
     const char *kv[][2] = { { "transport", s->run.transport }, { "platform", s->run.platform },
-                            { "network", s->run.network }, { "target", s->run.target },
+                            { "network", s->run.network }, { "client", s->run.client },
+                            { "target", s->run.target },
                             { "workload", s->run.workload_name }, { "status", s->run.status },
                             { "started", when }, { "score version", SCORE_VERSION } };
     fprintf(o, "<p class=\"labels\">");
