@@ -241,33 +241,45 @@ static void test_wire__forged_welcome_is_refused(void)
     scene_close(&s);
 }
 
+/* Controller and agent ends connected directly over TLS through a socket pair (no relay); returns
+ * once the agent is ready or closed. */
+static void direct_open(struct scene *s)
+{
+    int fds[2];
+    char fp[TLS_FP_LEN], e[200];
+    memset(s, 0, sizeof *s);
+    s->base = event_base_new();
+    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    s->srv_ctx = tls_server_ctx(fp, e, sizeof e);
+    s->cli_ctx = tls_client_ctx(e, sizeof e);
+    struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "agent", .agent_id = 3 };
+    struct wire_params ap = { .role = WIRE_AGENT, .token = TOKEN, .peer = "controller", .name = "a", .tls_pin = fp };
+    struct wire_callbacks ccb = { &s->ctl, end_ready, end_msg, end_close };
+    struct wire_callbacks acb = { &s->agent, end_ready, end_msg, end_close };
+    s->ctl.w = wire_new(s->base, leg(s, fds[1], s->srv_ctx, 1), &cp, &ccb);
+    s->agent.w = wire_new(s->base, leg(s, fds[0], s->cli_ctx, 0), &ap, &acb);
+    wire_start(s->agent.w);
+    spin(s, 3000, agent_settled);
+}
+
+static void direct_close(struct scene *s)
+{
+    wire_free(s->ctl.w);
+    wire_free(s->agent.w);
+    SSL_CTX_free(s->srv_ctx);
+    SSL_CTX_free(s->cli_ctx);
+    event_base_free(s->base);
+}
+
 /* The same ends connected directly over TLS (no relay): authenticated, probed, ready. */
 static void test_wire__direct_tls_link(void)
 {
     struct scene s;
-    int fds[2];
-    char fp[TLS_FP_LEN], e[200];
-    memset(&s, 0, sizeof s);
-    s.base = event_base_new();
-    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    s.srv_ctx = tls_server_ctx(fp, e, sizeof e);
-    s.cli_ctx = tls_client_ctx(e, sizeof e);
-    struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "agent", .agent_id = 3 };
-    struct wire_params ap = { .role = WIRE_AGENT, .token = TOKEN, .peer = "controller", .name = "a", .tls_pin = fp };
-    struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
-    struct wire_callbacks acb = { &s.agent, end_ready, end_msg, end_close };
-    s.ctl.w = wire_new(s.base, leg(&s, fds[1], s.srv_ctx, 1), &cp, &ccb);
-    s.agent.w = wire_new(s.base, leg(&s, fds[0], s.cli_ctx, 0), &ap, &acb);
-    wire_start(s.agent.w);
-    spin(&s, 3000, agent_settled);
+    direct_open(&s);
     CU_ASSERT(s.agent.ready && s.ctl.ready);
     CU_ASSERT_EQUAL(wire_welcome(s.agent.w)->agent_id, 3);
     show(&s);
-    wire_free(s.ctl.w);
-    wire_free(s.agent.w);
-    SSL_CTX_free(s.srv_ctx);
-    SSL_CTX_free(s.cli_ctx);
-    event_base_free(s.base);
+    direct_close(&s);
 }
 
 static int agent_got_msg(struct scene *s) { return s->agent.msgs > 0 || s->agent.closed; }
@@ -278,21 +290,7 @@ static int agent_got_msg(struct scene *s) { return s->agent.msgs > 0 || s->agent
 static void test_wire__largest_frame_passes(void)
 {
     struct scene s;
-    int fds[2];
-    char fp[TLS_FP_LEN], e[200];
-    memset(&s, 0, sizeof s);
-    s.base = event_base_new();
-    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    s.srv_ctx = tls_server_ctx(fp, e, sizeof e);
-    s.cli_ctx = tls_client_ctx(e, sizeof e);
-    struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "agent", .agent_id = 3 };
-    struct wire_params ap = { .role = WIRE_AGENT, .token = TOKEN, .peer = "controller", .name = "a", .tls_pin = fp };
-    struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
-    struct wire_callbacks acb = { &s.agent, end_ready, end_msg, end_close };
-    s.ctl.w = wire_new(s.base, leg(&s, fds[1], s.srv_ctx, 1), &cp, &ccb);
-    s.agent.w = wire_new(s.base, leg(&s, fds[0], s.cli_ctx, 0), &ap, &acb);
-    wire_start(s.agent.w);
-    spin(&s, 3000, agent_settled);
+    direct_open(&s);
     CU_ASSERT_FATAL(s.agent.ready && s.ctl.ready);
 
     /* size the workload text so the CONFIG payload is exactly PROTO_MAX_FRAME */
@@ -321,11 +319,7 @@ static void test_wire__largest_frame_passes(void)
     if (s.agent.closed)
         fprintf(stderr, "\n  agent closed: %s\n", s.agent.reason);
     free(text);
-    wire_free(s.ctl.w);
-    wire_free(s.agent.w);
-    SSL_CTX_free(s.srv_ctx);
-    SSL_CTX_free(s.cli_ctx);
-    event_base_free(s.base);
+    direct_close(&s);
 }
 
 int main(void)
