@@ -6,16 +6,8 @@
 # left behind, and the leftovers of a SIGKILLed emulator are removed by the next start.
 # Needs root (CAP_NET_ADMIN); talks only to loopback through namespaces it creates.
 . "$(dirname "$0")/lib/agent_env.sh"
+. "$(dirname "$0")/lib/netem.sh"
 [ "$(id -u)" = 0 ] || fail "needs root (CAP_NET_ADMIN) for the network namespace and TUN devices"
-
-# leftovers: namespaces, devices and rules named after a pid that no longer runs (other live
-# agents, e.g. of a test running beside this one, are not leftovers)
-leftovers() {
-  { ip netns list | grep -oE '^smx-[0-9]+' || true
-    ip -o link show | grep -oE 'smxr-[0-9]+' || true
-    iptables -w -t nat -S | grep -oE 'smx-[0-9]+' || true; } | sort -u |
-  while read -r name; do kill -0 "${name##*-}" 2>/dev/null || echo "$name"; done
-}
 
 check() {
   local name=$1; shift
@@ -37,7 +29,7 @@ grep -q 'check rate: .*PASS' "$T/check.txt" || fail "no rate check at 20 Mbit/s"
 check mobile-3g --bulk 2
 grep -q 'check rate: .*PASS' "$T/check.txt" || fail "no rate check for mobile-3g"
 
-[ -z "$(leftovers)" ] || fail "left behind: $(leftovers)"
+[ -z "$(netem_leftovers)" ] || fail "left behind: $(netem_leftovers)"
 
 # a SIGKILLed emulator leaves its namespace; the next one removes it
 "$AGENT" netcheck --network wan-100ms --seconds 30 --bulk 0 > /dev/null 2>&1 &
@@ -53,7 +45,7 @@ iptables -w -t nat -S | grep -q -- "smx-$victim" || fail "expected a leftover DN
 "$AGENT" netcheck --network wan-50ms --seconds 1 --bulk 0 > /dev/null 2>&1 || fail "second netcheck failed"
 ip netns list | grep -q "^smx-$victim" && fail "leftover namespace smx-$victim was not removed"
 iptables -w -t nat -S | grep -q -- "smx-$victim" && fail "leftover rule of $victim was not removed"
-[ -z "$(leftovers)" ] || fail "left behind: $(leftovers)"
+[ -z "$(netem_leftovers)" ] || fail "left behind: $(netem_leftovers)"
 
 # a profile that shapes nothing is refused by netcheck; a bad one names the built-ins
 "$AGENT" netcheck --network lan > /dev/null 2>&1 && fail "lan should be refused (shapes nothing)"

@@ -7,13 +7,8 @@
 # auto uses sch_netem, the RTT is the profile's, and the veth pair goes with the agent. A bad
 # SESSMAX_NETEM value is an error. Nothing is left behind. Needs root (CAP_NET_ADMIN).
 . "$(dirname "$0")/lib/agent_env.sh"
+. "$(dirname "$0")/lib/netem.sh"
 [ "$(id -u)" = 0 ] || fail "needs root (CAP_NET_ADMIN) for the network namespaces"
-leftovers() {
-  { ip netns list | grep -oE '^smx(probe)?-[0-9]+' || true
-    ip -o link show | grep -oE 'smxr-[0-9]+' || true
-    iptables -w -t nat -S | grep -oE 'smx-[0-9]+' || true; } | sort -u |
-  while read -r name; do kill -0 "${name##*-}" 2>/dev/null || echo "$name"; done
-}
 netcheck() {   # netcheck MODE: wan-50ms, 4 echo sessions for 2 s, --check; output in $T/MODE.txt
   local rc=0
   SESSMAX_LOG=info SESSMAX_NETEM=$1 "$AGENT" netcheck --network wan-50ms --sessions 4 --seconds 2 --bulk 1 \
@@ -45,5 +40,5 @@ netcheck builtin || fail "builtin: netcheck failed"
 grep -q 'network emulator: built-in (SESSMAX_NETEM=builtin)' "$T/builtin.txt" || fail "builtin: not the built-in emulator"
 rc=0; netcheck bogus || rc=$?
 [ $rc != 0 ] && grep -q 'expected auto, kernel or builtin' "$T/bogus.txt" || fail "a bad SESSMAX_NETEM was not refused"
-[ -z "$(leftovers)" ] || fail "left behind: $(leftovers)"
+[ -z "$(netem_leftovers)" ] || fail "left behind: $(netem_leftovers)"
 echo "netem_mechanism: ok"

@@ -8,12 +8,8 @@
 # p50 per timer, kbit/s, RTT and retransmission rate; nothing of the emulator is left behind.
 # Needs root (CAP_NET_ADMIN) for the emulator.
 . "$(dirname "$0")/lib/controller.sh"
+. "$(dirname "$0")/lib/netem.sh"
 [ "$(id -u)" = 0 ] || fail "needs root (CAP_NET_ADMIN) for the network emulator"
-# namespaces and rules named after a pid that no longer runs
-leftovers() {
-    { ip netns list | grep -oE '^smx-[0-9]+' || true; iptables -w -t nat -S | grep -oE 'smx-[0-9]+' || true; } |
-        sort -u | while read -r name; do kill -0 "${name##*-}" 2>/dev/null || echo "$name"; done
-}
 start_simhost 20
 for net in lan wan; do
     sed -e "s|^  port: 3390|  port: $SIM_PORT|" -e "s|^workload: .*|workload: $S/workloads/simhost-task-worker.yaml|" \
@@ -83,5 +79,5 @@ assert float(wan["baseline_ms"]) > float(lan["baseline_ms"]), (lan["baseline_ms"
 # an action is a round trip or more: the WAN's typical app start is slower by at least one RTT
 assert float(wan["p50_ms(app_start)"]) > float(lan["p50_ms(app_start)"]) + 200, (lan["p50_ms(app_start)"], wan["p50_ms(app_start)"])
 PY
-[ -z "$(leftovers)" ] || fail "the emulator left: $(leftovers)"
+[ -z "$(netem_leftovers)" ] || fail "the emulator left: $(netem_leftovers)"
 echo "run_network_simhost: ok"
