@@ -11,9 +11,4 @@
 int standalone_run(int argc, char **argv);
 int standalone_shot(int argc, char **argv);
 
-/* "60s", "500ms", "2m", "1h", or plain seconds -> ms. -1 on bad text. */
-int64_t standalone_parse_duration_ms(const char *text);
-/* Expands "{n}" / "{n:03}" in pattern with n (1-based) into out. -1 on a bad pattern. */
-int standalone_expand_user(const char *pattern, unsigned n, char *out, size_t outlen);
-
 #endif
