@@ -189,7 +189,8 @@ static void labels(FILE *o, const struct summary *s)
     char when[64];
     clock_format_utc(s->run.started_us, "%Y-%m-%d %H:%M UTC", when, sizeof when);
     const char *kv[][2] = { { "transport", s->run.transport }, { "platform", s->run.platform },
-                            { "network", s->run.network }, { "target", s->run.target },
+                            { "network", s->run.network }, { "client", s->run.client },
+                            { "target", s->run.target },
                             { "workload", s->run.workload_name }, { "status", s->run.status },
                             { "started", when }, { "score version", SCORE_VERSION } };
     fprintf(o, "<p class=\"labels\">");

@@ -298,6 +298,7 @@ void phases_tick_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     uint64_t now = clock_now_us();
+    ticklag_tick(&r->lag, now, PHASES_TICK_MS * 1000ull);
     commit_and_ack(r);
     livescore_update(&r->live, now);
     switch (r->phase) {
