@@ -366,6 +366,8 @@ int x11_session_cost(const struct x11_session *s, struct x11_cost *client, struc
     memset(client, 0, sizeof *client);
     memset(xserver, 0, sizeof *xserver);
     int any = 0;
+    if (s->starting)                    /* the worker still owns the processes */
+        return 0;
     if (x11_proc_running(s->st.client))
         any |= x11_proc_cost(x11_proc_pid(s->st.client), client) == 0;
     if (x11_proc_running(s->st.xserver))

@@ -37,7 +37,7 @@ enum failure_reason x11_session_reason(const struct x11_session *s);
 int x11_session_screen(struct x11_session *s, struct screen_view *out);
 int x11_session_save_png(struct x11_session *s, const char *path);
 /* Current cost of the client and of the X server (zeros for a process not running); 1 when
- * either runs, else 0. */
+ * either runs, else 0 (also while the session is starting on a connector worker). */
 int x11_session_cost(const struct x11_session *s, struct x11_cost *client, struct x11_cost *xserver);
 /* Any thread: a start running on a connector worker gives up at its next wait (before
  * connector_free, so that it joins at once). Accepts NULL. */

@@ -21,7 +21,7 @@ seen=0
 while kill -0 $AG 2>/dev/null; do
   for c in $(ps -o pid= --ppid $AG 2>/dev/null); do
     seen=1
-    tr '\0' ' ' < /proc/$c/cmdline 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $c"
+    { tr '\0' ' ' < /proc/$c/cmdline; } 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $c"
     [ "$(ps -o stat= -p $c 2>/dev/null | cut -c1)" = Z ] && { sleep 1; [ "$(ps -o stat= -p $c | cut -c1)" = Z ] && fail "zombie child $c"; }
   done
   sleep 0.5
