@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "agent/netem.h"
 #include "common/x11_preset.h"
 
 #define X11_TAIL_BYTES 4096
@@ -216,8 +217,8 @@ struct x11_proc *x11_launch_client(const struct x11_launch_ctx *c, char *err, si
     snprintf(log, sizeof log, "%s/client.stderr", c->dir);
     snprintf(auth, sizeof auth, "%s/xauth", c->dir);
     struct x11_proc_spec spec = { .argv = argv, .display = c->display, .xauthority = auth,
-                                  .stdin_text = line,
-                                  .stdout_fd = -1, .stderr_path = log, .pass_fd = -1 };
+                                  .stdin_text = line, .stdout_fd = -1, .stderr_path = log,
+                                  .pass_fd = -1, .netns_fd = netem_ns_fd(c->cfg->netem) };
     struct x11_proc *p = x11_proc_start(&spec, err, errlen);
     if (!p && strstr(err, "not found"))
         snprintf(err, errlen, "%s not found (%s)", argv[0], x11_client_source(cl));
