@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/tls.h"
 #include "common/wire.h"
 #include "controller/run/plan_check.h"

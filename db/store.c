@@ -2,9 +2,11 @@
  * file (and refusing anything else), and the one-line errors every store function returns.
  * Schema creation and migrations live in store_migrate.c, the writer in store_write.c, the
  * reader in store_read.c, `db check` in store_check.c. */
+#include "db/store.h"
 #include "db/store_int.h"
 
 #include "common/log.h"
+#include "db/store_migrate.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "common/netcap.h"
-#include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/shots.h"
 #include "common/workload.h"
 #include "controller/report/report.h"
