@@ -246,9 +246,8 @@ static void check_idle(struct engine *e)
     }
 }
 
-static void on_terminal(void *arg, struct session *s)
+static void on_terminal(void *arg)
 {
-    (void)s;
     check_idle(arg);
 }
 

@@ -1,7 +1,8 @@
 /* session.c -- one simulated user's life: connect attempts on the connector, then FreeRDP's
  * event handles on the loop, and exactly one terminal record. The state diagram and invariants
  * are in session.h; what FreeRDP calls back (paints to the interpreter) and the input the
- * interpreter sends are in session_rdp.c; the shared state is in session_int.h. */
+ * interpreter sends are in session_rdp.c; the shared state is in session_int.h; the records, the
+ * end and the orderly logoff, shared with x11_session.c, are in session_life.c. */
 #include "agent/session.h"
 
 #include <errno.h>
@@ -23,34 +24,11 @@
 #include "agent/rdp_settings.h"
 #include "agent/screen.h"
 #include "agent/session_int.h"
+#include "agent/session_life.h"
 #include "agent/session_rdp.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/names.h"
-
-/* ---------------------------------------------------------------- records */
-
-static void emit(struct session *s, enum session_event_kind kind, int64_t value_us,
-                 enum failure_reason reason, const char *detail)
-{
-    struct rec_session r = { .session = s->index, .t_us = clock_wall_us(), .kind = kind,
-                             .value_us = value_us, .reason = reason };
-    snprintf(r.user, sizeof r.user, "%s", s->user);
-    if (detail)
-        snprintf(r.detail, sizeof r.detail, "%s", detail);
-    if (s->h->sink->session)
-        s->h->sink->session(s->h->sink->ctx, &r);
-}
-
-static void wipe_password(struct session *s)
-{
-    if (!s->password)
-        return;
-    explicit_bzero(s->password, strlen(s->password));
-    free(s->password);
-    s->password = NULL;
-}
-
 
 /* ---------------------------------------------------------------- teardown */
 
@@ -97,7 +75,7 @@ static void release_instance(struct session *s, int on_loop)
     t->job.work = teardown_work;
     t->job.done = teardown_done;
     t->job.must_finish = 1;
-    connector_submit(s->h->conn, &t->job);
+    connector_submit(s->l.h->conn, &t->job);
 }
 
 static void traffic_cb(evutil_socket_t fd, short what, void *arg);
@@ -106,10 +84,10 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg);
  * counters one last time, so a session shorter than the traffic interval still has its bytes. */
 static void teardown(struct session *s, int on_loop)
 {
-    if (on_loop && s->inst && s->h->cfg->traffic_interval_ms)
+    if (on_loop && s->inst && s->l.h->cfg->traffic_interval_ms)
         traffic_cb(-1, 0, s);
-    interp_free(s->interp);
-    s->interp = NULL;
+    interp_free(s->l.interp);
+    s->l.interp = NULL;
     disarm(s);
     if (s->traffic_ev)
         event_del(s->traffic_ev);
@@ -118,50 +96,28 @@ static void teardown(struct session *s, int on_loop)
     if (s->confirm_ev)
         event_del(s->confirm_ev);
     release_instance(s, on_loop);
-    wipe_password(s);
+    session_life_wipe_password(&s->l);
     drives_session_cleanup(s->drive_dir);   /* what the server wrote goes; shared files stay */
     s->drive_dir[0] = '\0';
 }
 
-static void end(struct session *s, enum failure_reason reason, const char *detail)
+static void teardown_on_loop(void *owner)
 {
-    if (s->state == SESSION_ST_DONE || s->state == SESSION_ST_FAILED)
-        return;
-    teardown(s, 1);
-    s->final_reason = reason;
-    if (reason == FAIL_NONE) {
-        s->state = SESSION_ST_DONE;
-        emit(s, SESSION_ENDED, 0, FAIL_NONE, detail);
-    } else {
-        s->state = SESSION_ST_FAILED;
-        emit(s, SESSION_FAILED, 0, reason, detail);
-        log_ratelimited(LOG_INFO, "session-failed", "session %u (%s): %s: %s", s->index, s->user,
-                        failure_reason_name(reason), detail ? detail : "");
-    }
-    if (s->h->on_terminal)
-        s->h->on_terminal(s->h->arg, s);
-}
-
-static void finish_cb(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    struct session *s = arg;
-    s->finish_pending = 0;
-    end(s, s->finish_reason, s->finish_detail);
+    teardown(owner, 1);
 }
 
 /* The screen at the moment a session fails, kept as evidence: <shot_dir>/<user>-failed.png, its
  * file name appended to the failure detail ("...; screen alice-failed.png"). Nothing without a
  * shots directory or before the first frame buffer (a refused connect). */
-static void failure_shot(struct session *s, char *detail, size_t len)
+static void failure_shot(void *owner, char *detail, size_t len)
 {
+    struct session *s = owner;
     struct screen_view v;
-    const char *dir = s->h->cfg->shot_dir;
+    const char *dir = s->l.h->cfg->shot_dir;
     if (!dir || !s->inst || !s->inst->context || screen_view_of(s->inst->context->gdi, &v) != 0)
         return;
     char who[RESULTS_NAME_LEN], file[RESULTS_NAME_LEN + 16], path[4096];
-    name_sanitize(s->user, who, sizeof who);
+    name_sanitize(s->l.user, who, sizeof who);
     snprintf(file, sizeof file, "%s-failed.png", who);
     snprintf(path, sizeof path, "%s/%s", dir, file);
     if (screen_write_png(&v, path) != 0)
@@ -174,19 +130,6 @@ static void failure_shot(struct session *s, char *detail, size_t len)
     snprintf(detail + n, len - n, "; screen %s", file);
 }
 
-/* Deferred end: safe from inside FreeRDP and interpreter callbacks. The first reason wins. */
-static void finish_later(struct session *s, enum failure_reason reason, const char *detail)
-{
-    if (s->finish_pending || s->state == SESSION_ST_DONE || s->state == SESSION_ST_FAILED)
-        return;
-    s->finish_pending = 1;
-    s->finish_reason = reason;
-    snprintf(s->finish_detail, sizeof s->finish_detail, "%s", detail ? detail : "");
-    if (reason != FAIL_NONE)
-        failure_shot(s, s->finish_detail, sizeof s->finish_detail);
-    event_active(s->finish_ev, EV_TIMEOUT, 0);
-}
-
 /* The connection is gone or broken: what does that mean in this state? */
 static void connection_lost(struct session *s)
 {
@@ -195,11 +138,11 @@ static void connection_lost(struct session *s)
     f.last_error = freerdp_get_last_error(s->inst->context);
     f.error_info = freerdp_error_info(s->inst);
     f.connected = 1;
-    f.logoff_requested = s->state == SESSION_ST_LOGOFF;
-    f.desktop_ready = s->state != SESSION_ST_LOGON;
-    f.relogged_by = s->h->relogged_by ? s->h->relogged_by(s->h->arg, s) : 0;
+    f.logoff_requested = s->l.state == SESSION_ST_LOGOFF;
+    f.desktop_ready = s->l.state != SESSION_ST_LOGON;
+    f.relogged_by = s->l.h->relogged_by ? s->l.h->relogged_by(s->l.h->arg, s) : 0;
     enum failure_reason r = failure_classify(&f, detail, sizeof detail);
-    finish_later(s, r, detail);
+    session_life_finish_later(&s->l, r, detail);
 }
 
 /* ---------------------------------------------------------------- the loop side */
@@ -211,7 +154,7 @@ static void fd_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct session *s = arg;
-    if (!s->inst || s->finish_pending)
+    if (!s->inst || s->l.finish_pending)
         return;
     if (!freerdp_check_event_handles(s->inst->context) || freerdp_shall_disconnect(s->inst)) {
         disarm(s);
@@ -235,11 +178,11 @@ static void arm(struct session *s)
         int fd = GetEventFileDescriptor(h[i]);
         if (fd < 0)
             continue;
-        struct event *ev = event_new(s->h->base, fd, EV_READ | EV_PERSIST, fd_cb, s);
+        struct event *ev = event_new(s->l.h->base, fd, EV_READ | EV_PERSIST, fd_cb, s);
         if (!ev || event_add(ev, NULL) != 0) {
             if (ev)
                 event_free(ev);
-            finish_later(s, FAIL_INTERNAL, "cannot watch the session's event handles");
+            session_life_finish_later(&s->l, FAIL_INTERNAL, "cannot watch the session's event handles");
             return;
         }
         s->ev[s->nev++] = ev;
@@ -252,11 +195,11 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct session *s = arg;
-    if (!s->inst || !s->h->sink->traffic)
+    if (!s->inst || !s->l.h->sink->traffic)
         return;
-    struct rec_traffic t = { .session = s->index, .t_us = clock_wall_us(), .frames = s->frames };
+    struct rec_traffic t = { .session = s->l.index, .t_us = clock_wall_us(), .frames = s->frames };
     netstats_sample(s->inst->context, s->sock_fd, &t);
-    s->h->sink->traffic(s->h->sink->ctx, &t);
+    s->l.h->sink->traffic(s->l.h->sink->ctx, &t);
 }
 
 
@@ -266,31 +209,26 @@ static void logon_cb(void *sess, int ok, int64_t logon_us)
 {
     struct session *s = sess;
     char detail[RESULTS_DETAIL_LEN] = "";
-    uint32_t repaints = s->interp ? interp_logon_repaints(s->interp) : 0;
-    if (s->state != SESSION_ST_LOGON)
+    uint32_t repaints = s->l.interp ? interp_logon_repaints(s->l.interp) : 0;
+    if (s->l.state != SESSION_ST_LOGON)
         return;
-    if (!ok && !s->logoff_requested && s->logon_retries < s->h->cfg->logon_retries) {
+    if (!ok && !s->l.logoff_requested && s->logon_retries < s->l.h->cfg->logon_retries) {
         s->logon_retries++;
         log_ratelimited(LOG_INFO, "logon-retry", "session %u (%s): desktop not ready in time, "
-                        "logon retry %u/%u", s->index, s->user, s->logon_retries, s->h->cfg->logon_retries);
+                        "logon retry %u/%u", s->l.index, s->l.user, s->logon_retries, s->l.h->cfg->logon_retries);
         connect_again(s);
         return;
     }
-    wipe_password(s);
+    session_life_wipe_password(&s->l);
     if (!ok) {
         snprintf(detail, sizeof detail, "desktop-ready condition did not hold in time "
                  "(repaint requests: %u, logon retries: %u)", repaints, s->logon_retries);
-        finish_later(s, FAIL_LOGON_TIMEOUT, detail);
+        session_life_finish_later(&s->l, FAIL_LOGON_TIMEOUT, detail);
         return;
     }
     if (repaints || s->logon_retries)
         snprintf(detail, sizeof detail, "repaint requests: %u, logon retries: %u", repaints, s->logon_retries);
-    s->state = SESSION_ST_RUNNING;
-    emit(s, SESSION_ACTIVE, logon_us, FAIL_NONE, detail[0] ? detail : NULL);
-    if (s->logoff_requested) {
-        s->logoff_requested = 0;
-        session_logoff(s);
-    }
+    session_life_active(&s->l, logon_us, detail);
 }
 
 static void loops_done_cb(void *sess)
@@ -307,7 +245,7 @@ static void confirm_cb(evutil_socket_t fd, short what, void *arg)
     char detail[RESULTS_DETAIL_LEN];
     snprintf(detail, sizeof detail, "the logoff steps ran but the server did not end the session within %u s",
              SESSION_LOGOFF_CONFIRM_MS / 1000);
-    finish_later(s, FAIL_LOGOFF_INCOMPLETE, detail);
+    session_life_finish_later(&s->l, FAIL_LOGOFF_INCOMPLETE, detail);
 }
 
 static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
@@ -315,20 +253,20 @@ static void finished_cb(void *sess, enum failure_reason reason, const char *deta
     struct session *s = sess;
     /* A logoff counts only when the server ends the session (connection_lost after it, or its
      * logoff error info); a workload without logoff steps just disconnects, as before. */
-    if (reason == FAIL_NONE && s->state == SESSION_ST_LOGOFF && s->wl && s->wl->nlogoff) {
+    if (reason == FAIL_NONE && s->l.state == SESSION_ST_LOGOFF && s->l.wl && s->l.wl->nlogoff) {
         struct timeval tv = { SESSION_LOGOFF_CONFIRM_MS / 1000, (SESSION_LOGOFF_CONFIRM_MS % 1000) * 1000 };
         event_add(s->confirm_ev, &tv);
         return;
     }
-    finish_later(s, reason, detail);
+    session_life_finish_later(&s->l, reason, detail);
 }
 
 /* CONNECTING -> LOGON: the connected instance arrives on the loop thread. */
 static void connected(struct session *s)
 {
-    if (!s->h->cfg->logon_retries || !s->wl)      /* else kept for a logon retry */
-        wipe_password(s);
-    s->state = SESSION_ST_LOGON;
+    if (!s->l.h->cfg->logon_retries || !s->l.wl)      /* else kept for a logon retry */
+        session_life_wipe_password(&s->l);
+    s->l.state = SESSION_ST_LOGON;
     s->in_frame = 0;
     s->nframe_rects = 0;
     s->sock_fd = -1;
@@ -339,28 +277,20 @@ static void connected(struct session *s)
     if (s->nev > 0)
         event_active(s->ev[0], EV_READ, 0);
     freerdp_input_send_synchronize_event(s->inst->input, 0);
-    if (s->h->cfg->traffic_interval_ms && s->traffic_ev) {
-        uint32_t ms = s->h->cfg->traffic_interval_ms;
+    if (s->l.h->cfg->traffic_interval_ms && s->traffic_ev) {
+        uint32_t ms = s->l.h->cfg->traffic_interval_ms;
         struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
         event_add(s->traffic_ev, &tv);
     }
-    if (!s->wl) {
-        logon_cb(s, 1, (int64_t)(clock_now_us() - s->t0_us));
+    if (!s->l.wl) {
+        logon_cb(s, 1, (int64_t)(clock_now_us() - s->l.t0_us));
         return;
     }
-    struct interp_host ih = {
-        .sess = s, .ops = &session_rdp_driver, .base = s->h->base, .sink = s->h->sink,
-        .session_index = s->index, .seed = s->seed, .shot_dir = s->h->cfg->shot_dir,
-        .shot_timers = s->h->cfg->shot_timers, .max_loops = s->h->cfg->max_loops,
-        .on_loops_done = loops_done_cb,
-        .user = s->user, .on_logon = logon_cb, .on_finished = finished_cb,
+    static const struct session_life_calls calls = {
+        .driver = &session_rdp_driver, .on_logon = logon_cb, .on_loops_done = loops_done_cb,
+        .on_finished = finished_cb,
     };
-    s->interp = interp_new(s->wl, &ih);
-    if (!s->interp) {
-        finish_later(s, FAIL_INTERNAL, "cannot create the workload interpreter");
-        return;
-    }
-    interp_start(s->interp, s->t0_us);
+    session_life_start_interp(&s->l, &calls);
 }
 
 /* ---------------------------------------------------------------- connect attempts */
@@ -373,7 +303,7 @@ static void connect_work(struct connector_job *j)
     int ok = 0;
 
     memset(&s->facts, 0, sizeof s->facts);
-    if (!inst || netem_enter(s->h->cfg->netem) != 0)
+    if (!inst || netem_enter(s->l.h->cfg->netem) != 0)
         goto fail;
     session_rdp_hook(inst);
     if (!freerdp_context_new(inst)) {
@@ -382,22 +312,22 @@ static void connect_work(struct connector_job *j)
         goto fail;
     }
     ((struct session_ctx *)inst->context)->s = s;
-    if (rdp_settings_push(inst->settings, s->h->cfg, s->user, s->password) != 0)
+    if (rdp_settings_push(inst->settings, s->l.h->cfg, s->l.user, s->l.password) != 0)
         goto fail;
-    if (s->wl && s->wl->ndrives) {
+    if (s->l.wl && s->l.wl->ndrives) {
         char err[512];
-        if ((!s->drive_dir[0] && drives_session_setup(s->h->cfg->config_dir, s->wl, s->index, s->drive_dir,
+        if ((!s->drive_dir[0] && drives_session_setup(s->l.h->cfg->config_dir, s->l.wl, s->l.index, s->drive_dir,
                                                       sizeof s->drive_dir, err, sizeof err) != 0) ||
-            drives_apply(inst->settings, s->wl, s->drive_dir) != 0) {
-            log_ratelimited(LOG_ERROR, "drives", "session %u: client drives: %s", s->index, err);
+            drives_apply(inst->settings, s->l.wl, s->drive_dir) != 0) {
+            log_ratelimited(LOG_ERROR, "drives", "session %u: client drives: %s", s->l.index, err);
             goto fail;
         }
     }
-    connector_attach(s->h->conn, j, inst);
+    connector_attach(s->l.h->conn, j, inst);
     errno = 0;
     ok = freerdp_connect(inst) ? 1 : 0;
     s->facts.sys_errno = ok ? 0 : errno;
-    s->facts.watchdog = connector_detach(s->h->conn, j);
+    s->facts.watchdog = connector_detach(s->l.h->conn, j);
     if (!ok) {
         s->facts.last_error = freerdp_get_last_error(inst->context);
         s->facts.error_info = freerdp_error_info(inst);
@@ -417,16 +347,16 @@ fail:
  * callback, which touches the interpreter no more afterwards. */
 static void connect_again(struct session *s)
 {
-    interp_free(s->interp);
-    s->interp = NULL;
+    interp_free(s->l.interp);
+    s->l.interp = NULL;
     disarm(s);
     if (s->traffic_ev)
         event_del(s->traffic_ev);
     release_instance(s, 1);
-    s->state = SESSION_ST_CONNECTING;
+    s->l.state = SESSION_ST_CONNECTING;
     s->attempts = 0;
-    s->job.timeout_ms = s->h->cfg->connect_timeout_ms;
-    connector_submit(s->h->conn, &s->job);
+    s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
+    connector_submit(s->l.h->conn, &s->job);
 }
 
 static void retry_cb(evutil_socket_t fd, short what, void *arg)
@@ -434,8 +364,8 @@ static void retry_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct session *s = arg;
-    s->job.timeout_ms = s->h->cfg->connect_timeout_ms;
-    connector_submit(s->h->conn, &s->job);
+    s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
+    connector_submit(s->l.h->conn, &s->job);
 }
 
 /* Loop thread: an attempt finished. */
@@ -445,35 +375,35 @@ static void connect_done(struct connector_job *j)
     char why[RESULTS_DETAIL_LEN - 24], detail[RESULTS_DETAIL_LEN];
 
     s->attempts++;
-    if (s->inst && !s->logoff_requested) {
-        s->t0_us = j->started_us;
-        log_debug("session %u (%s): connected in %.1f ms", s->index, s->user,
+    if (s->inst && !s->l.logoff_requested) {
+        s->l.t0_us = j->started_us;
+        log_debug("session %u (%s): connected in %.1f ms", s->l.index, s->l.user,
                   (double)(clock_now_us() - j->started_us) / 1000.0);
         connected(s);
         return;
     }
     if (s->inst) {                              /* connected, but logoff was asked meanwhile */
-        end(s, FAIL_ABORTED, "logoff requested while connecting");
+        session_life_end(&s->l, FAIL_ABORTED, "logoff requested while connecting");
         return;
     }
     struct failure_facts f = s->facts;
-    f.logoff_requested = s->logoff_requested;
+    f.logoff_requested = s->l.logoff_requested;
     if (s->facts.last_error == 0xffffffff) {
         f.last_error = 0;
-        end(s, FAIL_INTERNAL, "cannot create a FreeRDP instance");
+        session_life_end(&s->l, FAIL_INTERNAL, "cannot create a FreeRDP instance");
         return;
     }
     enum failure_reason r = failure_classify(&f, why, sizeof why);
-    snprintf(detail, sizeof detail, "%s; attempt %u/%u", why, s->attempts, s->h->cfg->max_attempts);
-    if (!s->logoff_requested && failure_retryable(r) && s->attempts < s->h->cfg->max_attempts) {
-        log_ratelimited(LOG_INFO, "retry", "session %u (%s): %s, retrying", s->index, s->user,
+    snprintf(detail, sizeof detail, "%s; attempt %u/%u", why, s->attempts, s->l.h->cfg->max_attempts);
+    if (!s->l.logoff_requested && failure_retryable(r) && s->attempts < s->l.h->cfg->max_attempts) {
+        log_ratelimited(LOG_INFO, "retry", "session %u (%s): %s, retrying", s->l.index, s->l.user,
                         detail);
-        uint32_t ms = s->h->cfg->retry_delay_ms;
+        uint32_t ms = s->l.h->cfg->retry_delay_ms;
         struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
         event_add(s->retry_ev, &tv);
         return;
     }
-    end(s, r, detail);
+    session_life_end(&s->l, r, detail);
 }
 
 /* ---------------------------------------------------------------- public */
@@ -483,20 +413,16 @@ struct session *session_new(const struct session_host *h, const struct engine_se
     struct session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->h = h;
-    s->index = spec->session_index;
-    snprintf(s->user, sizeof s->user, "%s", spec->user ? spec->user : "");
-    s->password = strdup(spec->password ? spec->password : "");
-    s->wl = spec->workload;
-    s->seed = spec->seed;
+    static const struct session_life_ops ops = { .teardown = teardown_on_loop,
+                                                 .evidence = failure_shot };
+    int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
     s->sock_fd = -1;
     s->job.work = connect_work;
     s->job.done = connect_done;
     s->traffic_ev = event_new(h->base, -1, EV_PERSIST, traffic_cb, s);
     s->retry_ev = evtimer_new(h->base, retry_cb, s);
     s->confirm_ev = evtimer_new(h->base, confirm_cb, s);
-    s->finish_ev = event_new(h->base, -1, 0, finish_cb, s);
-    if (!s->password || !s->traffic_ev || !s->retry_ev || !s->finish_ev || !s->confirm_ev) {
+    if (!ok || !s->traffic_ev || !s->retry_ev || !s->confirm_ev) {
         session_free(s);
         return NULL;
     }
@@ -505,69 +431,49 @@ struct session *session_new(const struct session_host *h, const struct engine_se
 
 void session_start(struct session *s)
 {
-    if (s->state != SESSION_ST_NEW)
+    if (session_life_launch(&s->l) != 0)
         return;
-    s->state = SESSION_ST_CONNECTING;
-    s->launched_us = clock_now_us();
-    emit(s, SESSION_LAUNCHED, 0, FAIL_NONE, NULL);
-    s->job.timeout_ms = s->h->cfg->connect_timeout_ms;
-    connector_submit(s->h->conn, &s->job);
+    s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
+    connector_submit(s->l.h->conn, &s->job);
 }
 
 void session_logoff(struct session *s)
 {
-    switch (s->state) {
-    case SESSION_ST_NEW:
-        end(s, FAIL_ABORTED, "logoff before start");
-        break;
-    case SESSION_ST_CONNECTING:
-        s->logoff_requested = 1;
-        if (connector_cancel(s->h->conn, &s->job) || event_pending(s->retry_ev, EV_TIMEOUT, NULL))
-            end(s, FAIL_ABORTED, "logoff requested before connect");
-        else
-            connector_abort(s->h->conn, &s->job);   /* connect_done() ends it */
-        break;
-    case SESSION_ST_LOGON:
-        /* let the logon finish first (logon_cb then logs off), unless there is no workload */
-        s->logoff_requested = 1;
-        if (!s->interp)
-            finish_later(s, FAIL_NONE, "logoff");
-        break;
-    case SESSION_ST_RUNNING:
-        s->state = SESSION_ST_LOGOFF;
-        emit(s, SESSION_LOGOFF, 0, FAIL_NONE, NULL);
-        if (s->interp)
-            interp_logoff(s->interp);
-        else
-            finish_later(s, FAIL_NONE, "logoff");
-        break;
-    default:
-        break;
+    if (!session_life_logoff(&s->l))
+        return;
+    if (s->l.state == SESSION_ST_NEW) {
+        session_life_end(&s->l, FAIL_ABORTED, "logoff before start");
+        return;
     }
+    s->l.logoff_requested = 1;                          /* CONNECTING */
+    if (connector_cancel(s->l.h->conn, &s->job) || event_pending(s->retry_ev, EV_TIMEOUT, NULL))
+        session_life_end(&s->l, FAIL_ABORTED, "logoff requested before connect");
+    else
+        connector_abort(s->l.h->conn, &s->job);       /* connect_done() ends it */
 }
 
 void session_kill(struct session *s, enum failure_reason reason, const char *detail)
 {
-    if (s->state == SESSION_ST_CONNECTING &&
-        !connector_cancel(s->h->conn, &s->job) && !event_pending(s->retry_ev, EV_TIMEOUT, NULL)) {
-        s->logoff_requested = 1;
-        connector_abort(s->h->conn, &s->job);       /* cannot end under a running attempt */
+    if (s->l.state == SESSION_ST_CONNECTING &&
+        !connector_cancel(s->l.h->conn, &s->job) && !event_pending(s->retry_ev, EV_TIMEOUT, NULL)) {
+        s->l.logoff_requested = 1;
+        connector_abort(s->l.h->conn, &s->job);       /* cannot end under a running attempt */
         return;
     }
-    if (reason == FAIL_ABORTED && s->state == SESSION_ST_LOGOFF)   /* the deadline, mid-logoff */
+    if (reason == FAIL_ABORTED && s->l.state == SESSION_ST_LOGOFF)   /* the deadline, mid-logoff */
         reason = FAIL_LOGOFF_INCOMPLETE;
-    end(s, reason, detail);
+    session_life_end(&s->l, reason, detail);
 }
 
-enum session_state session_get_state(const struct session *s) { return s->state; }
-uint32_t session_get_index(const struct session *s) { return s->index; }
-const char *session_get_user(const struct session *s) { return s->user; }
-uint64_t session_get_launched_us(const struct session *s) { return s->launched_us; }
-enum failure_reason session_get_reason(const struct session *s) { return s->final_reason; }
+enum session_state session_get_state(const struct session *s) { return s->l.state; }
+uint32_t session_get_index(const struct session *s) { return s->l.index; }
+const char *session_get_user(const struct session *s) { return s->l.user; }
+uint64_t session_get_launched_us(const struct session *s) { return s->l.launched_us; }
+enum failure_reason session_get_reason(const struct session *s) { return s->l.final_reason; }
 
 uint32_t session_loops(const struct session *s)
 {
-    return s->interp ? interp_loops(s->interp) : 0;
+    return s->l.interp ? interp_loops(s->l.interp) : 0;
 }
 
 int session_screen(struct session *s, struct screen_view *out)
@@ -579,7 +485,7 @@ int session_save_png(struct session *s, const char *path)
 {
     struct screen_view v;
     if (!s->inst || screen_view_of(s->inst->context->gdi, &v) != 0) {
-        log_warn("session %u: no screen to save to %s", s->index, path);
+        log_warn("session %u: no screen to save to %s", s->l.index, path);
         return -1;
     }
     return screen_write_png(&v, path);
@@ -596,7 +502,6 @@ void session_free(struct session *s)
         event_free(s->retry_ev);
     if (s->confirm_ev)
         event_free(s->confirm_ev);
-    if (s->finish_ev)
-        event_free(s->finish_ev);
+    session_life_release(&s->l);
     free(s);
 }

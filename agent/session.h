@@ -53,7 +53,7 @@ struct session_host {
     const struct engine_config *cfg;     /* config_dir resolved */
     const struct result_sink *sink;
     struct connector *conn;
-    void (*on_terminal)(void *arg, struct session *s);  /* after DONE/FAILED was recorded */
+    void (*on_terminal)(void *arg);      /* after a session's DONE/FAILED was recorded */
     /* Optional: 1 + index of a live session of s's user launched after s, or 0 (used to tell
      * a session taken over by a newer logon of its user, reason `replaced`). */
     uint32_t (*relogged_by)(void *arg, const struct session *s);

@@ -13,6 +13,7 @@
 #include "agent/failure.h"
 #include "agent/screen.h"
 #include "agent/session.h"
+#include "agent/session_life.h"
 #include "common/results.h"
 
 struct event;
@@ -25,29 +26,19 @@ struct workload;
 #define SESSION_LOGOFF_CONFIRM_MS 15000u
 
 struct session {
-    const struct session_host *h;
-    enum session_state state;
-    uint32_t index;
-    char user[RESULTS_NAME_LEN];
-    char *password;                       /* wiped once connect attempts are over */
-    const struct workload *wl;
-    uint64_t seed;
+    struct session_life l;                /* identity, state, records, end, interpreter */
 
     struct connector_job job;             /* the current connect attempt */
     uint32_t attempts;
     freerdp *inst;                        /* connected instance (or the attempt's, on a worker) */
     struct failure_facts facts;           /* filled by callbacks (worker, then loop) */
-    uint64_t t0_us;                       /* start of the successful attempt */
-    uint64_t launched_us;                 /* session_start() */
 
     struct event *ev[SESSION_MAX_HANDLES];
     int nev;
     int sock_fd;
-    struct interp *interp;
-    struct event *traffic_ev, *retry_ev, *finish_ev;
+    struct event *traffic_ev, *retry_ev;
     struct event *confirm_ev;              /* logoff steps done: waiting for the server's end */
     uint32_t frames;
-    int logoff_requested;
     uint32_t logon_retries;               /* fresh connections after logon timeouts */
 
     /* paints of a server-marked frame, handed to the interpreter at its end */
@@ -56,11 +47,6 @@ struct session {
     struct rect frame_rects[SCREEN_MAX_RECTS];
     size_t nframe_rects;
 
-    /* deferred end (finish_cb) */
-    int finish_pending;
-    enum failure_reason finish_reason;
-    char finish_detail[RESULTS_DETAIL_LEN];
-    enum failure_reason final_reason;
     char drive_dir[4096];                 /* the session's client drives ("" without drives:) */
 };
 

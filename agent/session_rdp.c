@@ -27,9 +27,9 @@
 
 static void deliver_paint(struct session *s, const struct rect *rects, size_t n)
 {
-    if (s->interp && (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
-                      s->state == SESSION_ST_LOGOFF))
-        interp_on_paint(s->interp, rects, n);
+    if (s->l.interp && (s->l.state == SESSION_ST_LOGON || s->l.state == SESSION_ST_RUNNING ||
+                      s->l.state == SESSION_ST_LOGOFF))
+        interp_on_paint(s->l.interp, rects, n);
 }
 
 /* A frame whose end never came (a server bug) is delivered after this long anyway. */
@@ -134,7 +134,7 @@ static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
 static BOOL post_connect_cb(freerdp *inst)
 {
     struct session *s = sess_of(inst->context);
-    uint32_t stride, format = rdp_settings_pixel_format(s->h->cfg);
+    uint32_t stride, format = rdp_settings_pixel_format(s->l.h->cfg);
     BYTE *fb = zeroed_framebuffer(inst->settings, format, &stride);
     if (!fb)
         return FALSE;
@@ -168,7 +168,7 @@ static DWORD verify_cert_cb(freerdp *inst, const char *host, UINT16 port, const 
         return 0;
     s->facts.cert_rejected = 1;
     log_ratelimited(LOG_WARN, "cert", "%s:%u: certificate sha256:%s not accepted (pin it with "
-                    "--fingerprint, or --no-verify)", s->h->cfg->host, (unsigned)s->h->cfg->port,
+                    "--fingerprint, or --no-verify)", s->l.h->cfg->host, (unsigned)s->l.h->cfg->port,
                     fp ? fp : "?");
     return 0;
 }
@@ -214,9 +214,9 @@ void session_rdp_free_instance(freerdp *inst, int connected)
 
 static int live(const struct session *s)
 {
-    return s->inst && !s->finish_pending &&
-           (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
-            s->state == SESSION_ST_LOGOFF);
+    return s->inst && !s->l.finish_pending &&
+           (s->l.state == SESSION_ST_LOGON || s->l.state == SESSION_ST_RUNNING ||
+            s->l.state == SESSION_ST_LOGOFF);
 }
 
 static int op_key(void *sess, uint32_t code, int down)
@@ -272,7 +272,7 @@ static int op_refresh(void *sess)
         ok &= u->SuppressOutput(s->inst->context, 1, &all);
     if (u->RefreshRect)
         ok &= u->RefreshRect(s->inst->context, 1, &all);
-    log_debug("session %u (%s): no paint during logon, asked for a repaint", s->index, s->user);
+    log_debug("session %u (%s): no paint during logon, asked for a repaint", s->l.index, s->l.user);
     return ok ? 0 : -1;
 }
 

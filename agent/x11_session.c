@@ -13,6 +13,7 @@
 
 #include "agent/interp.h"
 #include "agent/screen.h"
+#include "agent/session_life.h"
 #include "agent/x11_display.h"
 #include "agent/x11_keys.h"
 #include "agent/x11_launch.h"
@@ -21,62 +22,31 @@
 #include "common/x11_preset.h"
 
 struct x11_session {
-    const struct session_host *h;
-    enum session_state state;
-    uint32_t index;
-    char user[RESULTS_NAME_LEN];
-    char *password;                     /* wiped once the client has it */
-    const struct workload *wl;
-    uint64_t seed, launched_us, t0_us;
+    struct session_life l;              /* identity, state, records, end, interpreter; the
+                                         * password is wiped once the client has it */
     char dir[4096], display[16], dpybuf[16];
     size_t dpylen;
 
     struct x11_proc *xserver, *helper, *client;
     struct x11_display *dpy;
     int ready_fd;
-    struct event *ready_ev, *x_ev, *window_ev, *finish_ev;
-    struct interp *interp;
-    int logoff_requested;
-
-    int finish_pending;
-    enum failure_reason finish_reason, final_reason;
-    char finish_detail[RESULTS_DETAIL_LEN];
+    struct event *ready_ev, *x_ev, *window_ev;
 };
 
-/* ---------------------------------------------------------------- records and the end */
-
-static void emit(struct x11_session *s, enum session_event_kind kind, int64_t value_us,
-                 enum failure_reason reason, const char *detail)
-{
-    struct rec_session r = { .session = s->index, .t_us = clock_wall_us(), .kind = kind,
-                             .value_us = value_us, .reason = reason };
-    snprintf(r.user, sizeof r.user, "%s", s->user);
-    if (detail)
-        snprintf(r.detail, sizeof r.detail, "%s", detail);
-    if (s->h->sink->session)
-        s->h->sink->session(s->h->sink->ctx, &r);
-}
-
-static void wipe_password(struct x11_session *s)
-{
-    if (s->password) {
-        explicit_bzero(s->password, strlen(s->password));
-        free(s->password);
-        s->password = NULL;
-    }
-}
+/* ---------------------------------------------------------------- the end */
 
 static int terminal(const struct x11_session *s)
 {
-    return s->state == SESSION_ST_DONE || s->state == SESSION_ST_FAILED;
+    return session_life_terminal(&s->l);
 }
 
 /* Stops what runs without waiting for it: the processes' exits are reaped on the loop later
  * (or by x11_session_free). */
-static void teardown(struct x11_session *s)
+static void teardown(void *owner)
 {
-    interp_free(s->interp);
-    s->interp = NULL;
+    struct x11_session *s = owner;
+    interp_free(s->l.interp);
+    s->l.interp = NULL;
     if (s->x_ev)
         event_del(s->x_ev);
     if (s->ready_ev)
@@ -92,51 +62,16 @@ static void teardown(struct x11_session *s)
     x11_proc_stop(s->xserver);
     if (s->dir[0])
         x11_launch_forget_secrets(s->dir);
-    wipe_password(s);
-}
-
-static void end(struct x11_session *s, enum failure_reason reason, const char *detail)
-{
-    if (terminal(s))
-        return;
-    teardown(s);
-    s->final_reason = reason;
-    s->state = reason == FAIL_NONE ? SESSION_ST_DONE : SESSION_ST_FAILED;
-    emit(s, reason == FAIL_NONE ? SESSION_ENDED : SESSION_FAILED, 0, reason, detail);
-    if (reason != FAIL_NONE)
-        log_ratelimited(LOG_INFO, "x11-failed", "session %u (%s): %s: %s", s->index, s->user,
-                        failure_reason_name(reason), detail ? detail : "");
-    if (s->h->on_terminal)
-        s->h->on_terminal(s->h->arg, NULL);
-}
-
-static void finish_cb(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    struct x11_session *s = arg;
-    s->finish_pending = 0;
-    end(s, s->finish_reason, s->finish_detail);
-}
-
-/* Deferred end: safe inside interpreter and process callbacks. The first reason wins. */
-static void finish_later(struct x11_session *s, enum failure_reason reason, const char *detail)
-{
-    if (s->finish_pending || terminal(s))
-        return;
-    s->finish_pending = 1;
-    s->finish_reason = reason;
-    snprintf(s->finish_detail, sizeof s->finish_detail, "%s", detail ? detail : "");
-    event_active(s->finish_ev, EV_TIMEOUT, 0);
+    session_life_wipe_password(&s->l);
 }
 
 /* ---------------------------------------------------------------- driver ops */
 
 static int live(const struct x11_session *s)
 {
-    return s->dpy && !s->finish_pending &&
-           (s->state == SESSION_ST_LOGON || s->state == SESSION_ST_RUNNING ||
-            s->state == SESSION_ST_LOGOFF);
+    return s->dpy && !s->l.finish_pending &&
+           (s->l.state == SESSION_ST_LOGON || s->l.state == SESSION_ST_RUNNING ||
+            s->l.state == SESSION_ST_LOGOFF);
 }
 
 /* After a call that may have read events into Xlib's queue (a flush, a round trip): handle
@@ -194,23 +129,18 @@ static void logon_cb(void *sess, int ok, int64_t logon_us)
 {
     struct x11_session *s = sess;
     char detail[RESULTS_DETAIL_LEN] = "";
-    uint32_t repaints = s->interp ? interp_logon_repaints(s->interp) : 0;
-    if (s->state != SESSION_ST_LOGON)
+    uint32_t repaints = s->l.interp ? interp_logon_repaints(s->l.interp) : 0;
+    if (s->l.state != SESSION_ST_LOGON)
         return;
     if (!ok) {
         snprintf(detail, sizeof detail, "desktop-ready condition did not hold in time "
                  "(expose requests: %u)", repaints);
-        finish_later(s, FAIL_LOGON_TIMEOUT, detail);
+        session_life_finish_later(&s->l, FAIL_LOGON_TIMEOUT, detail);
         return;
     }
     if (repaints)
         snprintf(detail, sizeof detail, "expose requests: %u", repaints);
-    s->state = SESSION_ST_RUNNING;
-    emit(s, SESSION_ACTIVE, logon_us, FAIL_NONE, detail[0] ? detail : NULL);
-    if (s->logoff_requested) {
-        s->logoff_requested = 0;
-        x11_session_logoff(s);
-    }
+    session_life_active(&s->l, logon_us, detail);
 }
 
 static void loops_done_cb(void *sess)
@@ -220,30 +150,24 @@ static void loops_done_cb(void *sess)
 
 static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
 {
-    finish_later(sess, reason, detail);
+    struct x11_session *s = sess;
+    session_life_finish_later(&s->l, reason, detail);
 }
 
 /* CONNECTING -> LOGON: the client's window is there. */
 static void window_appeared(struct x11_session *s)
 {
     event_del(s->window_ev);
-    s->state = SESSION_ST_LOGON;
-    if (!s->wl) {
-        logon_cb(s, 1, (int64_t)(clock_now_us() - s->t0_us));
+    s->l.state = SESSION_ST_LOGON;
+    if (!s->l.wl) {
+        logon_cb(s, 1, (int64_t)(clock_now_us() - s->l.t0_us));
         return;
     }
-    struct interp_host ih = {
-        .sess = s, .ops = &x11_driver, .base = s->h->base, .sink = s->h->sink,
-        .session_index = s->index, .seed = s->seed, .shot_dir = s->h->cfg->shot_dir,
-        .shot_timers = s->h->cfg->shot_timers, .max_loops = s->h->cfg->max_loops,
-        .on_loops_done = loops_done_cb, .user = s->user, .on_logon = logon_cb,
+    static const struct session_life_calls calls = {
+        .driver = &x11_driver, .on_logon = logon_cb, .on_loops_done = loops_done_cb,
         .on_finished = finished_cb,
     };
-    if (!(s->interp = interp_new(s->wl, &ih))) {
-        finish_later(s, FAIL_INTERNAL, "cannot create the workload interpreter");
-        return;
-    }
-    interp_start(s->interp, s->t0_us);
+    session_life_start_interp(&s->l, &calls);
 }
 
 /* ---------------------------------------------------------------- processes and X events */
@@ -256,17 +180,17 @@ static void x_cb(evutil_socket_t fd, short what, void *arg)
     struct rect rects[SCREEN_MAX_RECTS];
     size_t n = 0;
     int mapped = 0;
-    if (!s->dpy || terminal(s) || s->finish_pending)
+    if (!s->dpy || terminal(s) || s->l.finish_pending)
         return;
     if (x11_display_pump(s->dpy, rects, SCREEN_MAX_RECTS, &n, &mapped) != 0) {
-        finish_later(s, FAIL_XSERVER, "the connection to the X server broke");
+        session_life_finish_later(&s->l, FAIL_XSERVER, "the connection to the X server broke");
         return;
     }
-    if (mapped && s->state == SESSION_ST_CONNECTING && s->client)
+    if (mapped && s->l.state == SESSION_ST_CONNECTING && s->client)
         window_appeared(s);
-    if (n && s->interp && !s->finish_pending)
-        interp_on_paint(s->interp, rects, n);
-    if (s->dpy && !s->finish_pending)
+    if (n && s->l.interp && !s->l.finish_pending)
+        interp_on_paint(s->l.interp, rects, n);
+    if (s->dpy && !s->l.finish_pending)
         after_input(s, 0);
 }
 
@@ -274,21 +198,21 @@ static void client_exit(void *arg, int status)
 {
     struct x11_session *s = arg;
     char how[64], tail[96], detail[RESULTS_DETAIL_LEN], path[4096];
-    if (terminal(s) || s->finish_pending)
+    if (terminal(s) || s->l.finish_pending)
         return;
-    if (s->state == SESSION_ST_LOGOFF) {      /* the workload's logoff ended the remote session */
-        finish_later(s, FAIL_NONE, "client exited after logoff");
+    if (s->l.state == SESSION_ST_LOGOFF) {      /* the workload's logoff ended the remote session */
+        session_life_finish_later(&s->l, FAIL_NONE, "client exited after logoff");
         return;
     }
     x11_proc_describe(status, how, sizeof how);
     x11_launch_stderr_tail(s->dir, tail, sizeof tail);
     snprintf(detail, sizeof detail, "client %.60s%s%.90s", how, tail[0] ? ": " : "", tail);
-    if (s->h->cfg->shot_dir) {
-        snprintf(path, sizeof path, "%s/%s-client-stderr.txt", s->h->cfg->shot_dir, s->user);
+    if (s->l.h->cfg->shot_dir) {
+        snprintf(path, sizeof path, "%s/%s-client-stderr.txt", s->l.h->cfg->shot_dir, s->l.user);
         if (x11_launch_save_stderr(s->dir, path) != 0)
-            log_warn("session %u: cannot save the client's stderr to %s", s->index, path);
+            log_warn("session %u: cannot save the client's stderr to %s", s->l.index, path);
     }
-    finish_later(s, FAIL_CLIENT_EXIT, detail);
+    session_life_finish_later(&s->l, FAIL_CLIENT_EXIT, detail);
 }
 
 static void xserver_exit(void *arg, int status)
@@ -297,31 +221,31 @@ static void xserver_exit(void *arg, int status)
     char how[64], detail[RESULTS_DETAIL_LEN];
     x11_proc_describe(status, how, sizeof how);
     snprintf(detail, sizeof detail, "X server (Xvfb) %s", how);
-    finish_later(s, FAIL_XSERVER, detail);
+    session_life_finish_later(&s->l, FAIL_XSERVER, detail);
 }
 
 static void start_client(struct x11_session *s)
 {
     char err[RESULTS_DETAIL_LEN];
-    struct x11_launch_ctx c = { .cfg = s->h->cfg, .dir = s->dir, .display = s->display,
-                                .user = s->user, .password = s->password };
-    s->t0_us = clock_now_us();
-    s->client = x11_launch_client(s->h->base, &c, client_exit, s, err, sizeof err);
-    wipe_password(s);
+    struct x11_launch_ctx c = { .cfg = s->l.h->cfg, .dir = s->dir, .display = s->display,
+                                .user = s->l.user, .password = s->l.password };
+    s->l.t0_us = clock_now_us();
+    s->client = x11_launch_client(s->l.h->base, &c, client_exit, s, err, sizeof err);
+    session_life_wipe_password(&s->l);
     if (!s->client)
-        finish_later(s, FAIL_INTERNAL, err);
+        session_life_finish_later(&s->l, FAIL_INTERNAL, err);
 }
 
 static void helper_exit(void *arg, int status)
 {
     struct x11_session *s = arg;
     char how[64], detail[RESULTS_DETAIL_LEN];
-    if (terminal(s) || s->finish_pending)
+    if (terminal(s) || s->l.finish_pending)
         return;
     if (status != 0) {
         x11_proc_describe(status, how, sizeof how);
         snprintf(detail, sizeof detail, "password helper %s", how);
-        finish_later(s, FAIL_INTERNAL, detail);
+        session_life_finish_later(&s->l, FAIL_INTERNAL, detail);
         return;
     }
     start_client(s);
@@ -335,19 +259,19 @@ static void xserver_ready(struct x11_session *s, int number)
     snprintf(s->display, sizeof s->display, ":%d", number);
     snprintf(fb, sizeof fb, "%s/Xvfb_screen0", s->dir);
     if (!(s->dpy = x11_display_open(s->display, fb, err, sizeof err))) {
-        finish_later(s, FAIL_XSERVER, err);
+        session_life_finish_later(&s->l, FAIL_XSERVER, err);
         return;
     }
-    s->x_ev = event_new(s->h->base, x11_display_fd(s->dpy), EV_READ | EV_PERSIST, x_cb, s);
+    s->x_ev = event_new(s->l.h->base, x11_display_fd(s->dpy), EV_READ | EV_PERSIST, x_cb, s);
     if (!s->x_ev || event_add(s->x_ev, NULL) != 0) {
-        finish_later(s, FAIL_INTERNAL, "cannot watch the X connection");
+        session_life_finish_later(&s->l, FAIL_INTERNAL, "cannot watch the X connection");
         return;
     }
-    struct x11_launch_ctx c = { .cfg = s->h->cfg, .dir = s->dir, .display = s->display,
-                                .user = s->user, .password = s->password };
-    s->helper = x11_launch_helper(s->h->base, &c, &needed, helper_exit, s, err, sizeof err);
+    struct x11_launch_ctx c = { .cfg = s->l.h->cfg, .dir = s->dir, .display = s->display,
+                                .user = s->l.user, .password = s->l.password };
+    s->helper = x11_launch_helper(s->l.h->base, &c, &needed, helper_exit, s, err, sizeof err);
     if (needed && !s->helper)
-        finish_later(s, FAIL_INTERNAL, err);
+        session_life_finish_later(&s->l, FAIL_INTERNAL, err);
     else if (!needed)
         start_client(s);
 }
@@ -363,7 +287,7 @@ static void ready_cb(evutil_socket_t fd, short what, void *arg)
     close(s->ready_fd);
     s->ready_fd = -1;
     if (n < 0)
-        finish_later(s, FAIL_XSERVER, "Xvfb did not say its display number");
+        session_life_finish_later(&s->l, FAIL_XSERVER, "Xvfb did not say its display number");
     else
         xserver_ready(s, n);
 }
@@ -374,11 +298,11 @@ static void window_timeout_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     struct x11_session *s = arg;
     char detail[RESULTS_DETAIL_LEN];
-    if (s->state != SESSION_ST_CONNECTING)
+    if (s->l.state != SESSION_ST_CONNECTING)
         return;
     snprintf(detail, sizeof detail, "%s within %u ms", s->client ? "no client window" :
-             "X server or password helper not ready", s->h->cfg->client->window_timeout_ms);
-    finish_later(s, s->client ? FAIL_CLIENT_TIMEOUT : FAIL_XSERVER, detail);
+             "X server or password helper not ready", s->l.h->cfg->client->window_timeout_ms);
+    session_life_finish_later(&s->l, s->client ? FAIL_CLIENT_TIMEOUT : FAIL_XSERVER, detail);
 }
 
 /* ---------------------------------------------------------------- public */
@@ -389,17 +313,12 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
     struct x11_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->h = h;
-    s->index = spec->session_index;
+    static const struct session_life_ops ops = { .teardown = teardown };
+    int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
     s->ready_fd = -1;
-    snprintf(s->user, sizeof s->user, "%s", spec->user ? spec->user : "");
-    s->password = strdup(spec->password ? spec->password : "");
-    s->wl = spec->workload;
-    s->seed = spec->seed;
-    snprintf(s->dir, sizeof s->dir, "%s/s%u", run_dir, s->index);
+    snprintf(s->dir, sizeof s->dir, "%s/s%u", run_dir, s->l.index);
     s->window_ev = evtimer_new(h->base, window_timeout_cb, s);
-    s->finish_ev = event_new(h->base, -1, 0, finish_cb, s);
-    if (!s->password || !s->window_ev || !s->finish_ev) {
+    if (!ok || !s->window_ev) {
         x11_session_free(s);
         return NULL;
     }
@@ -409,62 +328,40 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
 void x11_session_start(struct x11_session *s)
 {
     char err[RESULTS_DETAIL_LEN];
-    if (s->state != SESSION_ST_NEW)
+    if (session_life_launch(&s->l) != 0)
         return;
-    s->state = SESSION_ST_CONNECTING;
-    s->launched_us = clock_now_us();
-    emit(s, SESSION_LAUNCHED, 0, FAIL_NONE, NULL);
-    uint32_t ms = s->h->cfg->client->window_timeout_ms;
+    uint32_t ms = s->l.h->cfg->client->window_timeout_ms;
     struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
     event_add(s->window_ev, &tv);
     if (mkdir(s->dir, 0700) != 0 && errno != EEXIST) {
         snprintf(err, sizeof err, "%.100s: cannot create: %.40s", s->dir, strerror(errno));
-        finish_later(s, FAIL_INTERNAL, err);
+        session_life_finish_later(&s->l, FAIL_INTERNAL, err);
         return;
     }
-    const struct x11_client *c = s->h->cfg->client;
-    s->xserver = x11_launch_xserver(s->h->base, s->dir, c->width, c->height, &s->ready_fd,
+    const struct x11_client *c = s->l.h->cfg->client;
+    s->xserver = x11_launch_xserver(s->l.h->base, s->dir, c->width, c->height, &s->ready_fd,
                                     xserver_exit, s, err, sizeof err);
-    s->ready_ev = s->xserver ? event_new(s->h->base, s->ready_fd, EV_READ | EV_PERSIST, ready_cb, s) : NULL;
+    s->ready_ev = s->xserver ? event_new(s->l.h->base, s->ready_fd, EV_READ | EV_PERSIST, ready_cb, s) : NULL;
     if (!s->ready_ev || event_add(s->ready_ev, NULL) != 0)
-        finish_later(s, s->xserver ? FAIL_INTERNAL : FAIL_XSERVER, s->xserver ? "cannot watch Xvfb" : err);
+        session_life_finish_later(&s->l, s->xserver ? FAIL_INTERNAL : FAIL_XSERVER, s->xserver ? "cannot watch Xvfb" : err);
 }
 
 void x11_session_logoff(struct x11_session *s)
 {
-    switch (s->state) {
-    case SESSION_ST_NEW:
-    case SESSION_ST_CONNECTING:
-        end(s, FAIL_ABORTED, "logoff requested before the client's window appeared");
-        break;
-    case SESSION_ST_LOGON:
-        s->logoff_requested = 1;
-        if (!s->interp)
-            finish_later(s, FAIL_NONE, "logoff");
-        break;
-    case SESSION_ST_RUNNING:
-        s->state = SESSION_ST_LOGOFF;
-        emit(s, SESSION_LOGOFF, 0, FAIL_NONE, NULL);
-        if (s->interp)
-            interp_logoff(s->interp);
-        else
-            finish_later(s, FAIL_NONE, "logoff");
-        break;
-    default:
-        break;
-    }
+    if (session_life_logoff(&s->l))             /* NEW, CONNECTING */
+        session_life_end(&s->l, FAIL_ABORTED, "logoff requested before the client's window appeared");
 }
 
 void x11_session_kill(struct x11_session *s, enum failure_reason reason, const char *detail)
 {
-    end(s, reason, detail);
+    session_life_end(&s->l, reason, detail);
 }
 
-enum session_state x11_session_state(const struct x11_session *s) { return s->state; }
-uint32_t x11_session_index(const struct x11_session *s) { return s->index; }
-const char *x11_session_user(const struct x11_session *s) { return s->user; }
-uint64_t x11_session_launched_us(const struct x11_session *s) { return s->launched_us; }
-enum failure_reason x11_session_reason(const struct x11_session *s) { return s->final_reason; }
+enum session_state x11_session_state(const struct x11_session *s) { return s->l.state; }
+uint32_t x11_session_index(const struct x11_session *s) { return s->l.index; }
+const char *x11_session_user(const struct x11_session *s) { return s->l.user; }
+uint64_t x11_session_launched_us(const struct x11_session *s) { return s->l.launched_us; }
+enum failure_reason x11_session_reason(const struct x11_session *s) { return s->l.final_reason; }
 
 int x11_session_screen(struct x11_session *s, struct screen_view *out)
 {
@@ -475,7 +372,7 @@ int x11_session_save_png(struct x11_session *s, const char *path)
 {
     struct screen_view v;
     if (op_screen(s, &v) != 0) {
-        log_warn("session %u: no screen to save to %s", s->index, path);
+        log_warn("session %u: no screen to save to %s", s->l.index, path);
         return -1;
     }
     return screen_write_png(&v, path);
@@ -507,7 +404,6 @@ void x11_session_free(struct x11_session *s)
         event_free(s->ready_ev);
     if (s->window_ev)
         event_free(s->window_ev);
-    if (s->finish_ev)
-        event_free(s->finish_ev);
+    session_life_release(&s->l);
     free(s);
 }

@@ -23,11 +23,15 @@ uint64_t clock_wall_us(void)
     return timespec_us(&ts);
 }
 
-const char *clock_format_iso(uint64_t wall_us, char *buf, unsigned buflen)
+const char *clock_format_utc(uint64_t wall_us, const char *fmt, char *buf, size_t len)
 {
     time_t secs = (time_t)(wall_us / 1000000u);
     struct tm tm;
-    gmtime_r(&secs, &tm);
-    strftime(buf, buflen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!len)
+        return NULL;
+    if (!gmtime_r(&secs, &tm) || !strftime(buf, len, fmt, &tm)) {
+        buf[0] = '\0';
+        return NULL;
+    }
     return buf;
 }

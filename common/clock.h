@@ -3,6 +3,7 @@
 #ifndef SESSMAX_CLOCK_H
 #define SESSMAX_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Monotonic microseconds since an arbitrary origin (boot). Thread-safe, never goes back. */
@@ -11,7 +12,8 @@ uint64_t clock_now_us(void);
 /* Wall-clock microseconds since the Unix epoch. Thread-safe; can jump. */
 uint64_t clock_wall_us(void);
 
-/* Formats wall-clock microseconds as ISO 8601 UTC ("2026-11-30T02:45:22Z") into buf. */
-const char *clock_format_iso(uint64_t wall_us, char *buf, unsigned buflen);
+/* Formats wall-clock microseconds as UTC with strftime's fmt (e.g. "%Y-%m-%d %H:%M") into buf of
+ * len bytes. Returns buf, or NULL (buf then empty) when the text does not fit. Thread-safe. */
+const char *clock_format_utc(uint64_t wall_us, const char *fmt, char *buf, size_t len);
 
 #endif

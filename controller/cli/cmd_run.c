@@ -44,6 +44,8 @@ static int run(int argc, char **argv)
     struct plan_checked pc;
     char err[PLAN_ERR_LEN];
     int rc = plan_check_load(path, &pc, err, sizeof err);
+    if (rc == 0 && (rc = plan_check_programs(&pc, 0, err, sizeof err)) != 0)
+        plan_check_free(&pc);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return rc;

@@ -3,6 +3,7 @@
  * of a selected cell regressed. For nightly jobs. */
 #include "controller/cli/cmd_trend.h"
 
+#include "common/clock.h"
 #include "controller/run/matrix_spec.h"
 #include "controller/score/runsel.h"
 #include "controller/score/summary_load.h"
@@ -15,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct trend_opts {
     struct matrix_tag cell;       /* filter; no value = any */
@@ -60,11 +60,8 @@ static enum trend_mark print_cell(const char *cell, const struct trend_point *p,
     struct trend_judgement j = { 0 };
     for (size_t i = n > t->show ? n - t->show : 0; i < n; i++) {
         trend_judge(p, i, t->last, t->tolerance, &j);
-        char when[32] = "", smax[24], sm[24], sd[24], bl[24], bm[24], bd[24];
-        time_t secs = (time_t)(p[i].started_us / 1000000);
-        struct tm tm;
-        if (gmtime_r(&secs, &tm))
-            strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
+        char when[32], smax[24], sm[24], sd[24], bl[24], bm[24], bd[24];
+        clock_format_utc(p[i].started_us, "%Y-%m-%d %H:%M", when, sizeof when);
         if (isfinite(p[i].smax))
             snprintf(smax, sizeof smax, p[i].reached ? "%.0f" : ">= %.0f", p[i].smax);
         else

@@ -78,10 +78,10 @@ static int validate(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return rc;
     }
-    if (plan_client_check_program(&pc.plan->client, err, sizeof err) != 0) {
-        fprintf(stderr, "%s:%d:%d: %s\n", pc.plan->file, pc.plan->client.line, pc.plan->client.col, err);
+    if ((rc = plan_check_programs(&pc, 1, err, sizeof err)) != 0) {
+        fprintf(stderr, "%s\n", err);
         plan_check_free(&pc);
-        return EX_DATAERR;
+        return rc;
     }
     if (!quiet) {
         plan_check_describe(&pc, stdout);

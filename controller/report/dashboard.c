@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "common/clock.h"
 #include "controller/report/report.h"
 #include "controller/report/report_html.h"
 #include "controller/report/svg.h"
@@ -45,10 +45,7 @@ static int one_run(struct store *st, const struct store_run *r, const char *dir,
     memset(t, 0, sizeof *t);
     trend_cell_of(r, t->cell, sizeof t->cell);
     snprintf(t->name, sizeof t->name, "%s", r->name);
-    time_t secs = (time_t)(r->started_us / 1000000);
-    struct tm tm;
-    if (gmtime_r(&secs, &tm))
-        strftime(t->when, sizeof t->when, "%Y-%m-%d %H:%M", &tm);
+    clock_format_utc(r->started_us, "%Y-%m-%d %H:%M", t->when, sizeof t->when);
     snprintf(t->verdict, sizeof t->verdict, "%s", rc == 0 ? verdict_name(v.kind) : "error");
     trend_point_of(&s, &t->p);
     if (strcmp(r->status, "completed") != 0)   /* only completed runs make or meet a trend */

@@ -260,9 +260,9 @@ static void export_junit(const struct summary *s, const struct verdict *v, FILE 
             failures + s->failure_count, errors);
     fprintf(o, "    <properties>\n");
     const char *props[][2] = { { "transport", s->run.transport }, { "platform", s->run.platform },
-                               { "network", s->run.network }, { "score_version", SCORE_VERSION },
-                               { "verdict", verdict_name(v->kind) } };
-    for (size_t i = 0; i < 5; i++) {
+                               { "network", s->run.network }, { "client", s->run.client },
+                               { "score_version", SCORE_VERSION }, { "verdict", verdict_name(v->kind) } };
+    for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
         fprintf(o, "      <property name=\"%s\" value=\"", props[i][0]);
         xml_str(o, props[i][1]);
         fprintf(o, "\"/>\n");
@@ -336,6 +336,7 @@ static void om_labels(FILE *o, const struct summary *s)
     om_label(o, "transport", s->run.transport);
     om_label(o, "platform", s->run.platform);
     om_label(o, "network", s->run.network);
+    om_label(o, "client", s->run.client);
 }
 
 static void om_gauge(FILE *o, const struct summary *s, const char *name, const char *help, double v)

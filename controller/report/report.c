@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/clock.h"
 #include "controller/report/report_charts.h"
 #include "controller/report/report_html.h"
 #include "controller/score/summary.h"
@@ -139,10 +139,8 @@ static void failure_table(FILE *o, const struct summary *s)
     for (size_t i = 0; i < s->failure_count; i++) {
         const struct summary_failure *f = &s->failures[i];
         char when[32] = "-";
-        time_t t = (time_t)(f->t_us / 1000000);
-        struct tm tm;
-        if (f->t_us && gmtime_r(&t, &tm))
-            strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+        if (f->t_us)
+            clock_format_utc(f->t_us, "%Y-%m-%d %H:%M:%S", when, sizeof when);
         fprintf(o, "<tr><td>");
         svg_escape(o, f->user);
         fprintf(o, "</td><td>");
@@ -188,13 +186,11 @@ static void copy_table(FILE *o, const struct summary *s)
 
 static void labels(FILE *o, const struct summary *s)
 {
-    char when[64] = "";
-    time_t t = (time_t)(s->run.started_us / 1000000);
-    struct tm tm;
-    if (gmtime_r(&t, &tm))
-        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+    char when[64];
+    clock_format_utc(s->run.started_us, "%Y-%m-%d %H:%M UTC", when, sizeof when);
     const char *kv[][2] = { { "transport", s->run.transport }, { "platform", s->run.platform },
-                            { "network", s->run.network }, { "target", s->run.target },
+                            { "network", s->run.network }, { "client", s->run.client },
+                            { "target", s->run.target },
                             { "workload", s->run.workload_name }, { "status", s->run.status },
                             { "started", when }, { "score version", SCORE_VERSION } };
     fprintf(o, "<p class=\"labels\">");

@@ -3,7 +3,8 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
+
+#include "common/clock.h"
 
 void svg_escape(FILE *o, const char *s)
 {
@@ -74,11 +75,9 @@ static void fmt_tick(char *buf, size_t len, double v, double step)
 /* An x tick: a number, or a date "MM-DD" when x is in days. */
 static void fmt_xtick(const struct svg_chart *c, char *buf, size_t len, double v, double step)
 {
-    time_t secs = (time_t)llround(v * 86400.0);
-    struct tm tm;
     if (!c->x_days)
         fmt_tick(buf, len, v, step);
-    else if (!gmtime_r(&secs, &tm) || !strftime(buf, len, "%m-%d", &tm))
+    else if (v < 0 || !clock_format_utc((uint64_t)llround(v * 86400.0) * 1000000u, "%m-%d", buf, len))
         snprintf(buf, len, "?");
 }
 

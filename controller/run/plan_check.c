@@ -6,6 +6,7 @@
 #include "common/ydoc.h"
 #include <sysexits.h>
 #include "controller/run/plan.h"
+#include "controller/run/plan_client.h"
 
 #include <errno.h>
 #include <openssl/crypto.h>
@@ -259,4 +260,16 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
             p->early_stop ? ", early stop after the threshold" : "");
     describe_agents(p, out);
     fprintf(out, "  score      %s, %zu thresholds\n", pc->score_json, pc->score.threshold_count);
+}
+
+int plan_check_programs(const struct plan_checked *pc, int always, char *err, size_t errlen)
+{
+    const struct plan *p = pc->plan;
+    char why[512];
+    if (!always && p->agents.mode != PLAN_AGENTS_LOCAL)
+        return 0;
+    if (plan_client_check_program(&p->client, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "%s:%d:%d: %s", p->file, p->client.line, p->client.col, why);
+    return EX_DATAERR;
 }

@@ -40,6 +40,10 @@ int plan_check_load(const char *path, struct plan_checked *out, char *err, size_
 int plan_check_load_text(const char *path, const char *text, size_t len, struct plan_checked *out, char *err,
                          size_t errlen);
 void plan_check_free(struct plan_checked *pc);
+/* The external client's programs (the client, Xvfb, ...) on this host: checked always when
+ * `always`, else only when the plan's agents are local (remote agents run on other hosts).
+ * Returns 0, or EX_DATAERR with err "FILE:LINE:COL: ... (install PACKAGE or DOWNLOAD)". */
+int plan_check_programs(const struct plan_checked *pc, int always, char *err, size_t errlen);
 /* What a run of this plan would do, a few lines for humans. */
 void plan_check_describe(const struct plan_checked *pc, FILE *out);
 

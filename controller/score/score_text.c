@@ -56,8 +56,8 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     const struct score_result *r = &s->score;
     char smax[96];
     score_format_smax(r, smax, sizeof smax);
-    fprintf(o, "run %lld  %s  transport=%s platform=%s network=%s  (%s)\n", (long long)s->run.id,
-            s->run.name, s->run.transport, s->run.platform, s->run.network, s->run.status);
+    fprintf(o, "run %lld  %s  transport=%s platform=%s network=%s client=%s  (%s)\n", (long long)s->run.id,
+            s->run.name, s->run.transport, s->run.platform, s->run.network, s->run.client, s->run.status);
     fprintf(o, "score %s, measure '%s': %zu samples, %zu failed\n", SCORE_VERSION, s->measure,
             r->samples, r->samples_failed);
     if (s->samples_suspect)

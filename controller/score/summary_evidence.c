@@ -4,7 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "common/clock.h"
 
 #define SCREEN_MARK "; screen "
 
@@ -68,10 +69,8 @@ void summary_evidence_print(FILE *o, const struct summary *s, const char *shots)
     for (size_t i = 0; i < s->failure_count; i++) {
         const struct summary_failure *f = &s->failures[i];
         char when[32] = "-";
-        time_t t = (time_t)(f->t_us / 1000000);
-        struct tm tm;
-        if (f->t_us && gmtime_r(&t, &tm))
-            strftime(when, sizeof when, "%H:%M:%S UTC", &tm);
+        if (f->t_us)
+            clock_format_utc(f->t_us, "%H:%M:%S UTC", when, sizeof when);
         fprintf(o, "  %-16s %-16s %s%s  screen: %s  (%s)\n", f->user, f->reason, when, f->stuck ? " stuck" : "",
                 f->screen[0] ? f->screen : "none", f->detail);
     }

@@ -188,6 +188,7 @@ json_t *verdict_json(const struct summary *s, const struct verdict *v)
         bad |= jsonv_set(o, "transport", jsonv_string(s->run.transport));
         bad |= jsonv_set(o, "platform", jsonv_string(s->run.platform));
         bad |= jsonv_set(o, "network", jsonv_string(s->run.network));
+        bad |= jsonv_set(o, "client", jsonv_string(s->run.client));
         bad |= jsonv_set(o, "verdict", jsonv_string(verdict_name(v->kind)));
         bad |= jsonv_set(o, "exit_code", json_integer(verdict_exit_code(v->kind)));
         bad |= jsonv_set(o, "score_version", jsonv_string(SCORE_VERSION));

@@ -1,4 +1,4 @@
-/* test_clock.c -- the monotonic and wall clocks and ISO 8601 formatting. */
+/* test_clock.c -- the monotonic and wall clocks and UTC date formatting. */
 #include "unit.h"
 
 #include "common/clock.h"
@@ -22,11 +22,22 @@ static void test_clock__wall_is_epoch_microseconds(void)
     CU_ASSERT_TRUE(w < 4102444800ull * 1000000);     /* before 2100 */
 }
 
-static void test_clock__format_iso(void)
+static void test_clock__format_utc(void)
 {
     char buf[32];
-    CU_ASSERT_STRING_EQUAL(clock_format_iso(0, buf, sizeof buf), "1970-01-01T00:00:00Z");
-    CU_ASSERT_STRING_EQUAL(clock_format_iso(1700000000999999ull, buf, sizeof buf), "2023-11-14T22:13:20Z");
+    CU_ASSERT_STRING_EQUAL(clock_format_utc(0, "%Y-%m-%dT%H:%M:%SZ", buf, sizeof buf), "1970-01-01T00:00:00Z");
+    CU_ASSERT_STRING_EQUAL(clock_format_utc(1700000000999999ull, "%Y-%m-%d %H:%M:%S", buf, sizeof buf),
+                           "2023-11-14 22:13:20");
+    CU_ASSERT_STRING_EQUAL(clock_format_utc(1700000000999999ull, "%m-%d", buf, sizeof buf), "11-14");
+}
+
+/* A text longer than the buffer gives NULL and an empty buffer, never a cut or unterminated one. */
+static void test_clock__format_utc_too_long(void)
+{
+    char buf[8] = "xxxxxxx";
+    CU_ASSERT_PTR_NULL(clock_format_utc(1700000000999999ull, "%Y-%m-%d %H:%M", buf, sizeof buf));
+    CU_ASSERT_STRING_EQUAL(buf, "");
+    CU_ASSERT_PTR_NULL(clock_format_utc(0, "%Y", buf, 0));
 }
 
 int main(void)
@@ -34,7 +45,8 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_clock__monotonic_never_goes_back),
         UNIT_TEST(test_clock__wall_is_epoch_microseconds),
-        UNIT_TEST(test_clock__format_iso),
+        UNIT_TEST(test_clock__format_utc),
+        UNIT_TEST(test_clock__format_utc_too_long),
         UNIT_END,
     };
     return unit_run("clock", tests, NULL, NULL);
