@@ -26,8 +26,8 @@
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table; 3: network
  * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
- * matrices; 6: agents.clock_offset_us and rtt_us. */
-#define STORE_SCHEMA_VERSION 6
+ * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load. */
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 
@@ -115,6 +115,9 @@ int store_sessions_lost(struct store *st, int64_t run, int64_t agent, enum failu
 int store_add_sample(struct store *st, int64_t run, const struct rec_sample *s, uint32_t active);
 int store_add_traffic(struct store *st, int64_t run, const struct rec_traffic *t);
 int store_add_health(struct store *st, int64_t run, int64_t agent, const struct rec_health *h);
+/* One sample of a local target's CPU use (the controller's own measurement, not an agent's). */
+struct store_target_load { uint64_t t_us; uint32_t cpus, target_permille, others_permille; };
+int store_add_target_load(struct store *st, int64_t run, const struct store_target_load *l);
 int store_add_event(struct store *st, int64_t run, uint64_t t_us, const char *level, const char *text);
 /* A copy timer of the run: `bytes` moved per sample, to_client 0 (copy in) or 1 (copy out). */
 int store_add_copy_timer(struct store *st, int64_t run, const char *name, int to_client, uint64_t bytes);
@@ -186,6 +189,8 @@ int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row *
 
 struct store_health_row { int64_t agent; struct rec_health h; };
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count);
+/* The run's target_load rows in time order; *out is malloc'd (NULL when none). 0 or -1. */
+int store_load_target_load(struct store *st, int64_t run, struct store_target_load **out, size_t *count);
 
 struct store_copy_row { char name[RESULTS_NAME_LEN]; int to_client; uint64_t bytes; };
 int store_load_copy_timers(struct store *st, int64_t run, struct store_copy_row **out, size_t *count);

@@ -13,6 +13,7 @@
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_load.h"
 #include "controller/score/summary_net.h"
+#include "controller/score/summary_target.h"
 #include "controller/report/svg.h"
 #include "controller/score/verdict.h"
 #include "db/store.h"
@@ -64,6 +65,10 @@ static void key_figures(FILE *o, const struct summary *s)
     char net[512];
     summary_net_line(s, net, sizeof net);
     fprintf(o, "<tr><th>network</th><td>");
+    svg_escape(o, net);
+    fprintf(o, "</td></tr>\n");
+    summary_target_line(s, net, sizeof net);
+    fprintf(o, "<tr><th>target CPUs</th><td id=\"target-cpus\">");
     svg_escape(o, net);
     fprintf(o, "</td></tr>\n");
     figure(o, "agent loop lag p99", "%.1f ms", s->lag_p99_ms);
