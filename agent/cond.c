@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/workload_pixel.h"
+
 /* The condition's region clipped to the screen (w or h 0 when outside it). */
 static struct workload_rect clip(struct workload_rect r, const struct screen_view *v)
 {

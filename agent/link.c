@@ -23,9 +23,11 @@
 #include "common/hostport.h"
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/tls.h"
 #include "common/wire.h"
 #include "common/workload.h"
+#include "common/workload_drives.h"
 
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>

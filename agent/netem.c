@@ -351,6 +351,11 @@ int netem_enter(const struct netem *n)
     return 0;
 }
 
+int netem_ns_fd(const struct netem *n)
+{
+    return n ? n->ns_fd : -1;
+}
+
 void netem_stats(struct netem *n, struct netem_stats *out)
 {
     if (n->shaper)

@@ -36,6 +36,10 @@ int netem_open(const struct netprofile *p, const char *target_host, struct netem
  * link). 0, or -1 (logged). NULL: no-op. */
 int netem_enter(const struct netem *n);
 
+/* The emulator's network namespace (an fd a child process may setns() into before exec, so that
+ * an external client's connection takes the emulated link); -1 for NULL. */
+int netem_ns_fd(const struct netem *n);
+
 /* Counters of the shaper. */
 void netem_stats(struct netem *n, struct netem_stats *out);
 

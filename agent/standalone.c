@@ -24,6 +24,7 @@
 #include "common/netprofile.h"
 #include "common/shots.h"
 #include "common/workload.h"
+#include "common/workload_pixel.h"
 #include "common/x11_preset.h"
 
 struct opts {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/netem.h"
 #include "common/x11_preset.h"
 
 #define X11_TAIL_BYTES 4096
@@ -179,7 +180,8 @@ struct x11_proc *x11_launch_client(struct event_base *base, const struct x11_lau
     }
     snprintf(log, sizeof log, "%s/client.stderr", c->dir);
     struct x11_proc_spec spec = { .argv = argv, .display = c->display, .stdin_text = line,
-                                  .stdout_fd = -1, .stderr_path = log, .pass_fd = -1 };
+                                  .stdout_fd = -1, .stderr_path = log, .pass_fd = -1,
+                                  .netns_fd = netem_ns_fd(c->cfg->netem) };
     struct x11_proc *p = x11_proc_spawn(base, &spec, on_exit, arg, err, errlen);
     if (!p && strstr(err, "not found"))
         snprintf(err, errlen, "%s not found (%s)", argv[0], x11_client_source(cl));

@@ -5,6 +5,7 @@
 #include "common/x11_preset.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <event2/event.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -59,11 +60,11 @@ static void free_env(char **env)
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
 static void child(const char *path, char *const *argv, char **env, int in, int out, int err_fd,
-                  int pass, pid_t parent)
+                  int pass, int netns, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
+    if (getppid() != parent || (netns > 0 && setns(netns, CLONE_NEWNET) != 0))
         _exit(127);
     signal(SIGPIPE, SIG_DFL);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err_fd, 2) < 0 || (pass >= 0 && dup2(pass, 3) < 0))
@@ -154,7 +155,7 @@ struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_s
     pid_t parent = getpid();
     p->pid = fork();
     if (p->pid == 0)
-        child(path, s->argv, env, fds[0], fds[1], fds[2], s->pass_fd, parent);
+        child(path, s->argv, env, fds[0], fds[1], fds[2], s->pass_fd, s->netns_fd, parent);
     if (p->pid < 0) {
         snprintf(err, errlen, "cannot start %s: %s", s->argv[0], strerror(errno));
         goto fail;

@@ -19,6 +19,8 @@ struct x11_proc_spec {
     int stdout_fd;              /* its stdout; -1: /dev/null */
     const char *stderr_path;    /* its stderr (created 0600, truncated); NULL: /dev/null */
     int pass_fd;                /* given to the child as fd 3; -1: none */
+    int netns_fd;               /* > 0: the child joins this network namespace (the link emulator's)
+                                 * before exec; 0 or -1: the agent's */
 };
 
 /* Starts a child. on_exit(arg, status) runs on the loop once it has exited and been reaped

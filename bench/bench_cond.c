@@ -9,6 +9,7 @@
 
 #include "agent/cond.h"
 #include "common/clock.h"
+#include "common/workload_pixel.h"
 
 #define W 1024
 #define H 768

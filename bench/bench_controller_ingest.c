@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/wire.h"
 #include "controller/run/agentpool.h"
 #include "db/store.h"

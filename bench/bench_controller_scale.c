@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/tls.h"
 #include "common/wire.h"
 #include "controller/run/plan_check.h"
@@ -493,6 +494,8 @@ static void print_figures(const struct totals *t, const struct run_outcome *o, c
     printf("  %-46s %u runs, %.1f ms each on average, %.1f ms the longest (%.2f %% of the run)\n",
            "live score", o->live_score_runs, o->live_score_runs ? o->live_score_us / 1e3 / o->live_score_runs : 0,
            o->live_score_max_us / 1e3, run_s > 0 ? 100 * o->live_score_us / 1e6 / run_s : 0);
+    printf("  %-46s p99 %.0f ms, max %.0f ms (the loop thread held up by anything)\n",
+           "controller tick later than due (every 250 ms)", o->tick_lag_p99_us / 1e3, o->tick_lag_max_us / 1e3);
     printf("  %-46s %llu commits, %.1f ms on average, %.1f ms the longest\n", "store commits (every 250 ms)",
            (unsigned long long)o->commits, o->commits ? o->commit_us / 1e3 / o->commits : 0, o->commit_max_us / 1e3);
     printf("  %-46s p50 %.0f ms, p99 %.0f ms, max %s%.0f ms\n", "batch sent -> ACK received",

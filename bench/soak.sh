@@ -10,7 +10,10 @@
 # the ramp is over ("start") and just before logoff ("end"), and the growth between them; then
 # the accounting: every session ended or failed with a reason (none left launched or active),
 # and every completed loop of every session holds a sample of every timer of the workload
-# (samples found vs expected). Exit 1 if a session is unaccounted for or a sample is missing.
+# (samples found vs expected); agents and sessions lost, counted both in the database (agents
+# with status lost, sessions with reason lost) and in the controller's output. Exit 1, with a
+# "soak: FAIL:" line per problem and a FAILED banner, if an agent or a session was lost, a
+# session failed or is unaccounted for, a sample is missing or the run did not complete.
 set -euo pipefail
 N=${1:-300}
 DURATION=${2:-3600s}
@@ -143,10 +146,32 @@ PY
 lost=$?
 set -e
 cat "$T/acct.txt"
+# lost: agents and sessions, from the database and from what the controller printed
+agents=$(q "select count(*) from agents")
+agents_lost=$(q "select count(*) from agents where status = 'lost'")
+sess_lost=$(q "select count(*) from sessions where reason = 'lost'")
+sess_failed=$(q "select count(*) from sessions where state = 'failed'")
+run_status=$(q "select group_concat(status, ',') from runs")
+log_lost=$(grep -c -E 'agent .* lost|sessions marked lost|recorded as lost|every agent was lost' "$T/run.log" || true)
+echo "soak: agents $agents (planned $AGENTS), lost $agents_lost; sessions lost $sess_lost, failed $sess_failed;" \
+     "controller output: $log_lost line(s) about lost agents or sessions; run status $run_status, exit $RC"
 bad=0
-[ "$total" = "$N" ] || { echo "soak: FAIL: $total sessions recorded, $N planned"; bad=1; }
-[ "$open" = 0 ] || { echo "soak: FAIL: $open sessions still launched or active after the run"; bad=1; }
-[ $lost = 0 ] || { echo "soak: FAIL: samples missing"; bad=1; }
-"$B/sessmax" db check "$T/soak.db" >/dev/null || { echo "soak: FAIL: db check"; bad=1; }
-[ $bad = 0 ] && echo "soak: nothing lost"
-exit $bad
+fail() { echo "soak: FAIL: $*"; echo "soak: FAIL: $*" >&2; bad=$((bad + 1)); }
+[ "$total" = "$N" ] || fail "$total sessions recorded, $N planned"
+[ "$open" = 0 ] || fail "$open sessions still launched or active after the run"
+[ "$agents" = "$AGENTS" ] || fail "$agents agents recorded, $AGENTS planned"
+[ "$agents_lost" = 0 ] || fail "$agents_lost agent(s) lost: $(q "select group_concat(name || ' (' || detail || ')', ', ') from agents where status = 'lost'")"
+[ "$sess_lost" = 0 ] || fail "$sess_lost session(s) lost with their agent"
+[ "$sess_failed" = 0 ] || fail "$sess_failed session(s) failed"
+[ "$log_lost" = 0 ] || fail "the controller reported losses: $(grep -E 'agent .* lost|sessions marked lost|recorded as lost|every agent was lost' "$T/run.log" | head -2 | tr -s ' ' | cut -c1-160 | paste -sd'|')"
+[ "$run_status" = completed ] || fail "run status '$run_status', not completed"
+[ "$RC" = 0 ] || fail "sessmax run exited $RC"
+[ $lost = 0 ] || fail "samples missing"
+"$B/sessmax" db check "$T/soak.db" >/dev/null || fail "db check"
+if [ $bad = 0 ]; then
+  echo "soak: nothing lost"
+else
+  echo "soak: FAILED: $bad problem(s) above; nothing-lost does not hold" | tee /dev/stderr
+  KEEP=1
+fi
+[ $bad = 0 ]

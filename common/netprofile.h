@@ -59,14 +59,6 @@ int netprofile_is_shaped(const struct netprofile *p);
 int netprofile_from_node(const struct ydoc *doc, const struct ydoc_node *n, struct netprofile *out,
                          char *err, size_t errlen);
 
-/* JSON object with every field (name, rtt_ms, jitter_ms, loss_pct, rate_down_kbit, rate_up_kbit,
- * queue, connection). Returns a malloc'd string the caller frees; NULL on out of memory. */
-char *netprofile_to_json(const struct netprofile *p);
-/* Inverse of netprofile_to_json, with the same checks as the YAML form. 0, or -1 with err. */
-int netprofile_from_json(const char *text, struct netprofile *out, char *err, size_t errlen);
-/* Command-line form: a built-in name or a JSON object. 0, or -1 with err. */
-int netprofile_parse_arg(const char *text, struct netprofile *out, char *err, size_t errlen);
-
 /* One line for people: "wan-250ms-1pct (rtt 250 ms, jitter 0 ms, loss 1%/dir, down 0 kbit/s ...)". */
 void netprofile_describe(const struct netprofile *p, char *buf, size_t len);
 
@@ -82,5 +74,8 @@ enum netprofile_conn netprofile_conn_derive(const struct netprofile *p);
 int netprofile_parse_rate(const char *text, uint64_t *bps);
 /* "1%", "0.5%", "0" -> fraction; -1 on bad text. */
 int netprofile_parse_loss(const char *text, double *fraction);
+
+/* The JSON form (CONFIG, the results store, --network) is declared beside it. */
+#include "common/netprofile_json.h"
 
 #endif

@@ -1,6 +1,7 @@
 /* netprofile_json.c -- a network profile as a JSON object: what the controller sends agents in
  * CONFIG and stores with the run, and what `sessmax-agent run --network` accepts. Decoding applies
  * the same limits as the plan's YAML form, since the text may come from a peer. */
+#include "common/netprofile_json.h"
 #include "common/netprofile.h"
 #include "common/log.h"
 

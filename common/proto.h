@@ -1,4 +1,5 @@
-/* proto.h -- the controller<->agent wire protocol: frames, messages, and the authentication MAC.
+/* proto.h -- the controller<->agent wire protocol: frames and messages (the handshake MACs and frame
+ * tags are in proto_auth.h).
  *
  * A frame is a 4-byte big-endian payload length followed by the payload; the payload starts with
  * one type byte. Frames larger than PROTO_MAX_FRAME are refused before any byte of them is
@@ -198,33 +199,5 @@ void proto_msg_clear(struct proto_msg *msg);
  * number of bytes consumed (a trailing partial frame stays unconsumed), or -1 on a bad frame. */
 long proto_parse_stream(const uint8_t *data, size_t len, uint32_t max_frame,
                         int (*fn)(void *ctx, struct proto_msg *msg), void *ctx, char *err, size_t errlen);
-
-/* --- authentication ------------------------------------------------------------------------ */
-
-/* The handshake transcript th = SHA-256(HELLO payload as encoded | u32 version | controller
- * nonce): both proofs and both frame keys cover it, so nothing of HELLO or CHALLENGE can be
- * changed in transit. */
-void proto_transcript(const struct proto_hello *hello, uint32_t version, const uint8_t nonce_c[PROTO_NONCE_LEN],
-                      uint8_t th[PROTO_MAC_LEN]);
-/* HMAC-SHA256(token, label || th || binding) into mac. binding is the TLS channel binding (RFC
- * 9266 tls-exporter, 32 bytes) or zeros on plain TCP; it is concatenated, never mixed into data
- * the peer chose. Labels: PROTO_LABEL_* below. */
-void proto_auth_mac(const char *token, const char *label, const uint8_t th[PROTO_MAC_LEN],
-                    const uint8_t binding[PROTO_NONCE_LEN], uint8_t mac[PROTO_MAC_LEN]);
-#define PROTO_LABEL_CTL "sessmax-ctl-v2"        /* the controller's proof (CHALLENGE) */
-#define PROTO_LABEL_AGENT "sessmax-agent-v2"    /* the agent's proof (AUTH) */
-#define PROTO_LABEL_KEY_C2A "sessmax-key-c2a-v2" /* frame key, controller -> agent */
-#define PROTO_LABEL_KEY_A2C "sessmax-key-a2c-v2" /* frame key, agent -> controller */
-/* The tag of one frame after AUTH: HMAC-SHA256(key, u64 seq || frame) truncated to
- * PROTO_TAG_LEN, where frame is the 4-byte header (its length counting the tag) and payload. */
-void proto_frame_tag(const uint8_t key[PROTO_MAC_LEN], uint64_t seq, const uint8_t *frame, size_t len,
-                     uint8_t tag[PROTO_TAG_LEN]);
-int proto_tag_equal(const uint8_t a[PROTO_TAG_LEN], const uint8_t b[PROTO_TAG_LEN]);
-/* Constant-time comparison of two MACs; 1 when equal. */
-int proto_mac_equal(const uint8_t a[PROTO_MAC_LEN], const uint8_t b[PROTO_MAC_LEN]);
-/* Fills buf with cryptographically random bytes; 0 or -1. */
-int proto_random(uint8_t *buf, size_t len);
-/* A fresh random token as 64 hex characters (+ NUL) for local agents. */
-int proto_new_token(char out[65]);
 
 #endif

@@ -1,7 +1,7 @@
 /* proto_auth.c -- the agent link's cryptography: handshake transcript, HMAC proofs bound to the
  * TLS channel (RFC 9266 exporter, concatenated into the MAC input), per-frame tags after AUTH,
  * random nonces and tokens. Pure: OpenSSL only, no I/O. */
-#include "common/proto.h"
+#include "common/proto_auth.h"
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/proto_auth.h"
 #include "common/tls.h"
 
 #include <event2/buffer.h>

@@ -1,7 +1,8 @@
 /* workload.c -- loads a workload: the top level (version, desktop, regions, defaults, logon,
  * loop, logoff, measures), plus accessors and the flattening walk. Steps and conditions are
- * parsed in workload_step.c; pixel hashing lives in workload_pixel.c. */
-#include "common/workload_parse.h"
+ * parsed in workload_step.c, drives and copies in workload_drives.c; pixel hashing lives in
+ * workload_pixel.c. */
+#include "common/workload.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -9,6 +10,9 @@
 #include <string.h>
 
 #include "common/file_read.h"
+#include "common/workload_drives.h"
+#include "common/workload_parse.h"
+#include "common/workload_step.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 

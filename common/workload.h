@@ -182,23 +182,6 @@ struct workload *workload_load_string(const char *name, const char *text, size_t
                                       char *err, size_t errlen);
 void workload_free(struct workload *wl);
 
-/* Adds the drives of a `drives:` map (a plan's, or the workload's own) to wl. The same checks as
- * in a workload; a drive declared twice (here or already in wl) is an error. Errors name
- * doc's file:line:col. Returns 0 or -1. */
-int workload_add_drives(struct workload *wl, const struct ydoc *doc, const struct ydoc_node *map,
-                        char *err, size_t errlen);
-/* The same from text holding one flow map `{NAME: {files: {FILE: SIZE}}}` (what
- * workload_drives_text writes); `name` stands for it in messages. */
-int workload_add_drives_text(struct workload *wl, const char *name, const char *text, char *err, size_t errlen);
-/* wl's drives as such text (sizes in bytes). malloc'd; "" when none; NULL when out of memory. */
-char *workload_drives_text(const struct workload_drive *drives, size_t n);
-/* Gives each `size: DRIVE/FILE` of a copy timer the size of that file in wl's drives. With
- * strict 0, a workload without drives leaves them for the plan's drives (bytes stays 0); a
- * reference to a drive or file that does not exist is an error at the copy's file:line:col. */
-int workload_resolve_copies(struct workload *wl, int strict, char *err, size_t errlen);
-/* The copy timer named `timer`, or NULL. */
-const struct workload_copy *workload_copy(const struct workload *wl, const char *timer);
-
 /* Accessors (the struct is public, these read better in callers). */
 const char *workload_name(const struct workload *wl);
 const char *workload_hash(const struct workload *wl);
@@ -230,18 +213,5 @@ uint64_t workload_flat_steps(const struct workload *wl, enum workload_part part)
 /* Expands "{user}" in typed text into out (always NUL-terminated). Returns the full length the
  * expansion needs (like snprintf). */
 size_t workload_expand(const char *text, const char *user, char *out, size_t outlen);
-
-/* The region hash used by `match` conditions and printed by `sessmax-agent shot`:
- * FNV-1a 64 over (w, h as 4-byte little-endian each, then for every pixel in row order the
- * three bytes r5>>t, g6>>t, b5>>t), where r5/g6/b5 are the pixel reduced to RGB565 precision
- * (so a 16 bpp and a 32 bpp session of the same screen hash alike) and t = tolerance (0..3) the
- * low bits ignored per channel. `pixels` is the framebuffer (bytes_per_pixel 2: RGB565
- * little-endian; 4: B, G, R, X). The rect must lie inside the framebuffer. */
-uint64_t workload_region_hash(const uint8_t *pixels, uint32_t stride, uint32_t bytes_per_pixel,
-                              struct workload_rect r, unsigned tolerance);
-
-/* Reads one pixel as 0xRRGGBB (16 bpp expanded to 8 bits per channel by bit replication). */
-uint32_t workload_pixel_rgb(const uint8_t *pixels, uint32_t stride, uint32_t bytes_per_pixel,
-                            int32_t x, int32_t y);
 
 #endif

@@ -3,7 +3,7 @@
  * NAME: 1-7 of [A-Za-z0-9_-] (the DOS name the drive is announced under); FILE: a plain name;
  * SIZE: bytes with an optional KB/MB/GB suffix (drive_gen_parse_size). Also a plan's `drives:`
  * (workload_add_drives) and the `copy:` of copy timers (their size and direction). */
-#include "common/workload_parse.h"
+#include "common/workload_drives.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -12,6 +12,8 @@
 #include <strings.h>
 
 #include "common/drive_gen.h"
+#include "common/workload_parse.h"
+#include "common/workload_step.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 

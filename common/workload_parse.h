@@ -1,5 +1,6 @@
 /* workload_parse.h -- private to common/workload*.c: the parse context shared by the top-level
- * parser (workload.c) and the step/condition parser (workload_step.c). */
+ * parser (workload.c), the step/condition parser (workload_step.c) and the drives parser
+ * (workload_drives.c). */
 #ifndef SESSMAX_WORKLOAD_PARSE_H
 #define SESSMAX_WORKLOAD_PARSE_H
 
@@ -12,34 +13,5 @@ struct workload_parse {
     char *err;
     size_t errlen;
 };
-
-/* Parses a list of steps into *out / *n (owned by the workload). */
-int workload_parse_steps(struct workload_parse *p, const struct ydoc_node *seq, const char *what,
-                         struct workload_step **out, size_t *n);
-/* What a condition map may hold besides conditions and `timeout`. */
-enum {
-    WORKLOAD_WAIT_ON_TIMEOUT = 1,        /* on_timeout (wait, until) */
-    WORKLOAD_WAIT_MIN = 2,               /* min (until) */
-    WORKLOAD_WAIT_REPAINT = 4,           /* repaint_after (logon) */
-    WORKLOAD_WAIT_FAIL = 8,              /* fail: {...} (until; parsed by the caller) */
-};
-/* Parses a condition map (change/stable/match/pixel + timeout and what `flags` allow).
- * default_timeout_us applies when `timeout` is absent. */
-int workload_parse_wait(struct workload_parse *p, const struct ydoc_node *map, const char *what,
-                        int flags, uint64_t default_timeout_us, struct workload_wait *out);
-/* Parses `min: echo | 0 | DURATION`. */
-int workload_parse_min(struct workload_parse *p, const struct ydoc_node *n, enum workload_min *min,
-                       uint64_t *min_us);
-/* Frees what a step list owns (not the array itself when it is NULL). */
-void workload_free_steps(struct workload_step *steps, size_t n);
-/* Copies a name of at most RESULTS_NAME_LEN-1 chars of [A-Za-z0-9_.-]. */
-int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, const char *what,
-                        char out[RESULTS_NAME_LEN]);
-
-/* Parses `drives:` (NULL: none) into p->wl->drives (common/workload_drives.c). */
-int workload_parse_drives(struct workload_parse *p, const struct ydoc_node *map);
-void workload_free_drives(struct workload *wl);
-/* Parses a timer's `copy: {to: server|client, size: SIZE | DRIVE/FILE}` (workload_drives.c). */
-int workload_parse_copy(struct workload_parse *p, const struct ydoc_node *n, const char *timer);
 
 #endif

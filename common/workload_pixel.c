@@ -1,6 +1,6 @@
 /* workload_pixel.c -- reading framebuffer pixels the way workloads name them: one pixel as
  * 0xRRGGBB, and the region hash that `match` conditions compare (defined in workload.h). */
-#include "common/workload.h"
+#include "common/workload_pixel.h"
 
 static void rgb565(const uint8_t *px, uint32_t bpp, unsigned *r5, unsigned *g6, unsigned *b5)
 {

@@ -1,6 +1,6 @@
 /* workload_step.c -- parses workload steps (key, type, click, move, think, wait, timer, repeat)
  * and screen conditions into struct workload_step / workload_wait, with positioned errors. */
-#include "common/workload_parse.h"
+#include "common/workload_step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "common/keymap.h"
 #include "common/names.h"
+#include "common/workload_drives.h"
 
 #define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
 

@@ -3,11 +3,13 @@
 #include "common/x11_preset.h"
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/ydoc.h"
 
 struct preset {
@@ -46,9 +48,17 @@ static const char *const var_names[] = { "host", "port", "user", "domain", "widt
                                          "security", "cert", "passfile", "icafile", "display",
                                          "dir", NULL };
 
-static int fail(char *err, size_t errlen, const char *fmt, const char *arg)
+/* Every error is one printable line: what the plan or a CONFIG gave is quoted with its control
+ * characters escaped (\xNN), as the agent logs and sends it back. */
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
-    snprintf(err, errlen, fmt, arg);
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    log_escape(err, errlen, msg);
     return -1;
 }
 
@@ -165,9 +175,8 @@ int x11_client_finish(struct x11_client *c, char *err, size_t errlen)
     if (!c->transport[0])
         snprintf(c->transport, sizeof c->transport, "%.*s", (int)strcspn(allowed, ","), allowed);
     if (!in_list(allowed, c->transport)) {
-        snprintf(err, errlen, "transport '%s' is not available with %s (expected one of: %s)",
-                 c->transport, p ? p->name : "a command template", allowed);
-        return -1;
+        return fail(err, errlen, "transport '%s' is not available with %s (expected one of: %s)",
+                    c->transport, p ? p->name : "a command template", allowed);
     }
     if (p && c->secret != p->secret)
         return fail(err, errlen, "password: the %s preset decides how it gets the password",
@@ -290,8 +299,7 @@ int x11_client_from_json(struct x11_client *c, const char *text, char *err, size
     json_t *o = json_loads(text, 0, &je);
     if (!json_is_object(o)) {
         json_decref(o);
-        snprintf(err, errlen, "client: not a JSON object (%s at column %d)", je.text, je.column);
-        return -1;
+        return fail(err, errlen, "client: not a JSON object (%s at column %d)", je.text, je.column);
     }
     json_t *x = json_object_get(o, "x11");
     int rc = x && json_is_string(x) ? set_x11(c, json_string_value(x), err, errlen)
@@ -337,10 +345,9 @@ static int expand_word(const char *w, size_t len, const struct x11_vars *v, char
             int known;
             add = var_value(v, w + i + 1, (size_t)(close - w - i - 1), &known);
             if (!known) {
-                snprintf(err, errlen, "unknown placeholder '%.*s' in the client command (known: "
-                         "{host} {port} {user} {domain} {width} {height} {security} {cert} "
-                         "{passfile} {icafile} {display} {dir})", (int)(close - w - i + 1), w + i);
-                return -1;
+                return fail(err, errlen, "unknown placeholder '%.*s' in the client command (known: "
+                            "{host} {port} {user} {domain} {width} {height} {security} {cert} "
+                            "{passfile} {icafile} {display} {dir})", (int)(close - w - i + 1), w + i);
             }
             holders++;
             filled += *add != '\0';

@@ -11,6 +11,9 @@
 --     Only runs, agents and sessions rows change after insertion.
 --   - every row of a run's children carries run_id; readers always filter by it.
 --   - times are wall-clock microseconds since the epoch (*_us); durations are microseconds too.
+--     Times an agent reports are stored on the controller's clock (the agent's time less its
+--     agents.clock_offset_us); runs stored before that kept samples, traffic, health and session
+--     times on the agent's clock (the same thing for local agents), and are read as they are.
 --     0 means "not reached" for optional times; logon_us is -1 until the session is active.
 --   - timer names are interned in timer_names (samples hold name_id), so a sample row is small.
 --   - no secret is ever stored: runs.plan_text is the plan after the caller redacted it.

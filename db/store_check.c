@@ -1,6 +1,7 @@
 /* store_check.c -- `sessmax db check`: is this a sessmax database, which schema version, does
  * SQLite's integrity_check pass, and what it holds. Opens the file read-only and never migrates
  * it, so checking a file (even one a killed writer left with a WAL) changes nothing but -shm. */
+#include "db/store_check.h"
 #include "db/store_int.h"
 
 #include <stdarg.h>

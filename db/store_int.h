@@ -56,9 +56,6 @@ int store_connect(const char *path, int flags, sqlite3 **out, char *err, size_t 
  * 1 = sessmax, -1 = some other SQLite database. Returns 0 or -1 (err filled). */
 int store_identify(sqlite3 *db, const char *path, int *kind, int *version, char *err, size_t errlen);
 
-/* Creates the current schema on an empty file, or migrates an older one; refuses newer. */
-int store_migrate(sqlite3 *db, const char *path, char *err, size_t errlen);
-
 void store_names_clear(struct store *st);
 void store_finalize_all(struct store *st);
 

@@ -4,6 +4,7 @@
  *
  * Adding version N+1: append its step to `migrations` (never edit an earlier step), update
  * schema.sql to the resulting schema and bump STORE_SCHEMA_VERSION in store.h. */
+#include "db/store_migrate.h"
 #include "db/store_int.h"
 #include "schema_sql.h"
 

@@ -1,6 +1,7 @@
 /* store_read.c -- the reader API for score, report, compare and export: whole runs loaded into
  * plain arrays, children of a run always in time order (t_us, then insertion). Works on a store
  * opened either way; a writer's reads also see its open batch. */
+#include "db/store_read.h"
 #include "db/store_int.h"
 
 #include <math.h>

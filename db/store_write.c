@@ -2,6 +2,7 @@
  * batch), committed when it holds max_rows rows or is max_age_us old, on store_flush(), and on
  * store_close(). Run and agent rows commit at once: they are rare and readers wait for them.
  * Statements are prepared on first use and reused until the store closes. */
+#include "db/store_write.h"
 #include "db/store_int.h"
 
 #include "common/clock.h"

@@ -1,7 +1,7 @@
 /* cmd_agents.c -- `sessmax agents`: how to run remote agents, and a fresh token for them. */
 #include "controller/cli/cmd_agents.h"
 
-#include "common/proto.h"
+#include "common/proto_auth.h"
 
 #include <getopt.h>
 #include <stdio.h>

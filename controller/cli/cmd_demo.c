@@ -8,7 +8,7 @@
  * simhost's (the demo pins the fingerprint simhost prints). */
 #include "controller/cli/cmd_demo.h"
 
-#include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/workload.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"

@@ -3,6 +3,7 @@
 #include "controller/cli/cmd_validate.h"
 
 #include "common/workload.h"
+#include "common/workload_drives.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 

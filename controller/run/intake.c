@@ -1,4 +1,8 @@
-/* intake.c -- agents' events and records into the store, the ledger and the live score. */
+/* intake.c -- agents' events and records into the store, the ledger and the live score. Every
+ * time an agent sends (its wall clock) is stored on the controller's wall clock: less the
+ * agent's clock offset measured at the handshake (agents.clock_offset_us keeps it), so samples,
+ * sessions, traffic and health of different agents line up with each other and with the
+ * controller's own times (launches, events). */
 #include "controller/run/intake.h"
 
 #include "common/clock.h"
@@ -14,13 +18,27 @@
 /* The controller-clock time of something the agent timed with its own clock. */
 static uint64_t ctl_time(const struct agentpool_agent *a, uint64_t agent_us)
 {
-    return (uint64_t)((int64_t)agent_us - a->clock_offset_us);
+    int64_t t = (int64_t)agent_us - a->clock_offset_us;
+    return t > 0 ? (uint64_t)t : 0;
 }
 
-static void on_session(struct runner *r, const struct agentpool_agent *a, const struct rec_session *e)
+static void on_session(struct runner *r, const struct agentpool_agent *a, const struct rec_session *from_agent)
 {
-    ledger_event(&r->ledger, e->session, e->kind, e->reason, ctl_time(a, e->t_us));
-    runner_stored(r, store_session_event(r->st, r->run, e), "session event");
+    struct rec_session e = *from_agent;
+    e.t_us = ctl_time(a, e.t_us);
+    ledger_event(&r->ledger, e.session, e.kind, e.reason, e.t_us);
+    runner_stored(r, store_session_event(r->st, r->run, &e), "session event");
+}
+
+/* A sample on the controller's clock, with the sessions active when it was taken. */
+static void on_sample(struct runner *r, const struct agentpool_agent *a, const struct rec_sample *from_agent)
+{
+    struct rec_sample s = *from_agent;
+    s.t_us = ctl_time(a, s.t_us);
+    uint32_t active = ledger_active_at(&r->ledger, s.t_us);
+    r->samples++;
+    runner_stored(r, store_add_sample(r->st, r->run, &s, active), "sample");
+    livescore_add(&r->live, &s, active);
 }
 
 const char *intake_refusal(const struct ledger *l, int slot, const struct proto_record *rec)
@@ -49,23 +67,24 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             log_ratelimited(LOG_WARN, "refused-record", "agent %s reported %s; record ignored", a->name, why);
             continue;
         }
-        uint32_t active;
+        struct rec_traffic t;
+        struct rec_health h;
         switch (rec->kind) {
         case PROTO_REC_SAMPLE:
-            /* the sessions active when the sample was taken, not when it arrived */
-            active = ledger_active_at(&r->ledger, ctl_time(a, rec->u.sample.t_us));
-            r->samples++;
-            runner_stored(r, store_add_sample(r->st, r->run, &rec->u.sample, active), "sample");
-            livescore_add(&r->live, &rec->u.sample, active);
+            on_sample(r, a, &rec->u.sample);
             break;
         case PROTO_REC_SESSION:
             on_session(r, a, &rec->u.session);
             break;
         case PROTO_REC_TRAFFIC:
-            runner_stored(r, store_add_traffic(r->st, r->run, &rec->u.traffic), "traffic");
+            t = rec->u.traffic;
+            t.t_us = ctl_time(a, t.t_us);
+            runner_stored(r, store_add_traffic(r->st, r->run, &t), "traffic");
             break;
         case PROTO_REC_HEALTH:
-            runner_stored(r, store_add_health(r->st, r->run, a->store_id, &rec->u.health), "health");
+            h = rec->u.health;
+            h.t_us = ctl_time(a, h.t_us);
+            runner_stored(r, store_add_health(r->st, r->run, a->store_id, &h), "health");
             break;
         }
     }

@@ -299,6 +299,7 @@ void phases_tick_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     uint64_t now = clock_now_us();
+    ticklag_tick(&r->lag, now, PHASES_TICK_MS * 1000ull);
     struct store_target_load tl;
     if (r->target_load && now >= r->target_load_next_us) {
         r->target_load_next_us = now + PHASES_TARGET_LOAD_US;

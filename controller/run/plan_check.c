@@ -3,6 +3,7 @@
 
 #include "common/file_read.h"
 #include "common/workload.h"
+#include "common/workload_drives.h"
 #include "common/ydoc.h"
 #include <sysexits.h>
 #include "controller/run/plan.h"

@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "common/netcap.h"
-#include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/shots.h"
 #include "common/workload.h"
 #include "controller/report/report.h"
@@ -208,9 +208,12 @@ static int finish(struct runner *r, struct run_outcome *out)
     runner_stored(r, store_run_end(r->st, r->run, status, clock_wall_us(), r->message), "run end");
     snprintf(out->status, sizeof out->status, "%s", status);
     snprintf(out->message, sizeof out->message, "%.250s", r->message);
+    livescore_settle(&r->live);
     out->live_score_runs = r->live.runs;
     out->live_score_us = r->live.spent_us;
     out->live_score_max_us = r->live.max_us;
+    out->tick_lag_p99_us = ticklag_percentile_us(&r->lag, 99);
+    out->tick_lag_max_us = r->lag.max_us;
     out->commits = r->commits;
     out->commit_us = r->commit_us;
     out->commit_max_us = r->commit_max_us;

@@ -43,6 +43,7 @@ struct run_outcome {
     uint32_t live_score_runs;   /* live re-scorings, their total and longest time */
     uint64_t live_score_us, live_score_max_us;
     uint64_t commits, commit_us, commit_max_us;   /* store commits (one per tick) */
+    uint64_t tick_lag_p99_us, tick_lag_max_us;    /* the loop's tick later than due (ms resolution) */
 };
 
 /* Runs the plan; returns the exit code (0 pass, 1 thresholds failed, 2 inconclusive, 64+ for

@@ -13,6 +13,7 @@
 #include "controller/run/progress.h"
 #include "controller/run/run.h"
 #include "controller/run/run_limits.h"
+#include "controller/run/ticklag.h"
 
 struct targetload;
 
@@ -39,6 +40,7 @@ struct runner {
     struct event *tick, *launch_ev, *sig_int, *sig_term;
     uint64_t samples;
     uint64_t commits, commit_us, commit_max_us;   /* the tick's store commits: count, total, longest */
+    struct ticklag lag;             /* how late the tick ran */
     uint64_t cross_at_us;
     int aborted, failed_run, store_errors;
     int configured;                 /* CONFIG went to the agents (the ramp started) */

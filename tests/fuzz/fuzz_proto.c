@@ -2,16 +2,37 @@
  *
  * Any byte string must either decode or be refused with a reason; nothing may crash, leak or
  * read out of bounds (ASan/UBSan). Every message that decodes is re-encoded and decoded again,
- * and the second decode must succeed and give the same re-encoding (a round-trip oracle).
+ * and the second decode must succeed and give the same re-encoding (a round-trip oracle). A CONFIG
+ * that decodes has its client (field 19) and network profile parsed as the agent does
+ * (agent/link.c); fuzz_client and fuzz_netprofile go deeper into each.
  * Built by tests/integration/fuzz_proto.sh with clang -fsanitize=fuzzer,address,undefined. */
+#include "common/netprofile.h"
 #include "common/proto.h"
+#include "common/x11_preset.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* What the agent does with a CONFIG's texts before it starts anything. */
+static void use_config(const struct proto_config *c)
+{
+    char err[512];
+    if (c->client && c->client[0]) {
+        struct x11_client x;
+        x11_client_from_json(&x, c->client, err, sizeof err);
+    }
+    if (c->network_profile && c->network_profile[0]) {
+        struct netprofile net;
+        netprofile_lan(&net);
+        netprofile_from_json(c->network_profile, &net, err, sizeof err);
+    }
+}
+
 static int check_roundtrip(void *ctx, struct proto_msg *m)
 {
     (void)ctx;
+    if (m->type == PROTO_CONFIG)
+        use_config(&m->u.config);
     struct proto_buf a = { 0 }, b = { 0 };
     char err[256];
     if (proto_encode(&a, m) == 0) {

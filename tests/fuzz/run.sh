@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh -- runs sessmax's libFuzzer harnesses one after another from a fuzz build directory.
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR [NAME...]        (default: every harness)
-# Budget per harness: FUZZ_SECONDS (default 60) or, when set, FUZZ_RUNS executions. One input
+# Budget per harness: FUZZ_SECONDS (default 60) and/or FUZZ_RUNS executions (whichever ends first;
+# with only FUZZ_RUNS set there is no time limit). One input
 # may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine).
 # Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
 # link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
@@ -11,7 +12,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_netprofile fuzz_sim_users}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -29,7 +30,15 @@ seeds() {
                      printf '\000wan-50ms' >"$dir/builtin"
                      printf '\000{name: x, rtt: 80ms, jitter: 5ms, loss: 1%%, rate_down: 20mbit, rate_up: 2mbit, queue: 50, connection: wan}' >"$dir/yaml" ;;
     fuzz_sim_users) printf 'alice:a1\n# c\nbob:b2\n' >"$dir/list"; printf 'shared-pw\n' >"$dir/one" ;;
-    fuzz_score) printf '\000\000\000\000\001\004{"x"' >"$dir/empty-edit" ;;
+    fuzz_matrix) printf 'platform=ws2022,ws2019@10.0.0.5:3390,lab@[::1]:3389\nsessions=1,50,100\nnetwork=lan,wan-100ms\n' >"$dir/vary"
+                 printf '#platform=ws2022,network=wan-100ms' >"$dir/cell" ;;
+    fuzz_client) printf 'xfreerdp' >"$dir/bare"
+                 printf '{"x11":"xfreerdp","transport":"udp","resolution":"1280x800","args":"/gfx","window_timeout":"20s"}' >"$dir/xfreerdp"
+                 printf '{"x11":"vncviewer"}' >"$dir/vnc"; printf '{"x11":"citrix"}' >"$dir/citrix"
+                 printf '{"x11":"mycli --host {host}:{port} -u {user} /d:{domain}","password":"stdin"}' >"$dir/command" ;;
+    fuzz_drives) printf '{share: {files: {f: 10485760, big: 314572800}}, other: {files: {x: 1}}}' >"$dir/two"
+                 printf '{share: {files: {f: 10MB}}}' >"$dir/units" ;;
+    fuzz_score|fuzz_report) printf '\000\000\000\000\001\004{"x"' >"$dir/empty-edit" ;;
     *) ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1 && cp "$SRC"/tests/fuzz/seeds/"$name"/* "$dir"/ ;;
     esac
     return 0
@@ -46,15 +55,19 @@ for name in $NAMES; do
     seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
     args=(-max_len=8192 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
           -artifact_prefix="$D/artifacts/$name-")
-    case $name in fuzz_proto|fuzz_score|fuzz_sim_users) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
-    if [ -n "${FUZZ_RUNS:-}" ]; then
-        args+=(-runs="$FUZZ_RUNS")
-    else
+    case $name in fuzz_proto|fuzz_score|fuzz_report|fuzz_sim_users|fuzz_matrix|fuzz_client) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
+    [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
+    if [ -n "${FUZZ_SECONDS:-}" ] || [ -z "${FUZZ_RUNS:-}" ]; then
         args+=(-max_total_time="${FUZZ_SECONDS:-60}")
     fi
     log="$D/logs/$name.log"
     start=$(date +%s)
-    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    # Short malloc stacks and a 16 MB quarantine (default 256 MB): cycling through the large one
+    # faulted fresh pages in on every input and took most of the time of the harnesses that load
+    # YAML or SQLite (2-3x fewer executions); a use after free is still caught within 16 MB of
+    # later frees, many inputs' worth.
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=8:quarantine_size_mb=16 \
+    UBSAN_OPTIONS=print_stacktrace=1 \
         "$bin" "${args[@]}" "$corpus" "$seeddir" >"$log" 2>&1
     rc=$?
     secs=$(( $(date +%s) - start ))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agent/cond.h"
+#include "common/workload_pixel.h"
 
 #define W 64
 #define H 48

@@ -104,9 +104,85 @@ static void test_intake__sample_counts_the_sessions_active_when_taken(void)
     struct store_samples ss;
     CU_ASSERT_EQUAL_FATAL(store_load_samples(r.st, r.run, &ss), 0);
     CU_ASSERT_EQUAL_FATAL(ss.count, 2);
-    for (size_t i = 0; i < ss.count; i++)
+    for (size_t i = 0; i < ss.count; i++) {
         CU_ASSERT_EQUAL(ss.rows[i].active, ss.rows[i].value_us == 111 ? 1u : 0u);
+        CU_ASSERT_EQUAL(ss.rows[i].t_us, ss.rows[i].value_us == 111 ? T0 + 15 * S : T0 + 5 * S);
+    }
     store_free_samples(&ss);
+    livescore_free(&r.live);
+    ledger_free(&r.ledger);
+    store_close(r.st);
+}
+
+/* Agent A's clock runs 5 s ahead, agent B's 2 s behind: a session event, a traffic and a health
+ * record of each, taken at the same controller time, are stored at that controller time; the
+ * live score keeps the converted time too. */
+static void test_intake__stores_every_time_on_the_controller_clock(void)
+{
+    char path[600], err[512];
+    snprintf(path, sizeof path, "%s/intake_clock.db", unit_tmpdir());
+    unlink(path);
+    struct plan plan = { 0 };
+    struct score_params sp;
+    score_params_default(&sp);
+    struct runner r = { .plan = &plan, .out = stderr };
+    r.st = store_open(path, STORE_WRITE, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.st);
+    struct store_run_info info = { .name = "clock", .started_us = 1 };
+    r.run = store_run_begin(r.st, &info);
+    CU_ASSERT_FATAL(r.run > 0);
+    CU_ASSERT_EQUAL_FATAL(ledger_init(&r.ledger, 2), 0);
+    livescore_init(&r.live, &sp);
+    progress_init(&r.progress, stderr, 0);
+    struct agentpool_events ev = intake_events(&r);
+    const uint64_t T0 = 1700000000000000ull, S = 1000000;
+    const int64_t offset[2] = { 5 * (int64_t)S, -2 * (int64_t)S };
+    struct agentpool_agent ag[2] = { { .slot = 0, .clock_offset_us = offset[0], .name = "a" },
+                                     { .slot = 1, .clock_offset_us = offset[1], .name = "b" } };
+    for (uint32_t i = 0; i < 2; i++) {
+        ag[i].store_id = store_add_agent(r.st, r.run, ag[i].name, "127.0.0.1", 1);
+        ledger_launched(&r.ledger, i, (int)i);
+        CU_ASSERT_EQUAL(store_session_launch(r.st, r.run, i, ag[i].store_id, "u", T0), 0);
+        uint64_t agent_t = T0 + 10 * S + (uint64_t)offset[i];
+        struct proto_record recs[4] = { event(i, SESSION_ACTIVE, agent_t), sample(i, "vsi"),
+                                        { .kind = PROTO_REC_TRAFFIC }, { .kind = PROTO_REC_HEALTH } };
+        recs[1].u.sample.t_us = agent_t + S;
+        recs[1].u.sample.is_measure = 1;
+        recs[2].u.traffic = (struct rec_traffic){ .session = i, .t_us = agent_t + 2 * S, .bytes_in = 1 };
+        recs[3].u.health = (struct rec_health){ .t_us = agent_t + 3 * S, .sessions_active = 1 };
+        deliver(&ev, &ag[i], recs, 4);
+    }
+    CU_ASSERT_EQUAL(store_flush(r.st), 0);
+    CU_ASSERT_EQUAL(r.ledger.active, 2);
+    CU_ASSERT_EQUAL(ledger_active_at(&r.ledger, T0 + 10 * S - 1), 0);
+    CU_ASSERT_EQUAL(ledger_active_at(&r.ledger, T0 + 10 * S), 2);
+    struct store_samples ss;
+    CU_ASSERT_EQUAL_FATAL(store_load_samples(r.st, r.run, &ss), 0);
+    CU_ASSERT_EQUAL_FATAL(ss.count, 2);
+    for (size_t i = 0; i < ss.count; i++) {
+        CU_ASSERT_EQUAL(ss.rows[i].t_us, T0 + 11 * S);
+        CU_ASSERT_EQUAL(ss.rows[i].active, i + 1);   /* b's session was not active yet when a's arrived */
+    }
+    store_free_samples(&ss);
+    CU_ASSERT_EQUAL_FATAL(r.live.in.n, 2);
+    CU_ASSERT_EQUAL(r.live.in.s[0].t_us, T0 + 11 * S);
+    CU_ASSERT_EQUAL(r.live.in.s[1].t_us, T0 + 11 * S);
+    struct store_session_row *sess;
+    struct store_traffic_row *tr;
+    struct store_health_row *h;
+    size_t ns, nt, nh;
+    CU_ASSERT_EQUAL_FATAL(store_load_sessions(r.st, r.run, &sess, &ns), 0);
+    CU_ASSERT_EQUAL_FATAL(store_load_traffic(r.st, r.run, &tr, &nt), 0);
+    CU_ASSERT_EQUAL_FATAL(store_load_health(r.st, r.run, &h, &nh), 0);
+    CU_ASSERT_EQUAL_FATAL(ns + nt + nh, 6);
+    for (size_t i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL(sess[i].active_us, T0 + 10 * S);
+        CU_ASSERT_EQUAL(tr[i].t.t_us, T0 + 12 * S);
+        CU_ASSERT_EQUAL(h[i].h.t_us, T0 + 13 * S);
+    }
+    free(sess);
+    free(tr);
+    free(h);
     livescore_free(&r.live);
     ledger_free(&r.ledger);
     store_close(r.st);
@@ -117,6 +193,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_intake__refuses_unsafe_names_and_foreign_sessions),
         UNIT_TEST(test_intake__sample_counts_the_sessions_active_when_taken),
+        UNIT_TEST(test_intake__stores_every_time_on_the_controller_clock),
         UNIT_END,
     };
     return unit_run("intake", tests, NULL, NULL);

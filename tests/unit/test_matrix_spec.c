@@ -40,6 +40,25 @@ static void test_matrix_spec__vary_errors(void)
 }
 
 /* The last --vary changes fastest; tags list keys in key order whatever the --vary order. */
+/* fuzz_matrix: a control character in --vary or --cell came back raw and broke the error line. */
+static void test_matrix_spec__errors_one_line(void)
+{
+    struct matrix_spec s;
+    struct matrix_tag t;
+    char err[512];
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "plat\nform=a", err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "plat\\x0aform"));
+    CU_ASSERT_EQUAL(matrix_spec_add_vary(&s, "network=a,b\x7f", err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, 0x7f));
+    CU_ASSERT_EQUAL(matrix_tag_parse("platform=ws,net\x7fwork=wan", &t, err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, 0x7f));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "net\\x7fwork"));
+    CU_ASSERT_EQUAL(matrix_tag_parse("network=a\r", &t, err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\r'));
+}
+
 static void test_matrix_spec__cells_and_tags(void)
 {
     struct matrix_spec s;
@@ -122,6 +141,7 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_matrix_spec__vary_errors),
+        UNIT_TEST(test_matrix_spec__errors_one_line),
         UNIT_TEST(test_matrix_spec__cells_and_tags),
         UNIT_TEST(test_matrix_spec__tag_parse),
         UNIT_TEST(test_matrix_spec__id_and_platform),

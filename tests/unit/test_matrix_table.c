@@ -167,6 +167,31 @@ static void test_matrix_table__json(void)
     free(t);
 }
 
+/* The transport comparison of issue 13: a column per client (the built-in engine, an RDP client
+ * and a VNC viewer), a row per network; a client without traffic records shows "-" kbit/s. */
+static void test_matrix_table__clients(void)
+{
+    struct matrix_spec s;
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "client=builtin,xfreerdp,vncviewer", err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "network=lan,wan-100ms", err, sizeof err), 0);
+    struct summary r[5] = {
+        run("client=builtin,network=lan", 40, 0, 500, 90),
+        run("client=xfreerdp,network=lan", 38, 0, 650, NAN),
+        run("client=vncviewer,network=lan", 30, 0, 700, NAN),
+        run("client=builtin,network=wan-100ms", 35, 0, 800, 95),
+        run("client=xfreerdp,network=wan-100ms", -1, 20, 900, NAN),
+    };
+    char *t = render(&s, "sim", r, 5, MATRIX_TEXT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(t,
+        "platform   network     builtin                     xfreerdp                    vncviewer\n"
+        "sim        lan         40 / 500 ms / 90.0 kbit/s   38 / 650 ms / - kbit/s      30 / 700 ms / - kbit/s\n"
+        "sim        wan-100ms   35 / 800 ms / 95.0 kbit/s   >= 19 / 900 ms / - kbit/s   -\n"
+        "(each cell: smax, mean (min-max) over repeats / baseline / kbit/s per session)\n");
+    free(t);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -174,6 +199,7 @@ int main(void)
         UNIT_TEST(test_matrix_table__text_and_markdown),
         UNIT_TEST(test_matrix_table__escaping),
         UNIT_TEST(test_matrix_table__json),
+        UNIT_TEST(test_matrix_table__clients),
         UNIT_END,
     };
     return unit_run("matrix_table", tests, NULL, NULL);

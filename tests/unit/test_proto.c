@@ -4,6 +4,7 @@
 #include "unit.h"
 
 #include "common/proto.h"
+#include "common/proto_auth.h"
 #include "common/wire.h"
 
 #include <event2/bufferevent.h>

@@ -1,5 +1,6 @@
 /* test_sortkey.c -- the radix sort against qsort: random, signed, constant and tied keys, with
- * and without the payload, and stability (equal keys keep their payload order). */
+ * and without the payload, and stability (equal keys keep their payload order), at every size
+ * around the small-input path. */
 #include "unit.h"
 
 #include "controller/score/sortkey.h"
@@ -68,6 +69,15 @@ static void test_sortkey__matches_qsort(void)
     check(7919, few);
 }
 
+/* Around the insertion-sort threshold: every size from 2 to 130, tied and spread keys. */
+static void test_sortkey__small(void)
+{
+    for (size_t n = 2; n <= 130; n++) {
+        check(n, few);
+        check(n, any64);
+    }
+}
+
 static void test_sortkey__edges(void)
 {
     check(0, micros);
@@ -82,6 +92,7 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_sortkey__matches_qsort),
+        UNIT_TEST(test_sortkey__small),
         UNIT_TEST(test_sortkey__edges),
         UNIT_END,
     };

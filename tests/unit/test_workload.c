@@ -8,6 +8,8 @@
 
 #include "common/keymap.h"
 #include "common/workload.h"
+#include "common/workload_drives.h"
+#include "common/workload_pixel.h"
 
 #define HEAD "version: 1\nname: t\nregions: {win: [10, 20, 100, 50]}\n" \
              "logon: {change: screen, timeout: 5s}\n"

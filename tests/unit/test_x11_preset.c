@@ -147,6 +147,25 @@ static void test_x11_preset__json_round_trip(void)
     CU_ASSERT_EQUAL(x11_client_from_json(&b, "{\"x11\":\"xfreerdp\"", err, sizeof err), -1);
 }
 
+/* fuzz_client: a CONFIG's client text with a newline came back raw in the agent's error. */
+static void test_x11_preset__errors_one_line(void)
+{
+    struct x11_client c;
+    char err[512];
+    CU_ASSERT_EQUAL(x11_client_from_json(&c, "mycli 'unclosed\nx", err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unclosed\\x0ax"));
+    CU_ASSERT_EQUAL(x11_client_from_json(&c, "{\"x11\":\"xfreerdp\",\"transport\":\"t\\u0001\"}", err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(strchr(err, 1));
+    if (x11_client_from_json(&c, "{\"x11\":\"mycli {h\\u0001ost}\"}", err, sizeof err) == 0) {
+        struct x11_vars v = { 0 };
+        char *argv[X11_ARGV_MAX + 1];
+        CU_ASSERT_EQUAL(x11_client_argv(&c, &v, argv, X11_ARGV_MAX, err, sizeof err), -1);
+    }
+    CU_ASSERT_PTR_NULL(strchr(err, 1));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "h\\x01ost"));
+}
+
 static void test_x11_preset__ica_file(void)
 {
     struct x11_client c;
@@ -172,6 +191,7 @@ int main(void)
         UNIT_TEST(test_x11_preset__command_template),
         UNIT_TEST(test_x11_preset__refused),
         UNIT_TEST(test_x11_preset__json_round_trip),
+        UNIT_TEST(test_x11_preset__errors_one_line),
         UNIT_TEST(test_x11_preset__ica_file),
         UNIT_END,
     };
