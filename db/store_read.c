@@ -16,10 +16,13 @@ static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
     return 0;
 }
 
+/* The column's text cut to len - 1 bytes (at its first NUL, as "%s" would). */
 static void col_text(sqlite3_stmt *s, int col, char *dst, size_t len)
 {
-    const unsigned char *t = sqlite3_column_text(s, col);
-    snprintf(dst, len, "%s", t ? (const char *)t : "");
+    const char *t = (const char *)sqlite3_column_text(s, col);
+    size_t n = t ? strnlen(t, len - 1) : 0;
+    memcpy(dst, t ? t : "", n);
+    dst[n] = 0;
 }
 
 static char *col_strdup(sqlite3_stmt *s, int col)
@@ -39,6 +42,31 @@ static int grow(struct store *st, void **arr, size_t *cap, size_t n, size_t size
         return store_fail(st, "out of memory");
     *arr = p;
     *cap = ncap;
+    return 0;
+}
+
+/* Room for the rows of `table` that belong to `run`, counted first (through the table's run_id
+ * index): one allocation of the final size instead of doubling, which copied and faulted in
+ * about twice the memory for a big run. A writer adding rows meanwhile only makes grow() run. */
+static int presize(struct store *st, const char *table, int64_t run, void **arr, size_t *cap, size_t size)
+{
+    char sql[128];
+    sqlite3_stmt *s = NULL;
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE run_id = ?1", table);
+    if (prepare(st, sql, &s) != 0)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    int64_t n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    sqlite3_finalize(s);
+    if (n < 0)
+        return store_fail_db(st, "cannot count rows");
+    if (n == 0)
+        return 0;
+    void *p = malloc((size_t)n * size);
+    if (!p)
+        return store_fail(st, "out of memory");
+    *arr = p;
+    *cap = (size_t)n;
     return 0;
 }
 
@@ -225,7 +253,8 @@ int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
     size_t cap = 0;
     int rc;
     memset(out, 0, sizeof *out);
-    if (prepare(st, "SELECT session, loop, active, ok, is_measure, t_us, value_us, name_id FROM samples"
+    if (presize(st, "samples", run, (void **)&out->rows, &cap, sizeof *out->rows) != 0 ||
+        prepare(st, "SELECT session, loop, active, ok, is_measure, t_us, value_us, name_id FROM samples"
                     " WHERE run_id = ?1 ORDER BY t_us, rowid", &s) != 0 ||
         prepare(st, "SELECT name FROM timer_names WHERE id = ?1", &m.find) != 0)
         goto fail;
@@ -274,8 +303,8 @@ void store_free_samples(struct store_samples *s)
 
 /* --- sessions, traffic, health, agents --------------------------------------------------- */
 
-/* Runs `sql` (one ?1 = run id) and calls fill() for each row into a growing array. */
-static int load_rows(struct store *st, const char *sql, int64_t run, size_t size,
+/* Runs `sql` (one ?1 = run id) over `table` and calls fill() for each row into an array. */
+static int load_rows(struct store *st, const char *table, const char *sql, int64_t run, size_t size,
                      void (*fill)(sqlite3_stmt *s, void *row), void **out, size_t *count)
 {
     sqlite3_stmt *s = NULL;
@@ -284,8 +313,10 @@ static int load_rows(struct store *st, const char *sql, int64_t run, size_t size
     int rc;
     *out = NULL;
     *count = 0;
-    if (prepare(st, sql, &s) != 0)
+    if (presize(st, table, run, (void **)&rows, &cap, size) != 0 || prepare(st, sql, &s) != 0) {
+        free(rows);
         return -1;
+    }
     sqlite3_bind_int64(s, 1, run);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (grow(st, (void **)&rows, &cap, n, size) != 0)
@@ -325,7 +356,7 @@ static void fill_session(sqlite3_stmt *s, void *row)
 
 int store_load_sessions(struct store *st, int64_t run, struct store_session_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT idx, agent_id, user, state, reason, detail, launch_us, active_us, end_us, logon_us"
+    return load_rows(st, "sessions", "SELECT idx, agent_id, user, state, reason, detail, launch_us, active_us, end_us, logon_us"
                          " FROM sessions WHERE run_id = ?1 ORDER BY idx",
                      run, sizeof **out, fill_session, (void **)out, count);
 }
@@ -348,7 +379,7 @@ static void fill_traffic(sqlite3_stmt *s, void *row)
 
 int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
+    return load_rows(st, "traffic", "SELECT session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
                          " data_segs_out, retrans, data_segs_in"
                          " FROM traffic WHERE run_id = ?1 ORDER BY t_us, rowid",
                      run, sizeof **out, fill_traffic, (void **)out, count);
@@ -370,7 +401,7 @@ static void fill_health(sqlite3_stmt *s, void *row)
 
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT agent_id, t_us, sessions_active, sessions_connecting, lag_p50_us, lag_p99_us,"
+    return load_rows(st, "health", "SELECT agent_id, t_us, sessions_active, sessions_connecting, lag_p50_us, lag_p99_us,"
                          " lag_max_us, cpu_permille, rss_kb FROM health WHERE run_id = ?1 ORDER BY t_us, rowid",
                      run, sizeof **out, fill_health, (void **)out, count);
 }
@@ -406,7 +437,7 @@ static void fill_agent(sqlite3_stmt *s, void *row)
 
 int store_load_agents(struct store *st, int64_t run, struct store_agent_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT id, name, host, status, detail, capacity, clock_offset_us, rtt_us FROM agents"
+    return load_rows(st, "agents", "SELECT id, name, host, status, detail, capacity, clock_offset_us, rtt_us FROM agents"
                      " WHERE run_id = ?1 ORDER BY id",
                      run, sizeof **out, fill_agent, (void **)out, count);
 }
@@ -422,6 +453,6 @@ static void fill_copy(sqlite3_stmt *s, void *row)
 
 int store_load_copy_timers(struct store *st, int64_t run, struct store_copy_row **out, size_t *count)
 {
-    return load_rows(st, "SELECT name, to_client, bytes FROM copy_timers WHERE run_id = ?1 ORDER BY to_client, bytes, name",
+    return load_rows(st, "copy_timers", "SELECT name, to_client, bytes FROM copy_timers WHERE run_id = ?1 ORDER BY to_client, bytes, name",
                      run, sizeof **out, fill_copy, (void **)out, count);
 }

@@ -10,6 +10,7 @@
 
 #include "common/proto_auth.h"
 #include "common/workload.h"
+#include "controller/run/agentspawn.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/run.h"
@@ -30,8 +31,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define EXEC_FAILED 127   /* a child that could not exec, as the shell reports it */
 
 #define CGROUP_ROOT "/sys/fs/cgroup/cpu"
 
@@ -111,9 +110,7 @@ static void child_simhost(const struct demo *d)
     snprintf(bin, sizeof bin, "%s/sessmax-simhost", d->bindir);
     snprintf(state, sizeof state, "%s/simhost", d->out);
     char *argv[] = { bin, "--listen", listen, "--users", "60", "--state-dir", state, NULL };
-    execv(bin, argv);
-    fprintf(stderr, "cannot start %s: %s\n", bin, strerror(errno));
-    _exit(EXEC_FAILED);
+    agentspawn_exec(bin, argv);
 }
 
 /* Waits for simhost's "listening on ... fingerprint sha256:..." line. */

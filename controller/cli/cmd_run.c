@@ -43,9 +43,7 @@ static int run(int argc, char **argv)
     const char *path = argv[optind];
     struct plan_checked pc;
     char err[PLAN_ERR_LEN];
-    int rc = plan_check_load(path, &pc, err, sizeof err);
-    if (rc == 0 && (rc = plan_check_programs(&pc, 0, err, sizeof err)) != 0)
-        plan_check_free(&pc);
+    int rc = plan_check_load_runnable(path, 0, &pc, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return rc;

@@ -74,14 +74,9 @@ static int validate(int argc, char **argv)
         return validate_workload(path, quiet);
     struct plan_checked pc;
     char err[PLAN_ERR_LEN];
-    int rc = plan_check_load(path, &pc, err, sizeof err);
+    int rc = plan_check_load_runnable(path, 1, &pc, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);
-        return rc;
-    }
-    if ((rc = plan_check_programs(&pc, 1, err, sizeof err)) != 0) {
-        fprintf(stderr, "%s\n", err);
-        plan_check_free(&pc);
         return rc;
     }
     if (!quiet) {

@@ -28,14 +28,21 @@ static void figure(FILE *o, const char *label, const char *fmt, double v)
     fputs("</td></tr>\n", o);
 }
 
+/* A row of text, HTML-escaped; td_attrs ("" or " class=...") go into its <td>. */
+static void text_row(FILE *o, const char *label, const char *td_attrs, const char *text)
+{
+    fprintf(o, "<tr><th>%s</th><td%s>", label, td_attrs);
+    svg_escape(o, text);
+    fputs("</td></tr>\n", o);
+}
+
 static void key_figures(FILE *o, const struct summary *s)
 {
     const struct score_result *r = &s->score;
     char smax[96];
     score_format_smax(r, smax, sizeof smax);
-    fprintf(o, "<table class=\"figures\">\n<tr><th>smax</th><td class=\"big\" id=\"smax\">");
-    svg_escape(o, smax);
-    fprintf(o, "</td></tr>\n");
+    fprintf(o, "<table class=\"figures\">\n");
+    text_row(o, "smax", " class=\"big\" id=\"smax\"", smax);
     figure(o, "baseline", "%.0f ms", r->baseline_ms);
     figure(o, "threshold", "%.0f ms", r->threshold_ms);
     fprintf(o, "<tr><th>sessions</th><td>launched %u, active %u, stuck %u (%.2f %%), failed %u, cut short by the end of the run %u</td></tr>\n",
@@ -64,13 +71,9 @@ static void key_figures(FILE *o, const struct summary *s)
     figure(o, "bandwidth", "%.1f kbit/s per session", s->kbps_per_session);
     char net[512];
     summary_net_line(s, net, sizeof net);
-    fprintf(o, "<tr><th>network</th><td>");
-    svg_escape(o, net);
-    fprintf(o, "</td></tr>\n");
+    text_row(o, "network", "", net);
     summary_target_line(s, net, sizeof net);
-    fprintf(o, "<tr><th>target CPUs</th><td id=\"target-cpus\">");
-    svg_escape(o, net);
-    fprintf(o, "</td></tr>\n");
+    text_row(o, "target CPUs", " id=\"target-cpus\"", net);
     figure(o, "agent loop lag p99", "%.1f ms", s->lag_p99_ms);
     fprintf(o, "</table>\n");
 }

@@ -100,6 +100,11 @@ static void child_exec(const struct agentspawn_opts *o, const char *bin, const c
         argv[argc++] = (char *)o->shot_dir;
     }
     argv[argc] = NULL;
+    agentspawn_exec(bin, argv);
+}
+
+void agentspawn_exec(const char *bin, char *const argv[])
+{
     execv(bin, argv);
     fprintf(stderr, "sessmax: cannot start %s: %s\n", bin, strerror(errno));
     _exit(EXEC_FAILED);

@@ -28,6 +28,9 @@ int agentspawn_start(const struct agentspawn_opts *o, uint32_t count, pid_t *chi
                      char *err, size_t errlen);
 /* SIGTERM, up to 3 s, then SIGKILL; reaps every child. */
 void agentspawn_reap(pid_t *children, size_t *n);
+/* In a forked child: replaces it with bin (execv). When that fails, prints "sessmax: cannot start
+ * BIN: reason" to stderr and exits 127, as a shell reports a command it could not run. */
+void agentspawn_exec(const char *bin, char *const argv[]) __attribute__((noreturn));
 /* Parses "1", "0-3,6" into a cpu bitmask array; -1 on bad text. */
 int agentspawn_parse_cpus(const char *text, unsigned char *mask, size_t masklen);
 

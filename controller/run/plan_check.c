@@ -274,3 +274,11 @@ int plan_check_programs(const struct plan_checked *pc, int always, char *err, si
     snprintf(err, errlen, "%s:%d:%d: %s", p->file, p->client.line, p->client.col, why);
     return EX_DATAERR;
 }
+
+int plan_check_load_runnable(const char *path, int always, struct plan_checked *out, char *err, size_t errlen)
+{
+    int rc = plan_check_load(path, out, err, errlen);
+    if (rc == 0 && (rc = plan_check_programs(out, always, err, errlen)) != 0)
+        plan_check_free(out);
+    return rc;
+}

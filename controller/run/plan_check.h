@@ -26,14 +26,14 @@ struct plan_checked {
     int shot_timers;             /* CONFIG: PNGs at the end of every first-loop timer (--shots all) */
 };
 
-/* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a
- * one-line err. On failure *out holds nothing to free. */
 /* The CONFIG message every agent gets for this plan (pointers into pc). */
 void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m);
 /* Bytes the CONFIG frame takes on the agent link (payload and tag), or 0 when it exceeds the
  * link's frame limit (PROTO_MAX_FRAME) or memory ran out. */
 size_t plan_check_config_size(const struct plan_checked *pc);
 
+/* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a
+ * one-line err. On failure *out holds nothing to free. */
 int plan_check_load(const char *path, struct plan_checked *out, char *err, size_t errlen);
 /* The same for a plan held in memory (a matrix cell's plan); `path` names it in messages and
  * anchors its relative paths. */
@@ -44,6 +44,9 @@ void plan_check_free(struct plan_checked *pc);
  * `always`, else only when the plan's agents are local (remote agents run on other hosts).
  * Returns 0, or EX_DATAERR with err "FILE:LINE:COL: ... (install PACKAGE or DOWNLOAD)". */
 int plan_check_programs(const struct plan_checked *pc, int always, char *err, size_t errlen);
+/* plan_check_load, then plan_check_programs(always): what `run` and `validate` do before anything
+ * else. The same returns; on failure *out holds nothing to free. */
+int plan_check_load_runnable(const char *path, int always, struct plan_checked *out, char *err, size_t errlen);
 /* What a run of this plan would do, a few lines for humans. */
 void plan_check_describe(const struct plan_checked *pc, FILE *out);
 

@@ -179,6 +179,12 @@ int score_compute(const struct score_params *p, const struct score_sample *s, si
         if (s[i].active > out->max_active)
             out->max_active = s[i].active;
         out->samples_ok += s[i].ok != 0;
+        if (s[i].ok && (s[i].value_us < 0 || s[i].value_us > SCORE_VALUE_MAX_US)) {
+            snprintf(err, errlen, "score: sample %zu holds a response time of %lld us, outside 0..%lld "
+                     "(a corrupt or tampered results database)", i + 1, (long long)s[i].value_us,
+                     (long long)SCORE_VALUE_MAX_US);
+            return -1;
+        }
     }
     out->samples_failed = n - out->samples_ok;
     out->samples_needed = p->min_samples > p->baseline_count ? p->min_samples : p->baseline_count;

@@ -83,10 +83,15 @@ struct score_result {
     double max_index_ms;            /* highest index over the run (NaN when none) */
 };
 
+/* The longest response time a sample may hold: 2^36 µs, 19 hours (a timer gives up long before).
+ * The index sums values in 64 bits; a larger value can only come from a corrupt or tampered
+ * database or a broken agent, and is refused. */
+#define SCORE_VALUE_MAX_US (INT64_C(1) << 36)
+
 /* Computes the score over `n` samples in time order. `index_ms`, when not NULL, receives the
  * index at each input position (NaN at failed samples) so reports can draw the curve; it must
- * hold n doubles. Returns 0 (check out->status) or -1 on bad parameters / allocation failure
- * with err filled. Cost: O(n log n) time, O(n) memory. */
+ * hold n doubles. Returns 0 (check out->status) or -1 on bad parameters, an ok sample outside
+ * 0..SCORE_VALUE_MAX_US or allocation failure, with err filled. Cost: O(n log n) time, O(n) memory. */
 int score_compute(const struct score_params *p, const struct score_sample *s, size_t n,
                   struct score_result *out, double *index_ms, char *err, size_t errlen);
 

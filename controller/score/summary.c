@@ -366,8 +366,10 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     }
     const struct store_samples *ss = in->samples;
     int mid = pick_measure(ss, cfg->params.measure, out);
-    if (do_score(ss, mid, out, err, errlen) < 0)
+    if (do_score(ss, mid, out, err, errlen) < 0) {
+        summary_free(out);
         return -1;
+    }
     out->samples = ss->count;
     for (size_t i = 0; i < ss->count; i++) {
         out->samples_failed += ss->rows[i].ok != SAMPLE_OK;
@@ -387,6 +389,7 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     return 0;
 oom:
     snprintf(err, errlen, "summary: out of memory");
+    summary_free(out);
     return -1;
 }
 

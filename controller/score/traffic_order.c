@@ -1,34 +1,34 @@
 /* traffic_order.c -- a run's traffic rows grouped by session (see traffic_order.h). */
 #include "controller/score/traffic_order.h"
 
+#include "controller/score/sortkey.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
-struct session_pos { uint32_t session; size_t pos; };
-
-static int by_session_then_pos(const void *a, const void *b)
-{
-    const struct session_pos *x = a, *y = b;
-    if (x->session != y->session)
-        return x->session < y->session ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 size_t *traffic_by_session(const struct store_traffic_row *rows, size_t n)
 {
-    struct session_pos *pairs = malloc((n ? n : 1) * sizeof *pairs);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!pairs || !order) {
-        free(pairs);
-        free(order);
-        return NULL;
+    /* a stable radix sort by session keeps each session's rows in their time order, which is
+     * what sorting by (session, position) gave */
+    int64_t *key = malloc((n ? n : 1) * sizeof *key);
+    uint32_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    size_t *order = n <= UINT32_MAX ? malloc((n ? n : 1) * sizeof *order) : NULL;
+    if (!key || !pos || !order)
+        goto fail;
+    for (size_t i = 0; i < n; i++) {
+        key[i] = rows[i].session;
+        pos[i] = (uint32_t)i;
     }
+    if (sortkey_i64(key, pos, n) < 0)
+        goto fail;
     for (size_t i = 0; i < n; i++)
-        pairs[i] = (struct session_pos){ rows[i].session, i };
-    if (n)
-        qsort(pairs, n, sizeof *pairs, by_session_then_pos);
-    for (size_t i = 0; i < n; i++)
-        order[i] = pairs[i].pos;
-    free(pairs);
+        order[i] = pos[i];
+    free(key);
+    free(pos);
     return order;
+fail:
+    free(key);
+    free(pos);
+    free(order);
+    return NULL;
 }

@@ -1,7 +1,11 @@
-/* test_score.c -- smax against hand-computed fixtures, a brute-force oracle and a property. */
+/* test_score.c -- smax against hand-computed fixtures, a brute-force oracle and a property; samples
+ * out of range refused by score_compute and summary_compute. */
 #include "unit.h"
 
 #include "controller/score/score.h"
+#include "controller/score/score_config.h"
+#include "controller/score/summary.h"
+#include "db/store.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -208,6 +212,63 @@ static void test_score__bad_params(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "baseline_drop"));
 }
 
+/* fuzz_score: a tampered sample of INT64_MIN us was negated in the window (undefined behaviour,
+ * and sums of huge values overflowed); values outside 0..2^36 us are refused with a message. */
+static void test_score__value_out_of_range(void)
+{
+    struct score_params p = defaults();
+    struct score_sample s[40];
+    struct score_result r;
+    char err[256];
+    const int64_t bad[] = { INT64_MIN, -1, INT64_MAX, SCORE_VALUE_MAX_US + 1 };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        size_t n = 0;
+        for (int k = 0; k < 40; k++)
+            push(s, &n, 800, 1 + (uint32_t)k, 1);
+        s[20].value_us = bad[b];
+        err[0] = '\0';
+        CU_ASSERT_EQUAL(score_compute(&p, s, n, &r, NULL, err, sizeof err), -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "outside"));
+        s[20].ok = 0;                 /* a failed sample's value is not used */
+        CU_ASSERT_EQUAL(score_compute(&p, s, n, &r, NULL, err, sizeof err), 0);
+    }
+    size_t n = 0;
+    for (int k = 0; k < 40; k++)
+        push(s, &n, 800, 1 + (uint32_t)k, 1);
+    s[3].value_us = 0;
+    s[30].value_us = SCORE_VALUE_MAX_US;
+    CU_ASSERT_EQUAL(score_compute(&p, s, n, &r, NULL, err, sizeof err), 0);
+}
+
+/* The same sample through summary_compute: refused, and what it had allocated is freed (it
+ * leaked the points array and the thresholds copy; LeakSanitizer under fuzz_score). */
+static void test_score__summary_refusal_frees(void)
+{
+    struct store_sample_row rows[40];
+    char *names[] = { "vsi" };
+    for (int k = 0; k < 40; k++)
+        rows[k] = (struct store_sample_row){ .session = 1, .active = 1 + (uint32_t)k, .ok = SAMPLE_OK,
+                                             .is_measure = 1, .t_us = 1000000 + (uint64_t)k * 1000,
+                                             .value_us = 800000, .name_id = 0 };
+    rows[20].value_us = INT64_MIN;
+    struct store_samples ss = { rows, 40, names, 1 };
+    struct store_run run = { 0 };
+    struct summary_input in = { .run = &run, .samples = &ss };
+    struct score_config cfg;
+    score_config_init(&cfg);
+    struct threshold th[1];
+    memset(th, 0, sizeof th);
+    cfg.thresholds = th;
+    cfg.threshold_count = 1;
+    struct summary out;
+    char err[256];
+    CU_ASSERT_EQUAL(summary_compute(&in, &cfg, &out, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "outside"));
+    CU_ASSERT_PTR_NULL(out.points);
+    CU_ASSERT_PTR_NULL(out.config.thresholds);
+    summary_free(&out);              /* callers may still free: nothing twice */
+}
+
 /* Brute force: sort every window. */
 static double oracle_index(const struct score_params *p, const int64_t *v, const uint32_t *a, size_t i)
 {
@@ -338,6 +399,8 @@ int main(void)
         UNIT_TEST(test_score__consecutive_reports_first_of_run),
         UNIT_TEST(test_score__too_few_samples),
         UNIT_TEST(test_score__bad_params),
+        UNIT_TEST(test_score__value_out_of_range),
+        UNIT_TEST(test_score__summary_refusal_frees),
         UNIT_TEST(test_score__matches_brute_force),
         UNIT_TEST(test_score__constant_delay_property),
         UNIT_END,
