@@ -417,7 +417,7 @@ static void fill_target_load(sqlite3_stmt *s, void *row)
 
 int store_load_target_load(struct store *st, int64_t run, struct store_target_load **out, size_t *count)
 {
-    return load_rows(st, "SELECT t_us, cpus, target_permille, others_permille FROM target_load"
+    return load_rows(st, "target_load", "SELECT t_us, cpus, target_permille, others_permille FROM target_load"
                          " WHERE run_id = ?1 ORDER BY t_us, rowid",
                      run, sizeof **out, fill_target_load, (void **)out, count);
 }
