@@ -20,6 +20,7 @@
 #include "agent/connector.h"
 #include "agent/looplag.h"
 #include "agent/session.h"
+#include "agent/x11_display.h"
 #include "agent/x11_session.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -332,7 +333,7 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
             e->client.height = e->cfg.height;
         }
         e->cfg.client = &e->client;
-        if (make_x11_dir(e) != 0)
+        if (x11_display_init() != 0 || make_x11_dir(e) != 0)
             goto fail;
     }
     if (e->cfg.bpp != 32)
@@ -486,6 +487,8 @@ void engine_free(struct engine *e)
 {
     if (!e)
         return;
+    for (size_t i = 0; i < e->nsessions; i++)
+        x11_session_abort_start(e->sessions[i].x);
     connector_free(e->conn);               /* joins: no attempt runs after this */
     for (size_t i = 0; i < e->nsessions; i++) {
         session_free(e->sessions[i].rdp);

@@ -1,21 +1,18 @@
-/* x11_display.c -- one Xvfb seen from the agent: Xlib connection with XDamage and XTest, the
- * mmap'ed framebuffer file (XWD format), windows mapped, input. */
+/* x11_display.c -- one Xvfb seen from the agent: Xlib connection (with the session's cookie) with
+ * XDamage and XTest, the damaged pixels (x11_pixels.h), windows mapped, input. */
 #include "agent/x11_display.h"
 
 #include <X11/Xlib.h>
 #include <X11/extensions/Xdamage.h>
 #include <X11/extensions/XTest.h>
-#include <arpa/inet.h>
-#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "agent/screen.h"
 #include "agent/x11_keys.h"
+#include "agent/x11_pixels.h"
 #include "common/log.h"
 
 struct x11_display {
@@ -23,9 +20,7 @@ struct x11_display {
     Window root;
     Damage damage;
     int damage_base, broken;
-    const uint8_t *map;
-    size_t map_len;
-    struct screen_view view;
+    struct x11_pixels *pixels;
     Window top[8];                /* top-level windows mapped, for expose */
     int ntop;
     KeyCode spare;                /* a keycode without symbols, for Unicode input */
@@ -52,52 +47,22 @@ static void io_exit(Display *dpy, void *arg)
     ((struct x11_display *)arg)->broken = 1;
 }
 
-static void handlers_once(void)
+static int force_getimage;
+/* XSetAuthorization is process-wide: each open sets its display's cookie, opens, clears it. */
+static pthread_mutex_t auth_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int x11_display_init(void)
 {
     static int done;
     if (done)
-        return;
+        return 0;
     done = 1;
+    const char *px = getenv("SESSMAX_X11_PIXELS");
+    force_getimage = px && !strcmp(px, "getimage");
+    if (!XInitThreads())
+        return -1;
     XSetErrorHandler(quiet_error);
     XSetIOErrorHandler(quiet_io_error);
-}
-
-/* XWD header (25 big-endian CARD32): the fields used below. */
-enum { XWD_HEADER_SIZE = 0, XWD_DEPTH = 3, XWD_WIDTH = 4, XWD_HEIGHT = 5, XWD_BYTE_ORDER = 7,
-       XWD_BPP = 11, XWD_BPL = 12, XWD_RED = 14, XWD_NCOLORS = 19, XWD_FIELDS = 25 };
-#define XWD_COLOR_SIZE 12
-
-static int map_fb(struct x11_display *d, const char *path, char *err, size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || (size_t)st.st_size < XWD_FIELDS * 4) {
-        snprintf(err, errlen, "%s: no framebuffer file", path);
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) {
-        snprintf(err, errlen, "%s: cannot map the framebuffer", path);
-        return -1;
-    }
-    d->map = m;
-    d->map_len = (size_t)st.st_size;
-    uint32_t h[XWD_FIELDS];
-    for (int i = 0; i < XWD_FIELDS; i++)
-        h[i] = ntohl(((const uint32_t *)m)[i]);
-    size_t off = (size_t)h[XWD_HEADER_SIZE] + (size_t)h[XWD_NCOLORS] * XWD_COLOR_SIZE;
-    if (h[XWD_BPP] != 32 || h[XWD_DEPTH] != 24 || h[XWD_BYTE_ORDER] != 0 || h[XWD_RED] != 0xff0000 ||
-        off + (size_t)h[XWD_BPL] * h[XWD_HEIGHT] > d->map_len) {
-        snprintf(err, errlen, "%s: framebuffer is not 24-bit BGRX (bpp %u, depth %u)", path,
-                 h[XWD_BPP], h[XWD_DEPTH]);
-        return -1;
-    }
-    d->view = (struct screen_view){ .pixels = d->map + off, .width = h[XWD_WIDTH],
-                                    .height = h[XWD_HEIGHT], .stride = h[XWD_BPL],
-                                    .bytes_per_pixel = 4 };
     return 0;
 }
 
@@ -119,14 +84,25 @@ static KeyCode find_spare_keycode(Display *dpy)
     return spare;
 }
 
-struct x11_display *x11_display_open(const char *name, const char *fb_path, char *err, size_t errlen)
+static Display *open_with_cookie(const char *name, const uint8_t *cookie, size_t len)
+{
+    static char proto[] = "MIT-MAGIC-COOKIE-1";
+    pthread_mutex_lock(&auth_mu);
+    XSetAuthorization(proto, (int)strlen(proto), (char *)cookie, (int)len);
+    Display *dpy = XOpenDisplay(name);
+    XSetAuthorization(NULL, 0, NULL, 0);
+    pthread_mutex_unlock(&auth_mu);
+    return dpy;
+}
+
+struct x11_display *x11_display_open(const char *name, const uint8_t *cookie, size_t cookie_len,
+                                     char *err, size_t errlen)
 {
     int ev, er, maj, min;
-    handlers_once();
     struct x11_display *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    if (!(d->dpy = XOpenDisplay(name))) {
+    if (!(d->dpy = open_with_cookie(name, cookie, cookie_len))) {
         snprintf(err, errlen, "cannot open X display %s", name);
         goto fail;
     }
@@ -137,7 +113,7 @@ struct x11_display *x11_display_open(const char *name, const char *fb_path, char
         snprintf(err, errlen, "X display %s lacks DAMAGE or XTEST", name);
         goto fail;
     }
-    if (map_fb(d, fb_path, err, errlen) != 0)
+    if (!(d->pixels = x11_pixels_new(d->dpy, force_getimage, err, errlen)))
         goto fail;
     d->damage = XDamageCreate(d->dpy, d->root, XDamageReportRawRectangles);
     XSelectInput(d->dpy, d->root, SubstructureNotifyMask);
@@ -160,6 +136,21 @@ static void on_map(struct x11_display *d, Window w)
         d->top[d->ntop++] = w;
 }
 
+/* The damaged region's pixels into the copy: one read of the rectangles' bounding box. */
+static int fetch(struct x11_display *d, const struct rect *rects, size_t n)
+{
+    struct rect b = rects[0];
+    for (size_t i = 1; i < n; i++) {
+        int32_t x1 = b.x + b.w > rects[i].x + rects[i].w ? b.x + b.w : rects[i].x + rects[i].w;
+        int32_t y1 = b.y + b.h > rects[i].y + rects[i].h ? b.y + b.h : rects[i].y + rects[i].h;
+        b.x = b.x < rects[i].x ? b.x : rects[i].x;
+        b.y = b.y < rects[i].y ? b.y : rects[i].y;
+        b.w = x1 - b.x;
+        b.h = y1 - b.y;
+    }
+    return x11_pixels_fetch(d->pixels, &b);
+}
+
 int x11_display_pump(struct x11_display *d, struct rect *rects, size_t max, size_t *n, int *mapped)
 {
     *n = 0;
@@ -176,6 +167,8 @@ int x11_display_pump(struct x11_display *d, struct rect *rects, size_t max, size
             (*mapped)++;
         }
     }
+    if (!d->broken && *n && fetch(d, rects, *n) != 0)
+        d->broken = 1;
     return d->broken ? -1 : 0;
 }
 
@@ -186,9 +179,9 @@ int x11_display_pending(struct x11_display *d)
 
 int x11_display_screen(struct x11_display *d, struct screen_view *out)
 {
-    if (!d->map)
+    if (!d->pixels)
         return -1;
-    *out = d->view;
+    *out = *x11_pixels_view(d->pixels);
     return 0;
 }
 
@@ -258,9 +251,13 @@ void x11_display_close(struct x11_display *d)
 {
     if (!d)
         return;
-    if (d->map)
-        munmap((void *)d->map, d->map_len);
+    x11_pixels_free(d->pixels, d->dpy && !d->broken);
     if (d->dpy)
         XCloseDisplay(d->dpy);
     free(d);
+}
+
+const char *x11_display_pixels_method(const struct x11_display *d)
+{
+    return x11_pixels_method(d->pixels);
 }

@@ -1,8 +1,9 @@
 /* x11_display.h -- the agent's connection to one session's X server (Xvfb): damage (XDamage on
  * the root window, raw rectangles), windows mapped (the client's window appeared), the pixels
- * (Xvfb's -fbdir framebuffer file, mapped read-only: reading a region costs no X round trip),
- * and input (XTest). The connection's fd goes into the agent's loop; nothing here blocks except
- * the open (a local socket) and a Unicode key (one round trip to remap a spare keycode). */
+ * (the damaged region's, read through MIT-SHM or XGetImage: x11_pixels.h),
+ * and input (XTest). The open runs on a connector worker (x11_start.h); then the connection's fd
+ * goes into the agent's loop; what waits there is one local round trip per batch of damage (the
+ * pixels) and per Unicode key (remapping a spare keycode). */
 #ifndef SESSMAX_X11_DISPLAY_H
 #define SESSMAX_X11_DISPLAY_H
 
@@ -13,9 +14,18 @@
 
 struct x11_display;
 
-/* Connects to `name` (":N") and maps the framebuffer file fb_path (Xvfb's Xvfb_screen0, 24-bit
- * TrueColor: BGRX32). NULL with err when the server or an extension (DAMAGE, XTEST) is missing. */
-struct x11_display *x11_display_open(const char *name, const char *fb_path, char *err, size_t errlen);
+/* Once, on the loop thread, before any display is opened: Xlib's own locks (displays are opened
+ * on connector workers, then used on the loop) and error handlers that log instead of exiting.
+ * 0 or -1. */
+int x11_display_init(void);
+
+/* Connects to `name` (":N") with the server's MIT-MAGIC-COOKIE-1 and reads its screen (24-bit
+ * TrueColor: BGRX32). Any thread (one open at a time takes a process-wide lock). NULL with err
+ * when the server, an extension (DAMAGE, XTEST) or the pixels are missing. */
+struct x11_display *x11_display_open(const char *name, const uint8_t *cookie, size_t cookie_len,
+                                     char *err, size_t errlen);
+/* How the screen's pixels are read: "MIT-SHM" or "XGetImage". */
+const char *x11_display_pixels_method(const struct x11_display *d);
 int x11_display_fd(const struct x11_display *d);
 /* Handles everything the server sent: damaged rectangles go to rects[0..max-1] (*n of them;
  * more are folded into the last), *mapped counts top-level windows mapped. 0, or -1 when the

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "agent/netem.h"
@@ -14,25 +15,74 @@
 
 #define X11_TAIL_BYTES 4096
 
-struct x11_proc *x11_launch_xserver(struct event_base *base, const char *dir, uint32_t width,
-                                    uint32_t height, int *ready_fd,
-                                    void (*on_exit)(void *arg, int status), void *arg,
+/* A new 0600 file (O_EXCL: never follows a planted link); fd or -1. */
+static int secret_file(const char *path, char *err, size_t errlen)
+{
+    unlink(path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+    return fd;
+}
+
+static void put16(uint8_t **w, uint16_t v)
+{
+    *(*w)++ = (uint8_t)(v >> 8);
+    *(*w)++ = (uint8_t)v;
+}
+
+/* DIR/xauth: one Xauthority entry for any address and display number (FamilyWild, as Xvfb
+ * reads every entry of its -auth file and a client matches the wildcard) with a fresh
+ * MIT-MAGIC-COOKIE-1. */
+static int write_cookie(const char *dir, uint8_t cookie[X11_COOKIE_LEN], char *err, size_t errlen)
+{
+    static const char proto[] = "MIT-MAGIC-COOKIE-1";
+    uint8_t rec[64], *w = rec;
+    char path[4200];
+    if (getrandom(cookie, X11_COOKIE_LEN, 0) != X11_COOKIE_LEN) {
+        snprintf(err, errlen, "no random bytes for the X cookie: %s", strerror(errno));
+        return -1;
+    }
+    put16(&w, 0xffff);
+    put16(&w, 0);
+    put16(&w, 0);
+    put16(&w, sizeof proto - 1);
+    memcpy(w, proto, sizeof proto - 1);
+    w += sizeof proto - 1;
+    put16(&w, X11_COOKIE_LEN);
+    memcpy(w, cookie, X11_COOKIE_LEN);
+    w += X11_COOKIE_LEN;
+    snprintf(path, sizeof path, "%s/xauth", dir);
+    int fd = secret_file(path, err, errlen);
+    int ok = fd >= 0 && write(fd, rec, (size_t)(w - rec)) == w - rec;
+    explicit_bzero(rec, sizeof rec);
+    if (fd >= 0)
+        close(fd);
+    if (!ok && fd >= 0)
+        snprintf(err, errlen, "%s: cannot write", path);
+    return ok ? 0 : -1;
+}
+
+struct x11_proc *x11_launch_xserver(const char *dir, uint32_t width, uint32_t height,
+                                    uint8_t cookie[X11_COOKIE_LEN], int *ready_fd,
                                     char *err, size_t errlen)
 {
-    char screen[32], fbdir[4096], log[4200];
+    char screen[32], auth[4200], log[4200];
     int p[2];
     snprintf(screen, sizeof screen, "%ux%ux24", width, height);
-    snprintf(fbdir, sizeof fbdir, "%s", dir);
+    snprintf(auth, sizeof auth, "%s/xauth", dir);
     snprintf(log, sizeof log, "%s/xserver.stderr", dir);
-    char *argv[] = { "Xvfb", "-displayfd", "3", "-screen", "0", screen, "-fbdir", fbdir,
+    char *argv[] = { "Xvfb", "-displayfd", "3", "-screen", "0", screen, "-auth", auth,
                      "-nocursor", "-nolisten", "tcp", "-noreset", "-extension", "GLX", NULL };
+    if (write_cookie(dir, cookie, err, errlen) != 0)
+        return NULL;
     if (pipe2(p, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
         return NULL;
     }
     struct x11_proc_spec spec = { .argv = argv, .stdout_fd = -1, .stderr_path = log,
                                   .pass_fd = p[1] };
-    struct x11_proc *x = x11_proc_spawn(base, &spec, on_exit, arg, err, errlen);
+    struct x11_proc *x = x11_proc_start(&spec, err, errlen);
     close(p[1]);
     if (!x) {
         close(p[0]);
@@ -96,16 +146,6 @@ static void fill_vars(const struct x11_launch_ctx *c, struct x11_vars *v, struct
                             .display = c->display, .dir = c->dir };
 }
 
-/* A new 0600 file (O_EXCL: never follows a planted link); fd or -1. */
-static int secret_file(const char *path, char *err, size_t errlen)
-{
-    unlink(path);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-    return fd;
-}
-
 /* "password\n" for a stdin (heap, wiped by the caller with free_line). */
 static char *line_of(const char *password)
 {
@@ -121,9 +161,7 @@ static void free_line(char *s)
     }
 }
 
-struct x11_proc *x11_launch_helper(struct event_base *base, const struct x11_launch_ctx *c,
-                                   int *needed, void (*on_exit)(void *arg, int status), void *arg,
-                                   char *err, size_t errlen)
+struct x11_proc *x11_launch_helper(const struct x11_launch_ctx *c, int *needed, char *err, size_t errlen)
 {
     struct x11_vars v;
     struct vars_buf b;
@@ -136,7 +174,7 @@ struct x11_proc *x11_launch_helper(struct event_base *base, const struct x11_lau
         return NULL;
     char *argv[] = { "vncpasswd", "-f", NULL }, *line = line_of(c->password);
     struct x11_proc_spec spec = { .argv = argv, .stdin_text = line, .stdout_fd = fd, .pass_fd = -1 };
-    struct x11_proc *p = line ? x11_proc_spawn(base, &spec, on_exit, arg, err, errlen) : NULL;
+    struct x11_proc *p = line ? x11_proc_start(&spec, err, errlen) : NULL;
     close(fd);
     free_line(line);
     if (!p && strstr(err, "not found"))
@@ -160,14 +198,12 @@ static int write_ica(const struct x11_launch_ctx *c, const struct x11_vars *v, c
     return ok ? 0 : -1;
 }
 
-struct x11_proc *x11_launch_client(struct event_base *base, const struct x11_launch_ctx *c,
-                                   void (*on_exit)(void *arg, int status), void *arg,
-                                   char *err, size_t errlen)
+struct x11_proc *x11_launch_client(const struct x11_launch_ctx *c, char *err, size_t errlen)
 {
     const struct x11_client *cl = c->cfg->client;
     struct x11_vars v;
     struct vars_buf b;
-    char *argv[X11_ARGV_MAX + 1], log[4200], *line = NULL;
+    char *argv[X11_ARGV_MAX + 1], log[4200], auth[4200], *line = NULL;
     fill_vars(c, &v, &b);
     if (cl->secret == X11_SECRET_ICA && write_ica(c, &v, err, errlen) != 0)
         return NULL;
@@ -179,10 +215,11 @@ struct x11_proc *x11_launch_client(struct event_base *base, const struct x11_lau
         return NULL;
     }
     snprintf(log, sizeof log, "%s/client.stderr", c->dir);
-    struct x11_proc_spec spec = { .argv = argv, .display = c->display, .stdin_text = line,
-                                  .stdout_fd = -1, .stderr_path = log, .pass_fd = -1,
-                                  .netns_fd = netem_ns_fd(c->cfg->netem) };
-    struct x11_proc *p = x11_proc_spawn(base, &spec, on_exit, arg, err, errlen);
+    snprintf(auth, sizeof auth, "%s/xauth", c->dir);
+    struct x11_proc_spec spec = { .argv = argv, .display = c->display, .xauthority = auth,
+                                  .stdin_text = line, .stdout_fd = -1, .stderr_path = log,
+                                  .pass_fd = -1, .netns_fd = netem_ns_fd(c->cfg->netem) };
+    struct x11_proc *p = x11_proc_start(&spec, err, errlen);
     if (!p && strstr(err, "not found"))
         snprintf(err, errlen, "%s not found (%s)", argv[0], x11_client_source(cl));
     free_line(line);
@@ -196,6 +233,8 @@ void x11_launch_forget_secrets(const char *dir)
     snprintf(path, sizeof path, "%s/passwd", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/session.ica", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/xauth", dir);
     unlink(path);
 }
 

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #define X11_PROC_KILL_AFTER_S 2
+#define X11_PROC_POLL_MS 100
 
 extern char **environ;
 
@@ -30,30 +32,33 @@ struct x11_proc {
     void *arg;
 };
 
-/* The child's environment: ours without DISPLAY and without SESSMAX_* (a password may be
- * there), plus its DISPLAY. */
-static char **child_env(const char *display)
+/* The child's environment: ours without DISPLAY, XAUTHORITY and SESSMAX_* (a password may be
+ * there), plus its DISPLAY and XAUTHORITY. */
+static char **child_env(const char *display, const char *xauthority)
 {
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = calloc(n + 2, sizeof *env), *d = NULL;
+    char **env = calloc(n + 3, sizeof *env), *d = NULL, *a = NULL;
     if (!env)
         return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "DISPLAY=", 8) && strncmp(environ[i], "SESSMAX_", 8))
+        if (strncmp(environ[i], "DISPLAY=", 8) && strncmp(environ[i], "XAUTHORITY=", 11) &&
+            strncmp(environ[i], "SESSMAX_", 8))
             env[k++] = environ[i];
     if (display && asprintf(&d, "DISPLAY=%s", display) > 0)
         env[k++] = d;
+    if (xauthority && asprintf(&a, "XAUTHORITY=%s", xauthority) > 0)
+        env[k++] = a;
     return env;
 }
 
-/* Frees what child_env made (the DISPLAY entry is the only one it allocated). */
+/* Frees what child_env made (the DISPLAY and XAUTHORITY entries are the ones it allocated). */
 static void free_env(char **env)
 {
     for (size_t i = 0; env && env[i]; i++)
-        if (!strncmp(env[i], "DISPLAY=", 8))
+        if (!strncmp(env[i], "DISPLAY=", 8) || !strncmp(env[i], "XAUTHORITY=", 11))
             free(env[i]);
     free(env);
 }
@@ -136,9 +141,7 @@ static void feed_stdin(int wfd, const char *text)
     close(wfd);
 }
 
-struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_spec *s,
-                                void (*on_exit)(void *arg, int status), void *arg,
-                                char *err, size_t errlen)
+struct x11_proc *x11_proc_start(const struct x11_proc_spec *s, char *err, size_t errlen)
 {
     char path[4096];
     int fds[3] = { -1, -1, -1 }, inpipe[2] = { -1, -1 };
@@ -147,7 +150,9 @@ struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_s
         return NULL;
     }
     struct x11_proc *p = calloc(1, sizeof *p);
-    char **env = child_env(s->display);
+    if (p)
+        p->pidfd = -1;
+    char **env = child_env(s->display, s->xauthority);
     if (!p || !env || open_std(s, fds, inpipe) != 0) {
         snprintf(err, errlen, "cannot prepare %s: %s", s->argv[0], strerror(errno));
         goto fail;
@@ -166,14 +171,9 @@ struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_s
         feed_stdin(inpipe[1], s->stdin_text);
     inpipe[1] = -1;
     free_env(env);
-    env = NULL;
-    p->on_exit = on_exit;
-    p->arg = arg;
     p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
-    p->exit_ev = p->pidfd >= 0 ? event_new(base, p->pidfd, EV_READ | EV_PERSIST, exit_cb, p) : NULL;
-    p->kill_ev = evtimer_new(base, kill_cb, p);
-    if (!p->exit_ev || !p->kill_ev || event_add(p->exit_ev, NULL) != 0) {
-        snprintf(err, errlen, "cannot watch %s (pid %d)", s->argv[0], (int)p->pid);
+    if (p->pidfd < 0) {
+        snprintf(err, errlen, "cannot watch %s (pid %d): %s", s->argv[0], (int)p->pid, strerror(errno));
         x11_proc_free(p);
         return NULL;
     }
@@ -188,7 +188,38 @@ fail:
     return NULL;
 }
 
+int x11_proc_watch(struct x11_proc *p, struct event_base *base,
+                   void (*on_exit)(void *arg, int status), void *arg)
+{
+    p->on_exit = on_exit;
+    p->arg = arg;
+    p->exit_ev = event_new(base, p->pidfd, EV_READ | EV_PERSIST, exit_cb, p);
+    p->kill_ev = evtimer_new(base, kill_cb, p);
+    return p->exit_ev && p->kill_ev && event_add(p->exit_ev, NULL) == 0 ? 0 : -1;
+}
+
+int x11_proc_wait(struct x11_proc *p, uint32_t timeout_ms, const atomic_int *abort_flag, int *status)
+{
+    uint64_t left = timeout_ms;
+    while (!p->exited) {
+        struct pollfd pf = { .fd = p->pidfd, .events = POLLIN };
+        int step = left < X11_PROC_POLL_MS ? (int)left : X11_PROC_POLL_MS;
+        if ((abort_flag && atomic_load(abort_flag)) || left == 0)
+            return -1;
+        if (poll(&pf, 1, step) > 0 && waitpid(p->pid, status, WNOHANG) == p->pid)
+            p->exited = 1;
+        left -= (uint64_t)step;
+    }
+    return 0;
+}
+
 pid_t x11_proc_pid(const struct x11_proc *p) { return p->pid; }
+
+int x11_proc_gone(const struct x11_proc *p)
+{
+    struct pollfd pf = { .fd = p ? p->pidfd : -1, .events = POLLIN };
+    return !p || p->exited || (p->pidfd >= 0 && poll(&pf, 1, 0) > 0);
+}
 int x11_proc_running(const struct x11_proc *p) { return p && !p->exited; }
 
 void x11_proc_stop(struct x11_proc *p)
@@ -197,7 +228,7 @@ void x11_proc_stop(struct x11_proc *p)
         return;
     kill(-p->pid, SIGTERM);
     struct timeval tv = { X11_PROC_KILL_AFTER_S, 0 };
-    if (!evtimer_pending(p->kill_ev, NULL))
+    if (p->kill_ev && !evtimer_pending(p->kill_ev, NULL))
         event_add(p->kill_ev, &tv);
 }
 

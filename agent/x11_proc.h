@@ -5,6 +5,7 @@
 #ifndef SESSMAX_X11_PROC_H
 #define SESSMAX_X11_PROC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -15,6 +16,7 @@ struct x11_proc;
 struct x11_proc_spec {
     char *const *argv;          /* argv[0]: a program name looked up in PATH, or a path */
     const char *display;        /* DISPLAY for the child; NULL: none */
+    const char *xauthority;     /* XAUTHORITY for the child; NULL: none */
     const char *stdin_text;     /* written to its stdin (a pipe), then closed; NULL: /dev/null */
     int stdout_fd;              /* its stdout; -1: /dev/null */
     const char *stderr_path;    /* its stderr (created 0600, truncated); NULL: /dev/null */
@@ -23,14 +25,21 @@ struct x11_proc_spec {
                                  * before exec; 0 or -1: the agent's */
 };
 
-/* Starts a child. on_exit(arg, status) runs on the loop once it has exited and been reaped
- * (status as from waitpid), unless x11_proc_free came first. NULL with err on failure. */
-struct x11_proc *x11_proc_spawn(struct event_base *base, const struct x11_proc_spec *spec,
-                                void (*on_exit)(void *arg, int status), void *arg,
-                                char *err, size_t errlen);
+/* Starts a child (fork, exec). Any thread: a connector worker starts a session's processes, so
+ * the fork's cost never stalls the loop. NULL with err on failure. */
+struct x11_proc *x11_proc_start(const struct x11_proc_spec *spec, char *err, size_t errlen);
+/* Loop thread, once: on_exit(arg, status) runs on the loop once the child has exited and been
+ * reaped (status as from waitpid), unless x11_proc_free came first. 0 or -1. */
+int x11_proc_watch(struct x11_proc *p, struct event_base *base,
+                   void (*on_exit)(void *arg, int status), void *arg);
+/* Any thread, for a child not watched: waits for its exit and reaps it (*status). 0, or -1 when
+ * timeout_ms passed or *abort_flag was set first (the child still runs). */
+int x11_proc_wait(struct x11_proc *p, uint32_t timeout_ms, const atomic_int *abort_flag, int *status);
 pid_t x11_proc_pid(const struct x11_proc *p);
 int x11_proc_running(const struct x11_proc *p);
-/* SIGTERM to its process group now, SIGKILL 2 s later if it still runs. */
+/* 1 when the child has terminated, reaped or not yet (its pidfd is readable); 1 for NULL. */
+int x11_proc_gone(const struct x11_proc *p);
+/* SIGTERM to its process group now, SIGKILL 2 s later (when watched) if it still runs. */
 void x11_proc_stop(struct x11_proc *p);
 /* Kills (SIGKILL) a child still running, reaps it, frees. No on_exit. Accepts NULL. */
 void x11_proc_free(struct x11_proc *p);

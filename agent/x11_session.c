@@ -3,7 +3,7 @@
  * terminal record. States and failure reasons are described in x11_session.h. */
 #include "agent/x11_session.h"
 
-#include <errno.h>
+#include <stddef.h>
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,20 +17,25 @@
 #include "agent/x11_display.h"
 #include "agent/x11_keys.h"
 #include "agent/x11_launch.h"
+#include "agent/x11_start.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/x11_preset.h"
 
+/* Bound on each wait of the start (the X server's display number, the password helper). */
+#define X11_SESSION_START_WAIT_MS 30000u
+
 struct x11_session {
     struct session_life l;              /* identity, state, records, end, interpreter; the
                                          * password is wiped once the client has it */
-    char dir[4096], display[16], dpybuf[16];
-    size_t dpylen;
-
-    struct x11_proc *xserver, *helper, *client;
-    struct x11_display *dpy;
-    int ready_fd;
-    struct event *ready_ev, *x_ev, *window_ev;
+    char dir[4096];
+    struct x11_start st;                /* the start on a connector worker; then the processes
+                                         * and the display it left, watched on the loop */
+    int starting;                       /* st.job queued or running: its results are not ours yet */
+    int stop_asked;                     /* logoff or kill while starting: ended by started() */
+    enum failure_reason stop_reason;
+    char stop_detail[RESULTS_DETAIL_LEN];
+    struct event *x_ev, *window_ev;
 };
 
 /* ---------------------------------------------------------------- the end */
@@ -49,17 +54,11 @@ static void teardown(void *owner)
     s->l.interp = NULL;
     if (s->x_ev)
         event_del(s->x_ev);
-    if (s->ready_ev)
-        event_del(s->ready_ev);
     event_del(s->window_ev);
-    x11_display_close(s->dpy);
-    s->dpy = NULL;
-    if (s->ready_fd >= 0)
-        close(s->ready_fd);
-    s->ready_fd = -1;
-    x11_proc_stop(s->helper);
-    x11_proc_stop(s->client);
-    x11_proc_stop(s->xserver);
+    x11_display_close(s->st.dpy);
+    s->st.dpy = NULL;
+    x11_proc_stop(s->st.client);
+    x11_proc_stop(s->st.xserver);
     if (s->dir[0])
         x11_launch_forget_secrets(s->dir);
     session_life_wipe_password(&s->l);
@@ -69,7 +68,7 @@ static void teardown(void *owner)
 
 static int live(const struct x11_session *s)
 {
-    return s->dpy && !s->l.finish_pending &&
+    return s->st.dpy && !s->l.finish_pending &&
            (s->l.state == SESSION_ST_LOGON || s->l.state == SESSION_ST_RUNNING ||
             s->l.state == SESSION_ST_LOGOFF);
 }
@@ -78,7 +77,7 @@ static int live(const struct x11_session *s)
  * them on the next loop turn, since the fd will not say so. */
 static int after_input(struct x11_session *s, int rc)
 {
-    if (rc == 0 && x11_display_pending(s->dpy))
+    if (rc == 0 && x11_display_pending(s->st.dpy))
         event_active(s->x_ev, EV_READ, 0);
     return rc;
 }
@@ -86,25 +85,25 @@ static int after_input(struct x11_session *s, int rc)
 static int op_key(void *sess, uint32_t code, int down)
 {
     struct x11_session *s = sess;
-    return live(s) ? after_input(s, x11_display_key(s->dpy, x11_keycode_of_scancode(code), down)) : -1;
+    return live(s) ? after_input(s, x11_display_key(s->st.dpy, x11_keycode_of_scancode(code), down)) : -1;
 }
 
 static int op_unicode(void *sess, uint16_t c, int down)
 {
     struct x11_session *s = sess;
-    return live(s) ? after_input(s, x11_display_unicode(s->dpy, c, down)) : -1;
+    return live(s) ? after_input(s, x11_display_unicode(s->st.dpy, c, down)) : -1;
 }
 
 static int op_mouse(void *sess, uint16_t flags, uint16_t x, uint16_t y)
 {
     struct x11_session *s = sess;
-    return live(s) ? after_input(s, x11_display_pointer(s->dpy, flags, x, y)) : -1;
+    return live(s) ? after_input(s, x11_display_pointer(s->st.dpy, flags, x, y)) : -1;
 }
 
 static int op_screen(void *sess, struct screen_view *out)
 {
     struct x11_session *s = sess;
-    return s->dpy ? x11_display_screen(s->dpy, out) : -1;
+    return s->st.dpy ? x11_display_screen(s->st.dpy, out) : -1;
 }
 
 static int op_save_png(void *sess, const char *path)
@@ -115,7 +114,7 @@ static int op_save_png(void *sess, const char *path)
 static int op_refresh(void *sess)
 {
     struct x11_session *s = sess;
-    return live(s) ? x11_display_expose(s->dpy) : -1;
+    return live(s) ? x11_display_expose(s->st.dpy) : -1;
 }
 
 static const struct driver_ops x11_driver = {
@@ -180,17 +179,17 @@ static void x_cb(evutil_socket_t fd, short what, void *arg)
     struct rect rects[SCREEN_MAX_RECTS];
     size_t n = 0;
     int mapped = 0;
-    if (!s->dpy || terminal(s) || s->l.finish_pending)
+    if (!s->st.dpy || terminal(s) || s->l.finish_pending)
         return;
-    if (x11_display_pump(s->dpy, rects, SCREEN_MAX_RECTS, &n, &mapped) != 0) {
-        session_life_finish_later(&s->l, FAIL_XSERVER, "the connection to the X server broke");
+    if (x11_display_pump(s->st.dpy, rects, SCREEN_MAX_RECTS, &n, &mapped) != 0) {
+        session_life_finish_later(&s->l, FAIL_XSERVER, "the connection to the X server (Xvfb) broke");
         return;
     }
-    if (mapped && s->l.state == SESSION_ST_CONNECTING && s->client)
+    if (mapped && s->l.state == SESSION_ST_CONNECTING && s->st.client)
         window_appeared(s);
     if (n && s->l.interp && !s->l.finish_pending)
         interp_on_paint(s->l.interp, rects, n);
-    if (s->dpy && !s->l.finish_pending)
+    if (s->st.dpy && !s->l.finish_pending)
         after_input(s, 0);
 }
 
@@ -202,6 +201,10 @@ static void client_exit(void *arg, int status)
         return;
     if (s->l.state == SESSION_ST_LOGOFF) {      /* the workload's logoff ended the remote session */
         session_life_finish_later(&s->l, FAIL_NONE, "client exited after logoff");
+        return;
+    }
+    if (x11_proc_gone(s->st.xserver)) {        /* the client only followed its X server */
+        session_life_finish_later(&s->l, FAIL_XSERVER, "X server (Xvfb) died; the client exited after it");
         return;
     }
     x11_proc_describe(status, how, sizeof how);
@@ -224,72 +227,37 @@ static void xserver_exit(void *arg, int status)
     session_life_finish_later(&s->l, FAIL_XSERVER, detail);
 }
 
-static void start_client(struct x11_session *s)
+/* Loop thread: the start on the worker is over. Its processes are watched from now on, whatever
+ * happens next (teardown stops them, x11_session_free reaps them). */
+static void started(struct connector_job *j)
 {
-    char err[RESULTS_DETAIL_LEN];
-    struct x11_launch_ctx c = { .cfg = s->l.h->cfg, .dir = s->dir, .display = s->display,
-                                .user = s->l.user, .password = s->l.password };
-    s->l.t0_us = clock_now_us();
-    s->client = x11_launch_client(s->l.h->base, &c, client_exit, s, err, sizeof err);
+    struct x11_session *s = (struct x11_session *)((char *)j - offsetof(struct x11_session, st.job));
+    s->starting = 0;
     session_life_wipe_password(&s->l);
-    if (!s->client)
-        session_life_finish_later(&s->l, FAIL_INTERNAL, err);
-}
-
-static void helper_exit(void *arg, int status)
-{
-    struct x11_session *s = arg;
-    char how[64], detail[RESULTS_DETAIL_LEN];
-    if (terminal(s) || s->l.finish_pending)
-        return;
-    if (status != 0) {
-        x11_proc_describe(status, how, sizeof how);
-        snprintf(detail, sizeof detail, "password helper %s", how);
-        session_life_finish_later(&s->l, FAIL_INTERNAL, detail);
+    if ((s->st.xserver && x11_proc_watch(s->st.xserver, s->l.h->base, xserver_exit, s) != 0) ||
+        (s->st.client && x11_proc_watch(s->st.client, s->l.h->base, client_exit, s) != 0)) {
+        session_life_end(&s->l, FAIL_INTERNAL, "cannot watch the session's processes");
         return;
     }
-    start_client(s);
-}
-
-/* Xvfb is ready (display number on the pipe): connect to it, then the helper or the client. */
-static void xserver_ready(struct x11_session *s, int number)
-{
-    char err[RESULTS_DETAIL_LEN], fb[4200];
-    int needed;
-    snprintf(s->display, sizeof s->display, ":%d", number);
-    snprintf(fb, sizeof fb, "%s/Xvfb_screen0", s->dir);
-    if (!(s->dpy = x11_display_open(s->display, fb, err, sizeof err))) {
-        session_life_finish_later(&s->l, FAIL_XSERVER, err);
+    if (s->stop_asked) {
+        session_life_end(&s->l, s->stop_reason, s->stop_detail);
         return;
     }
-    s->x_ev = event_new(s->l.h->base, x11_display_fd(s->dpy), EV_READ | EV_PERSIST, x_cb, s);
+    if (s->st.reason != FAIL_NONE) {
+        session_life_end(&s->l, s->st.reason, s->st.detail);
+        return;
+    }
+    s->l.t0_us = s->st.client_started_us;
+    uint64_t since = clock_now_us() - s->l.t0_us, ms = s->l.h->cfg->client->window_timeout_ms;
+    uint64_t left_us = ms * 1000 > since ? ms * 1000 - since : 0;
+    struct timeval tv = { (time_t)(left_us / 1000000), (suseconds_t)(left_us % 1000000) };
+    event_add(s->window_ev, &tv);
+    s->x_ev = event_new(s->l.h->base, x11_display_fd(s->st.dpy), EV_READ | EV_PERSIST, x_cb, s);
     if (!s->x_ev || event_add(s->x_ev, NULL) != 0) {
-        session_life_finish_later(&s->l, FAIL_INTERNAL, "cannot watch the X connection");
+        session_life_end(&s->l, FAIL_INTERNAL, "cannot watch the X connection");
         return;
     }
-    struct x11_launch_ctx c = { .cfg = s->l.h->cfg, .dir = s->dir, .display = s->display,
-                                .user = s->l.user, .password = s->l.password };
-    s->helper = x11_launch_helper(s->l.h->base, &c, &needed, helper_exit, s, err, sizeof err);
-    if (needed && !s->helper)
-        session_life_finish_later(&s->l, FAIL_INTERNAL, err);
-    else if (!needed)
-        start_client(s);
-}
-
-static void ready_cb(evutil_socket_t fd, short what, void *arg)
-{
-    (void)what;
-    struct x11_session *s = arg;
-    int n = x11_launch_read_display(fd, s->dpybuf, sizeof s->dpybuf, &s->dpylen);
-    if (n == -1)
-        return;
-    event_del(s->ready_ev);
-    close(s->ready_fd);
-    s->ready_fd = -1;
-    if (n < 0)
-        session_life_finish_later(&s->l, FAIL_XSERVER, "Xvfb did not say its display number");
-    else
-        xserver_ready(s, n);
+    event_active(s->x_ev, EV_READ, 0);  /* what Xlib already queued while starting */
 }
 
 static void window_timeout_cb(evutil_socket_t fd, short what, void *arg)
@@ -300,9 +268,9 @@ static void window_timeout_cb(evutil_socket_t fd, short what, void *arg)
     char detail[RESULTS_DETAIL_LEN];
     if (s->l.state != SESSION_ST_CONNECTING)
         return;
-    snprintf(detail, sizeof detail, "%s within %u ms", s->client ? "no client window" :
-             "X server or password helper not ready", s->l.h->cfg->client->window_timeout_ms);
-    session_life_finish_later(&s->l, s->client ? FAIL_CLIENT_TIMEOUT : FAIL_XSERVER, detail);
+    snprintf(detail, sizeof detail, "no client window within %u ms of its start",
+             s->l.h->cfg->client->window_timeout_ms);
+    session_life_finish_later(&s->l, FAIL_CLIENT_TIMEOUT, detail);
 }
 
 /* ---------------------------------------------------------------- public */
@@ -315,7 +283,6 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
         return NULL;
     static const struct session_life_ops ops = { .teardown = teardown };
     int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
-    s->ready_fd = -1;
     snprintf(s->dir, sizeof s->dir, "%s/s%u", run_dir, s->l.index);
     s->window_ev = evtimer_new(h->base, window_timeout_cb, s);
     if (!ok || !s->window_ev) {
@@ -327,34 +294,50 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
 
 void x11_session_start(struct x11_session *s)
 {
-    char err[RESULTS_DETAIL_LEN];
     if (session_life_launch(&s->l) != 0)
         return;
-    uint32_t ms = s->l.h->cfg->client->window_timeout_ms;
-    struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
-    event_add(s->window_ev, &tv);
-    if (mkdir(s->dir, 0700) != 0 && errno != EEXIST) {
-        snprintf(err, sizeof err, "%.100s: cannot create: %.40s", s->dir, strerror(errno));
-        session_life_finish_later(&s->l, FAIL_INTERNAL, err);
+    s->st.job.work = x11_start_work;
+    s->st.job.done = started;
+    s->st.wait_ms = X11_SESSION_START_WAIT_MS;
+    s->st.ctx = (struct x11_launch_ctx){ .cfg = s->l.h->cfg, .dir = s->dir, .user = s->l.user,
+                                         .password = s->l.password };
+    s->starting = 1;
+    connector_submit(s->l.h->conn, &s->st.job);
+}
+
+/* An end asked while the start runs on a worker waits for started(); a start still queued is
+ * taken back. */
+static void stop(struct x11_session *s, enum failure_reason reason, const char *detail)
+{
+    if (s->starting && connector_cancel(s->l.h->conn, &s->st.job))
+        s->starting = 0;
+    if (!s->starting) {
+        session_life_end(&s->l, reason, detail);
         return;
     }
-    const struct x11_client *c = s->l.h->cfg->client;
-    s->xserver = x11_launch_xserver(s->l.h->base, s->dir, c->width, c->height, &s->ready_fd,
-                                    xserver_exit, s, err, sizeof err);
-    s->ready_ev = s->xserver ? event_new(s->l.h->base, s->ready_fd, EV_READ | EV_PERSIST, ready_cb, s) : NULL;
-    if (!s->ready_ev || event_add(s->ready_ev, NULL) != 0)
-        session_life_finish_later(&s->l, s->xserver ? FAIL_INTERNAL : FAIL_XSERVER, s->xserver ? "cannot watch Xvfb" : err);
+    if (!s->stop_asked) {
+        s->stop_asked = 1;
+        s->stop_reason = reason;
+        snprintf(s->stop_detail, sizeof s->stop_detail, "%s", detail ? detail : "");
+    }
+    x11_start_abort(&s->st);
 }
 
 void x11_session_logoff(struct x11_session *s)
 {
     if (session_life_logoff(&s->l))             /* NEW, CONNECTING */
-        session_life_end(&s->l, FAIL_ABORTED, "logoff requested before the client's window appeared");
+        stop(s, FAIL_ABORTED, "logoff requested before the client's window appeared");
 }
 
 void x11_session_kill(struct x11_session *s, enum failure_reason reason, const char *detail)
 {
-    session_life_end(&s->l, reason, detail);
+    stop(s, reason, detail);
+}
+
+void x11_session_abort_start(struct x11_session *s)
+{
+    if (s)
+        x11_start_abort(&s->st);
 }
 
 enum session_state x11_session_state(const struct x11_session *s) { return s->l.state; }
@@ -383,10 +366,12 @@ int x11_session_cost(const struct x11_session *s, struct x11_cost *client, struc
     memset(client, 0, sizeof *client);
     memset(xserver, 0, sizeof *xserver);
     int any = 0;
-    if (x11_proc_running(s->client))
-        any |= x11_proc_cost(x11_proc_pid(s->client), client) == 0;
-    if (x11_proc_running(s->xserver))
-        any |= x11_proc_cost(x11_proc_pid(s->xserver), xserver) == 0;
+    if (s->starting)                    /* the worker still owns the processes */
+        return 0;
+    if (x11_proc_running(s->st.client))
+        any |= x11_proc_cost(x11_proc_pid(s->st.client), client) == 0;
+    if (x11_proc_running(s->st.xserver))
+        any |= x11_proc_cost(x11_proc_pid(s->st.xserver), xserver) == 0;
     return any;
 }
 
@@ -395,13 +380,10 @@ void x11_session_free(struct x11_session *s)
     if (!s)
         return;
     teardown(s);
-    x11_proc_free(s->helper);
-    x11_proc_free(s->client);
-    x11_proc_free(s->xserver);
+    x11_proc_free(s->st.client);
+    x11_proc_free(s->st.xserver);
     if (s->x_ev)
         event_free(s->x_ev);
-    if (s->ready_ev)
-        event_free(s->ready_ev);
     if (s->window_ev)
         event_free(s->window_ev);
     session_life_release(&s->l);

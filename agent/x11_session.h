@@ -2,8 +2,9 @@
  * the client process on it, the client's window as the interpreter's screen (x11_display.h), and
  * the same records as an engine session (session.h). States are session.h's:
  *
- *   CONNECTING  Xvfb starting (-displayfd), then the password helper and the client; ends when
- *               a top-level window is mapped (else client_timeout after window_timeout)
+ *   CONNECTING  on a connector worker (x11_start.h): Xvfb starting (-displayfd), the agent's
+ *               X connection, the password helper and the client; then, on the loop, until a
+ *               top-level window is mapped (else client_timeout after window_timeout)
  *   LOGON       the interpreter waits for the desktop-ready condition; the logon time runs from
  *               the client's start
  *   RUNNING, LOGOFF, DONE, FAILED as for an engine session.
@@ -36,9 +37,12 @@ enum failure_reason x11_session_reason(const struct x11_session *s);
 int x11_session_screen(struct x11_session *s, struct screen_view *out);
 int x11_session_save_png(struct x11_session *s, const char *path);
 /* Current cost of the client and of the X server (zeros for a process not running); 1 when
- * either runs, else 0. */
+ * either runs, else 0 (also while the session is starting on a connector worker). */
 int x11_session_cost(const struct x11_session *s, struct x11_cost *client, struct x11_cost *xserver);
-/* Kills and reaps what still runs; frees. Accepts NULL. */
+/* Any thread: a start running on a connector worker gives up at its next wait (before
+ * connector_free, so that it joins at once). Accepts NULL. */
+void x11_session_abort_start(struct x11_session *s);
+/* Kills and reaps what still runs; frees. Only after connector_free(). Accepts NULL. */
 void x11_session_free(struct x11_session *s);
 
 #endif

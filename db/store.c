@@ -4,6 +4,7 @@
  * reader in store_read.c, `db check` in store_check.c. */
 #include "db/store.h"
 #include "db/store_int.h"
+#include "db/store_ckpt.h"
 
 #include "common/log.h"
 #include "db/store_migrate.h"
@@ -167,9 +168,11 @@ static int open_connection(struct store *st)
     if (store_identify(st->db, st->path, &kind, &version, st->err, sizeof st->err) != 0)
         return -1;
     if (st->mode == STORE_WRITE) {
-        if (tune_writer(st->db, st->path, st->err, sizeof st->err) != 0)
+        if (tune_writer(st->db, st->path, st->err, sizeof st->err) != 0 ||
+            store_migrate(st->db, st->path, st->err, sizeof st->err) != 0)
             return -1;
-        return store_migrate(st->db, st->path, st->err, sizeof st->err);
+        st->ckpt = store_ckpt_start(st->path, st->db);
+        return 0;
     }
     if (kind == 0)
         return store_fail(st, "not a sessmax database (an empty file)");
@@ -213,6 +216,7 @@ void store_close(struct store *st)
     store_finalize_all(st);
     store_names_clear(st);
     free(st->names);
+    store_ckpt_stop(st->ckpt);   /* first: the writer closes last and folds the WAL back */
     sqlite3_close(st->db);
     free(st->path);
     free(st);

@@ -29,6 +29,7 @@ struct store_name {
 
 struct store {
     sqlite3 *db;
+    struct store_ckpt *ckpt;     /* the writer's checkpoint thread; NULL: SQLite's automatic one */
     char *path;
     enum store_mode mode;
     char err[512];

@@ -2,7 +2,8 @@
 # x11_simhost.sh -- the external-client connector with the xfreerdp preset (Debian's xfreerdp,
 # a client nobody here wrote) against simhost: 5 sessions of workloads/simhost-task-worker.yaml,
 # each on its own Xvfb, log on, run one loop and log off cleanly; every timer of every session is
-# recorded (ok, or suspect: sooner than the session's own input echo), the health records carry the clients' costs, the password never shows on a command
+# recorded (ok, or suspect: sooner than the session's own input echo), every screen is read
+# through MIT-SHM, the health records carry the clients' costs, the password never shows on a command
 # line, and no X server or client outlives the agent.
 . "$(dirname "$0")/lib/agent_env.sh"
 for t in xfreerdp Xvfb; do
@@ -12,7 +13,7 @@ N=5
 start_simhost $((N + 2)) --work-scale 0.2
 "$AGENT" run --target "127.0.0.1:$SIM_PORT" --users 'simuser{n:03}' --sessions $N \
   --workload "$S/workloads/simhost-task-worker.yaml" --loops 1 --duration 240s --ramp 5s \
-  --fingerprint "$SIM_FP" --logoff-timeout 30s --client xfreerdp \
+  --fingerprint "$SIM_FP" --logoff-timeout 30s --client xfreerdp --log-level info \
   > "$T/out.jsonl" 2> "$T/err.txt" &
 AG=$!; PIDS="$PIDS $AG"
 # while it runs: no command line of its children holds the password, no zombie child
@@ -20,7 +21,7 @@ seen=0
 while kill -0 $AG 2>/dev/null; do
   for c in $(ps -o pid= --ppid $AG 2>/dev/null); do
     seen=1
-    tr '\0' ' ' < /proc/$c/cmdline 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $c"
+    { tr '\0' ' ' < /proc/$c/cmdline; } 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $c"
     [ "$(ps -o stat= -p $c 2>/dev/null | cut -c1)" = Z ] && { sleep 1; [ "$(ps -o stat= -p $c | cut -c1)" = Z ] && fail "zombie child $c"; }
   done
   sleep 0.5
@@ -28,6 +29,7 @@ done
 set +e; wait $AG; rc=$?; set -e
 cat "$T/err.txt" >&2
 [ $seen = 1 ] || fail "the agent started no child process"
+[ "$(grep -c 'screen pixels through MIT-SHM' "$T/err.txt")" = $N ] || fail "not every session read its screen through MIT-SHM"
 J="$T/out.jsonl"
 [ "$(jl "$J" 'sum(r["type"]=="session" and r["event"]=="active" for r in recs)')" = $N ] || fail "not all $N sessions logged on"
 [ "$(jl "$J" 'sum(r["type"]=="session" and r["event"]=="ended" for r in recs)')" = $N ] || fail "not all $N sessions ended cleanly"
@@ -54,7 +56,7 @@ grep -q "external clients ($N measured)" "$T/err.txt" || grep -q "external clien
   || fail "no cost line in the summary"
 # nothing outlives the agent (Xvfb and xfreerdp die with it)
 sleep 0.5
-left=$(ps -eo pid=,args= | grep -E 'Xvfb .*-fbdir .*/sessmax-x11\.|xfreerdp /v:127\.0\.0\.1:'"$SIM_PORT" | grep -v grep || true)
+left=$(ps -eo pid=,args= | grep -E 'Xvfb .*-auth .*/sessmax-x11\.|xfreerdp /v:127\.0\.0\.1:'"$SIM_PORT" | grep -v grep || true)
 [ -z "$left" ] || fail "left behind: $left"
 [ $rc -le 1 ] || fail "agent exit code $rc"   # 1: a suspect sample (checked above)
 echo "x11_simhost: ok"
