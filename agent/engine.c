@@ -476,12 +476,6 @@ int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *
     return s->x ? x11_session_screen(s->x, out) : session_screen(s->rdp, out);
 }
 
-int engine_refresh(struct engine *e, uint32_t session_index)
-{
-    struct slot *s = find(e, session_index);
-    return s && !s->x && s->rdp ? session_refresh(s->rdp) : -1;
-}
-
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
                           uint32_t *max_us)
 {

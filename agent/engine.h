@@ -69,10 +69,6 @@ int engine_save_png(struct engine *e, uint32_t session_index, const char *path);
 /* The current screen of a running session (borrowed until return to the loop); -1 otherwise. */
 int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out);
 
-/* Asks the server of an RDP session to repaint its whole desktop; -1 when there is no such live
- * session or it is not RDP (an external client repaints on its own). */
-int engine_refresh(struct engine *e, uint32_t session_index);
-
 /* Loop-lag percentiles over the engine's whole life (for summaries). */
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
                           uint32_t *max_us);

@@ -271,6 +271,11 @@ static void connected(struct session *s)
     s->nframe_rects = 0;
     s->sock_fd = -1;
     arm(s);
+    /* FreeRDP 2.11 reads TLS with read-ahead and returns from its connect loop at the PDU that
+     * makes the session active: PDUs the server sent right behind it (a desktop's first frame)
+     * can sit in OpenSSL's buffer while the socket is empty, and the loop would never look. */
+    if (s->nev > 0)
+        event_active(s->ev[0], EV_READ, 0);
     freerdp_input_send_synchronize_event(s->inst->input, 0);
     if (s->l.h->cfg->traffic_interval_ms && s->traffic_ev) {
         uint32_t ms = s->l.h->cfg->traffic_interval_ms;
@@ -499,9 +504,4 @@ void session_free(struct session *s)
         event_free(s->confirm_ev);
     session_life_release(&s->l);
     free(s);
-}
-
-int session_refresh(struct session *s)
-{
-    return session_rdp_driver.refresh(s);
 }

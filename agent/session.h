@@ -81,10 +81,6 @@ uint32_t session_loops(const struct session *s);
 int session_save_png(struct session *s, const char *path);
 /* The session's framebuffer (borrowed until return to the loop); -1 when not connected. */
 int session_screen(struct session *s, struct screen_view *out);
-
-/* Asks the server to repaint the whole desktop (Suppress Output allow + Refresh Rect), as a
- * client whose window shows again does. 0 when sent, -1 when the session is not live. */
-int session_refresh(struct session *s);
 /* Releases everything without records. Only after connector_free() (no attempt may be running).
  * Accepts NULL. */
 void session_free(struct session *s);

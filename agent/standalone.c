@@ -493,7 +493,7 @@ struct shot {
     struct event_base *base;
     struct engine *eng;
     struct event *wait_ev;
-    int saved, failed, uniform, repainted;
+    int saved, failed, uniform;
 };
 
 /* A screen of one colour is a desktop that has not painted (yet): not worth a PNG's exit 0. */
@@ -536,17 +536,6 @@ static void shot_save_cb(evutil_socket_t fd, short what, void *arg)
     struct shot *s = arg;
     struct screen_view v;
     uint32_t rgb;
-    if (engine_screen(s->eng, 0, &v) == 0 && shot_uniform(&v, &rgb) && !s->repainted &&
-        engine_refresh(s->eng, 0) == 0) {
-        /* A first frame can be lost when it races the end of the connection sequence (FreeRDP
-         * 2.11 builds its screen only after); a real client that shows nothing asks again. */
-        s->repainted = 1;
-        struct timeval tv = { (time_t)(s->o->wait_ms / 1000), (suseconds_t)(s->o->wait_ms % 1000) * 1000 };
-        if (s->o->wait_ms < 1000)
-            tv = (struct timeval){ 1, 0 };
-        event_add(s->wait_ev, &tv);
-        return;
-    }
     if (engine_screen(s->eng, 0, &v) == 0 && shot_uniform(&v, &rgb)) {
         s->uniform = 1;
         fprintf(stderr, "sessmax-agent shot: warning: the whole screen is one colour (#%06x): the desktop "

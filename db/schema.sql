@@ -171,3 +171,15 @@ CREATE TABLE copy_timers (
     bytes     INTEGER NOT NULL,
     PRIMARY KEY (run_id, name)
 ) WITHOUT ROWID;
+
+-- Added in version 7: CPU use of a target running on this machine (a plan's target.local), sampled
+-- by the controller: the target's own use and that of every other process on the target's CPUs,
+-- each in per mille of those CPUs.
+CREATE TABLE target_load (
+    run_id           INTEGER NOT NULL,
+    t_us             INTEGER NOT NULL,
+    cpus             INTEGER NOT NULL,   -- how many CPUs the target may run on
+    target_permille  INTEGER NOT NULL,
+    others_permille  INTEGER NOT NULL
+);
+CREATE INDEX target_load_run_t ON target_load (run_id, t_us);

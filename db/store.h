@@ -24,8 +24,8 @@
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table; 3: network
  * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
- * matrices; 6: agents.clock_offset_us and rtt_us. */
-#define STORE_SCHEMA_VERSION 6
+ * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load. */
+#define STORE_SCHEMA_VERSION 7
 
 struct store;
 

@@ -51,12 +51,19 @@ static const char MIGRATE_5_TO_6[] =
     "ALTER TABLE agents ADD COLUMN clock_offset_us INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE agents ADD COLUMN rtt_us INTEGER NOT NULL DEFAULT 0;";
 
+/* 6 -> 7: CPU use of a local target and of the other processes on its CPUs. */
+static const char MIGRATE_6_TO_7[] =
+    "CREATE TABLE target_load (run_id INTEGER NOT NULL, t_us INTEGER NOT NULL, cpus INTEGER NOT NULL,"
+    " target_permille INTEGER NOT NULL, others_permille INTEGER NOT NULL);"
+    "CREATE INDEX target_load_run_t ON target_load (run_id, t_us);";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2 },
     { 2, MIGRATE_2_TO_3 },
     { 3, MIGRATE_3_TO_4 },
     { 4, MIGRATE_4_TO_5 },
     { 5, MIGRATE_5_TO_6 },
+    { 6, MIGRATE_6_TO_7 },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

@@ -406,6 +406,22 @@ int store_load_health(struct store *st, int64_t run, struct store_health_row **o
                      run, sizeof **out, fill_health, (void **)out, count);
 }
 
+static void fill_target_load(sqlite3_stmt *s, void *row)
+{
+    struct store_target_load *r = row;
+    r->t_us = (uint64_t)sqlite3_column_int64(s, 0);
+    r->cpus = (uint32_t)sqlite3_column_int64(s, 1);
+    r->target_permille = (uint32_t)sqlite3_column_int64(s, 2);
+    r->others_permille = (uint32_t)sqlite3_column_int64(s, 3);
+}
+
+int store_load_target_load(struct store *st, int64_t run, struct store_target_load **out, size_t *count)
+{
+    return load_rows(st, "target_load", "SELECT t_us, cpus, target_permille, others_permille FROM target_load"
+                         " WHERE run_id = ?1 ORDER BY t_us, rowid",
+                     run, sizeof **out, fill_target_load, (void **)out, count);
+}
+
 static void fill_agent(sqlite3_stmt *s, void *row)
 {
     struct store_agent_row *r = row;

@@ -75,6 +75,9 @@ int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row *
 
 struct store_health_row { int64_t agent; struct rec_health h; };
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count);
+struct store_target_load;   /* store_write.h */
+/* The run's target_load rows (store_write.h) in time order; *out is malloc'd (NULL when none). */
+int store_load_target_load(struct store *st, int64_t run, struct store_target_load **out, size_t *count);
 
 struct store_copy_row { char name[RESULTS_NAME_LEN]; int to_client; uint64_t bytes; };
 int store_load_copy_timers(struct store *st, int64_t run, struct store_copy_row **out, size_t *count);

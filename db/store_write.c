@@ -24,6 +24,8 @@ static const char *const stmt_sql[STMT__COUNT] = {
     [STMT_HEALTH] = "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
                     " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [STMT_TARGET_LOAD] = "INSERT INTO target_load (run_id, t_us, cpus, target_permille, others_permille)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5)",
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
     [STMT_COPY_TIMER] = "INSERT OR REPLACE INTO copy_timers (run_id, name, to_client, bytes) VALUES (?1, ?2, ?3, ?4)",
     [STMT_RUN_BEGIN] = "INSERT INTO runs (name, transport, platform, network, target, workload_name,"
@@ -467,6 +469,19 @@ int store_add_health(struct store *st, int64_t run_id, int64_t agent, const stru
     sqlite3_bind_int64(s, 9, h->cpu_permille);
     sqlite3_bind_int64(s, 10, (int64_t)h->rss_kb);
     return run(st, s, "cannot insert a health record") == 0 ? batch_row(st) : -1;
+}
+
+int store_add_target_load(struct store *st, int64_t run_id, const struct store_target_load *l)
+{
+    sqlite3_stmt *s;
+    if (batch_open(st) != 0 || !(s = stmt(st, STMT_TARGET_LOAD)))
+        return -1;
+    sqlite3_bind_int64(s, 1, run_id);
+    sqlite3_bind_int64(s, 2, (int64_t)l->t_us);
+    sqlite3_bind_int64(s, 3, l->cpus);
+    sqlite3_bind_int64(s, 4, l->target_permille);
+    sqlite3_bind_int64(s, 5, l->others_permille);
+    return run(st, s, "cannot insert a target load record") == 0 ? batch_row(st) : -1;
 }
 
 int store_add_event(struct store *st, int64_t run_id, uint64_t t_us, const char *level, const char *text)

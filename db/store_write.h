@@ -77,6 +77,9 @@ int store_sessions_lost(struct store *st, int64_t run, int64_t agent, enum failu
 int store_add_sample(struct store *st, int64_t run, const struct rec_sample *s, uint32_t active);
 int store_add_traffic(struct store *st, int64_t run, const struct rec_traffic *t);
 int store_add_health(struct store *st, int64_t run, int64_t agent, const struct rec_health *h);
+/* One sample of a local target's CPU use (the controller's own measurement, not an agent's). */
+struct store_target_load { uint64_t t_us; uint32_t cpus, target_permille, others_permille; };
+int store_add_target_load(struct store *st, int64_t run, const struct store_target_load *l);
 int store_add_event(struct store *st, int64_t run, uint64_t t_us, const char *level, const char *text);
 /* A copy timer of the run: `bytes` moved per sample, to_client 0 (copy in) or 1 (copy out). */
 int store_add_copy_timer(struct store *st, int64_t run, const char *name, int to_client, uint64_t bytes);

@@ -1,9 +1,13 @@
 /* sim_peer.c -- per-peer thread: FreeRDP peer callbacks and the session loop.
  *
  *   accepted -> (TLS/NLA accept inside CheckFileDescriptor) -> PostConnect: check account,
- *   password, --max-sessions -> Activate: paint everything -> loop { input queued by callbacks;
- *   run it in order: keys change the desktop, commands do their work and paint; flush dirty
- *   rectangles } -> logoff / refusal / client gone / server stop -> teardown.
+ *   password, --max-sessions -> Activate -> first PDU from the client (or SIM_HOLD_US): paint
+ *   everything -> loop { input queued by callbacks; run it in order: keys change the desktop,
+ *   commands do their work and paint; flush dirty rectangles } -> logoff / refusal / client gone /
+ *   server stop -> teardown.
+ * The first frame waits for the client: a FreeRDP 2.11 client leaves its connect loop at the Font
+ * Map and reads TLS with read-ahead, so a frame right behind it can sit unseen in its buffer. Its
+ * first PDU after that (input Synchronize, any input, Refresh Rect, Suppress Output) proves it reads.
  * Input callbacks only queue events; the loop runs them after CheckFileDescriptor returns, so work
  * and painting never happen inside FreeRDP's parser. */
 #include "simhost/sim_peer.h"
@@ -35,6 +39,7 @@
 
 #define SIM_QUEUE 512
 #define SIM_STACK (1u << 20)
+#define SIM_HOLD_US 1000000u     /* a client that never speaks gets its first frame after this */
 
 struct sim_input {
     uint16_t flags, code;
@@ -53,6 +58,8 @@ struct sim_session {
     char dir[4096];
     int bpp;
     int logged_on, activated, suppressed, logoff;
+    int client_ready;            /* the client spoke after activation: the first frame may go */
+    uint64_t activated_us;
     uint32_t refuse;             /* ERRINFO_* to send before closing, 0 = none */
     int bad_password;
     uint32_t frame_id;
@@ -106,6 +113,11 @@ static int flush(struct sim_session *s)
     struct sim_desktop *d = &s->desk;
     if (!s->activated || s->suppressed || d->dirty.n == 0)
         return 0;
+    if (!s->client_ready && clock_now_us() - s->activated_us < SIM_HOLD_US)
+        return 0;
+    if (!s->client_ready)
+        log_debug("session %u: the client said nothing after activation: painting anyway", s->id);
+    s->client_ready = 1;
     s->frame_id++;
     if (frame_marker(s, SURFACECMD_FRAMEACTION_BEGIN) != 0)
         return -1;
@@ -252,6 +264,7 @@ static int drain_queue(struct sim_session *s)
 static BOOL queue_input(rdpInput *input, UINT16 flags, UINT16 code, int unicode)
 {
     struct sim_session *s = session_of(input->context);
+    s->client_ready = 1;
     if (s->qn == SIM_QUEUE) {
         log_ratelimited(LOG_WARN, "sim_queue", "session %u: input queue full, key dropped", s->id);
         return TRUE;
@@ -264,13 +277,15 @@ static BOOL on_key(rdpInput *input, UINT16 flags, UINT16 code) { return queue_in
 static BOOL on_unicode(rdpInput *input, UINT16 flags, UINT16 code) { return queue_input(input, flags, code, 1); }
 static BOOL on_mouse(rdpInput *input, UINT16 flags, UINT16 x, UINT16 y)
 {
-    (void)input, (void)flags, (void)x, (void)y;   /* the contract needs no mouse */
+    (void)flags, (void)x, (void)y;   /* the contract needs no mouse */
+    session_of(input->context)->client_ready = 1;
     return TRUE;
 }
 static BOOL on_sync(rdpInput *input, UINT32 flags)
 {
     (void)flags;
     session_of(input->context)->desk.mods = 0;
+    session_of(input->context)->client_ready = 1;
     return TRUE;
 }
 
@@ -280,6 +295,7 @@ static BOOL on_suppress(rdpContext *ctx, BYTE allow, const RECTANGLE_16 *area)
     (void)area;
     log_debug("session %u: suppress output: allow=%d", s->id, allow);
     s->suppressed = !allow;
+    s->client_ready = 1;
     if (allow)   /* the client shows the screen again: everything may be stale */
         sim_desktop_invalidate(&s->desk, (struct sim_rect){ 0, 0, s->desk.w, s->desk.h });
     return TRUE;
@@ -289,6 +305,7 @@ static BOOL on_refresh(rdpContext *ctx, BYTE count, const RECTANGLE_16 *areas)
 {
     struct sim_session *s = session_of(ctx);
     log_debug("session %u: refresh rect: %u areas", s->id, count);
+    s->client_ready = 1;
     for (BYTE i = 0; areas && i < count; i++)
         sim_desktop_invalidate(&s->desk, (struct sim_rect){ areas[i].left, areas[i].top,
                                                             areas[i].right - areas[i].left + 1,
@@ -372,6 +389,8 @@ static BOOL on_activate(freerdp_peer *peer)
     struct sim_session *s = session_of(peer->context);
     if (s->refuse)
         return TRUE;
+    if (!s->activated)
+        s->activated_us = clock_now_us();
     s->activated = 1;
     s->suppressed = 0;
     sim_desktop_invalidate(&s->desk, (struct sim_rect){ 0, 0, s->desk.w, s->desk.h });
@@ -495,7 +514,8 @@ static void session_loop(struct sim_session *s)
         if (n == 0)
             break;
         n += sim_drive_handles(s->drive, handles + n, 32 - n);
-        DWORD w = WaitForMultipleObjects(n, handles, FALSE, sim_drive_busy(s->drive) ? 50 : 1000);   /* stop and the watchdog shut the socket: it wakes us */
+        int soon = sim_drive_busy(s->drive) || (s->activated && !s->client_ready);
+        DWORD w = WaitForMultipleObjects(n, handles, FALSE, soon ? 50 : 1000);   /* stop and the watchdog shut the socket: it wakes us */
         if (w == WAIT_FAILED)
             break;
         if (!peer->CheckFileDescriptor(peer) || sim_drive_check(s->drive) != 0)

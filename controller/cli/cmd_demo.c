@@ -14,6 +14,7 @@
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/run.h"
+#include "controller/run/targetload.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +37,7 @@
 struct demo {
     char bindir[PATH_MAX], out[PATH_MAX], plan[PATH_MAX], log[PATH_MAX + 16];
     char cgroup[PATH_MAX];
+    const char *cpus;              /* simhost's CPUs: the plan's target.local.cpus, default "1" */
     char fingerprint[200];
     uint16_t port;
     pid_t simhost;
@@ -64,8 +66,9 @@ static int write_file(const char *path, const char *text)
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* A cgroup v1 cpu quota of one CPU; "" in d->cgroup when not available (not root, no v1). */
-static void make_cgroup(struct demo *d)
+/* A cgroup v1 cpu quota of `percent` % of one CPU; "" in d->cgroup when not available (not root,
+ * no v1). The run samples the group's CPU use and its neighbours' (plan target.local). */
+static void make_cgroup(struct demo *d, uint32_t percent)
 {
     d->cgroup[0] = 0;
     if (geteuid() != 0 || access(CGROUP_ROOT "/cpu.cfs_quota_us", W_OK) != 0)
@@ -78,7 +81,9 @@ static void make_cgroup(struct demo *d)
         d->cgroup[0] = 0;
         return;
     }
-    if (write_file(period, "100000") < 0 || write_file(quota, "100000") < 0) {
+    char q[32];
+    snprintf(q, sizeof q, "%lu", (unsigned long)percent * 1000ul);
+    if (write_file(period, "100000") < 0 || write_file(quota, q) < 0) {
         rmdir(d->cgroup);
         d->cgroup[0] = 0;
     }
@@ -93,12 +98,9 @@ static void child_simhost(const struct demo *d)
         snprintf(pid, sizeof pid, "%ld", (long)getpid());
         write_file(procs, pid);
     }
-    if (sysconf(_SC_NPROCESSORS_ONLN) > 1) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(1, &set);
+    cpu_set_t set;
+    if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && targetload_parse_cpus(d->cpus, &set) > 0)
         sched_setaffinity(0, sizeof set, &set);
-    }
     int fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
         dup2(fd, 1);
@@ -218,10 +220,23 @@ static int demo(int argc, char **argv)
         return EX_OSERR;
     }
     d.port = (uint16_t)port;
-    make_cgroup(&d);
-    printf("sessmax demo: simhost on 127.0.0.1:%u, CPU budget: 1 CPU (pinned to CPU 1%s), agents pinned to CPU %s\n",
-           d.port, d.cgroup[0] ? " + cgroup v1 cfs quota 100ms/100ms" : "; no cgroup v1 quota: not root or not mounted",
-           pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
+    struct plan_target_local *tl = &pc.plan->target.local;
+    uint32_t percent = tl->cpu_percent ? tl->cpu_percent : 100;
+    d.cpus = tl->cpus ? tl->cpus : "1";
+    make_cgroup(&d, percent);
+    if (d.cgroup[0])
+        printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s, cgroup v1 cfs quota %u %% of a CPU; agents "
+               "pinned to CPU %s\n", d.port, d.cpus, percent, pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
+    else
+        printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s (no cgroup v1 quota: not root or not mounted); "
+               "agents pinned to CPU %s\n", d.port, d.cpus, pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
+    if (d.cgroup[0]) {   /* the run samples simhost's CPU use and its neighbours' */
+        free(tl->cgroup);
+        tl->cgroup = strdup(d.cgroup);
+        if (!tl->cpus)
+            tl->cpus = strdup(d.cpus);
+        tl->set = 1;
+    }
     fflush(stdout);
     d.simhost = fork();
     if (d.simhost == 0)

@@ -13,6 +13,7 @@
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_load.h"
 #include "controller/score/summary_net.h"
+#include "controller/score/summary_target.h"
 #include "controller/report/svg.h"
 #include "controller/score/verdict.h"
 #include "db/store.h"
@@ -71,6 +72,8 @@ static void key_figures(FILE *o, const struct summary *s)
     char net[512];
     summary_net_line(s, net, sizeof net);
     text_row(o, "network", "", net);
+    summary_target_line(s, net, sizeof net);
+    text_row(o, "target CPUs", " id=\"target-cpus\"", net);
     figure(o, "agent loop lag p99", "%.1f ms", s->lag_p99_ms);
     fprintf(o, "</table>\n");
 }

@@ -8,6 +8,7 @@
 #include "controller/run/plan_check.h"
 #include "controller/run/ramp.h"
 #include "controller/run/runner.h"
+#include "controller/run/targetload.h"
 #include "db/store.h"
 
 #include <math.h>
@@ -299,6 +300,12 @@ void phases_tick_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     uint64_t now = clock_now_us();
     ticklag_tick(&r->lag, now, PHASES_TICK_MS * 1000ull);
+    struct store_target_load tl;
+    if (r->target_load && now >= r->target_load_next_us) {
+        r->target_load_next_us = now + PHASES_TARGET_LOAD_US;
+        if (targetload_sample(r->target_load, clock_wall_us(), &tl) > 0)
+            runner_stored(r, store_add_target_load(r->st, r->run, &tl), "target load");
+    }
     commit_and_ack(r);
     livescore_update(&r->live, now);
     switch (r->phase) {

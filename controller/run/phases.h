@@ -7,6 +7,7 @@
 #include <event2/event.h>
 
 #define PHASES_TICK_MS 250
+#define PHASES_TARGET_LOAD_US 2000000u   /* a local target's CPU use is sampled this often */
 
 struct runner;
 struct agentpool_agent;

@@ -7,6 +7,7 @@
 #include "common/hostport.h"
 #include "common/ydoc.h"
 #include "controller/run/run_limits.h"
+#include "controller/run/targetload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -112,16 +113,35 @@ static int check_fingerprint(struct ctx *c, const struct ydoc_node *n, const cha
     return 0;
 }
 
+static int parse_local(struct ctx *c, const struct ydoc_node *m)
+{
+    static const char *const keys[] = { "cgroup", "cpus", "cpu_percent", NULL };
+    struct plan_target_local *l = &c->p->target.local;
+    cpu_set_t set;
+    if (!m)
+        return 0;
+    l->set = 1;
+    if (ydoc_check_keys(c->doc, m, keys, "target.local", c->err, c->errlen) < 0 ||
+        get_str(c, m, "cgroup", &l->cgroup) < 0 || get_str(c, m, "cpus", &l->cpus) < 0 ||
+        get_u32(c, m, "cpu_percent", 1, 100 * CPU_SETSIZE, &l->cpu_percent) < 0)
+        return -1;
+    if (l->cpus && targetload_parse_cpus(l->cpus, &set) < 0)
+        return ydoc_error(c->doc, ydoc_get(m, "cpus"), c->err, c->errlen,
+                          "cpus: a CPU list like \"1\" or \"0-2,5\"");
+    return 0;
+}
+
 static int parse_target(struct ctx *c, const struct ydoc_node *t)
 {
-    static const char *const keys[] = { "host", "port", "fingerprint", "verify", "security", "domain", NULL };
+    static const char *const keys[] = { "host", "port", "fingerprint", "verify", "security", "domain", "local", NULL };
     static const char *const sec[] = { "negotiate", "tls", "nla", "rdp", NULL };
     struct plan_target *pt = &c->p->target;
     if (ydoc_check_keys(c->doc, t, keys, "target", c->err, c->errlen) < 0 || require(c, t, "host", "target") < 0)
         return -1;
     uint32_t port = 3389;
     if (get_str(c, t, "host", &pt->host) < 0 || get_u32(c, t, "port", 1, 65535, &port) < 0 ||
-        get_str(c, t, "fingerprint", &pt->fingerprint) < 0 || get_str(c, t, "domain", &pt->domain) < 0)
+        get_str(c, t, "fingerprint", &pt->fingerprint) < 0 || get_str(c, t, "domain", &pt->domain) < 0 ||
+        parse_local(c, ydoc_get(t, "local")) < 0)
         return -1;
     pt->port = (uint16_t)port;
     const struct ydoc_node *n = ydoc_get(t, "security");
@@ -444,6 +464,8 @@ void plan_free(struct plan *p)
     free(p->target.host);
     free(p->target.fingerprint);
     free(p->target.domain);
+    free(p->target.local.cgroup);
+    free(p->target.local.cpus);
     free(p->gateway.host);
     free(p->cred.user_pattern);
     free(p->cred.password_env);

@@ -30,6 +30,12 @@ struct plan_target {
     int no_verify;                 /* verify: false */
     enum plan_security security;   /* default negotiate */
     char *domain;                  /* NULL: none */
+    struct plan_target_local {     /* target.local: a target on this machine (targetload.h) */
+        int set;                   /* the plan has target.local */
+        char *cgroup;              /* cgroup v1 cpu group of its processes; NULL: none (demo makes one) */
+        char *cpus;                /* its CPUs ("1", "0-1"); NULL: the group's affinity (demo: "1") */
+        uint32_t cpu_percent;      /* demo: cfs quota in % of one CPU; 0: default (100) */
+    } local;
 };
 
 struct plan_gateway {              /* transport: gateway */

@@ -19,6 +19,7 @@
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/runner.h"
+#include "controller/run/targetload.h"
 #include "controller/score/score_run.h"
 #include "db/store.h"
 
@@ -241,6 +242,7 @@ static int setup_loop(struct runner *r)
 static void teardown(struct runner *r)
 {
     agentpool_free(r->pool);
+    targetload_free(r->target_load);
     if (r->tick) event_free(r->tick);
     if (r->launch_ev) event_free(r->launch_ev);
     if (r->sig_int) event_free(r->sig_int);
@@ -287,6 +289,9 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
         goto out;
     out->run_id = r.run;
     fprintf(r.out, "run %lld of plan '%s' -> %s\n", (long long)r.run, pc->plan->name, db_path);
+    if (pc->plan->target.local.cgroup &&
+        !(r.target_load = targetload_new(pc->plan->target.local.cgroup, pc->plan->target.local.cpus, err, sizeof err)))
+        runner_note(&r, "%s", err);   /* the run goes on; its report says nothing about the target's CPUs */
     r.t_start_us = clock_now_us();
     if ((code = start_pool(&r, db_path)) != 0) {
         snprintf(r.message, sizeof r.message, "agents could not start");

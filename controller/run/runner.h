@@ -15,6 +15,8 @@
 #include "controller/run/run_limits.h"
 #include "controller/run/ticklag.h"
 
+struct targetload;
+
 enum runner_phase { RUNNER_WAIT, RUNNER_RAMP, RUNNER_STEADY, RUNNER_LOGOFF, RUNNER_DRAIN, RUNNER_END };
 
 #define RUNNER_PASSWORD_LEN 512
@@ -46,6 +48,8 @@ struct runner {
     char message[512];
     struct progress progress;
     FILE *out;
+    struct targetload *target_load;  /* the plan's target.local, sampled every few seconds; NULL none */
+    uint64_t target_load_next_us;
 };
 
 /* A line on the console that is also a run event in the store. */

@@ -3,6 +3,7 @@
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
+#include "controller/score/summary_target.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -100,6 +101,8 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     char net[512];
     summary_net_line(s, net, sizeof net);
     fprintf(o, "network    %s\n", net);
+    summary_target_line(s, net, sizeof net);
+    fprintf(o, "target     %s\n", net);
     fprintf(o, "agents     %zu (%zu lost), loop lag p99 ", s->agents, s->agents_lost);
     if (isfinite(s->lag_p99_ms))
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);

@@ -4,6 +4,7 @@
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
+#include "controller/score/summary_target.h"
 #include "controller/score/sortkey.h"
 #include "controller/score/traffic_order.h"
 
@@ -384,6 +385,7 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     if (do_traffic(in, out) < 0)
         goto oom;
     summary_net(in, out);
+    summary_target(in, out);
     return 0;
 oom:
     snprintf(err, errlen, "summary: out of memory");

@@ -87,6 +87,12 @@ struct summary {
     struct summary_failure *failures; size_t failure_count;
     /* Logons: first try, after repaint requests only, after logon retries; repaint requests sent. */
     uint32_t logon_first_try, logon_repainted, logon_retried, repaint_requests;
+    /* A target on the controller's machine (plan target.local, summary_target.h): its CPU use and
+     * that of the other processes on its CPUs, in % of those CPUs; NaN without samples. */
+    size_t target_samples;
+    uint32_t target_cpus;
+    double target_cpu_pct, target_cpu_max_pct, others_cpu_pct, others_cpu_max_pct;
+    int target_shared;             /* the others used SUMMARY_TARGET_SHARED_PCT or more on average */
 };
 
 /* Raw inputs of summary_compute (the store's reader rows). */
@@ -98,6 +104,7 @@ struct summary_input {
     const struct store_health_row *health;    size_t health_count;
     const struct store_agent_row *agents;     size_t agent_count;
     const struct store_copy_row *copies;      size_t copy_count;
+    const struct store_target_load *target_load; size_t target_load_count;
 };
 
 /* Pure: computes every figure. `cfg` is copied. Returns 0 or -1 with err (allocation, bad

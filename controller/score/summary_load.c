@@ -16,7 +16,8 @@ int summary_load(struct store *st, int64_t run, const struct score_config *overr
     struct store_health_row *health = NULL;
     struct store_agent_row *agents = NULL;
     struct store_copy_row *copies = NULL;
-    size_t nsess = 0, ntraffic = 0, nhealth = 0, nagents = 0, ncopies = 0;
+    struct store_target_load *tl = NULL;
+    size_t nsess = 0, ntraffic = 0, nhealth = 0, nagents = 0, ncopies = 0, ntl = 0;
     char *plan = NULL, *params = NULL;
     struct score_config cfg;
     score_config_init(&cfg);
@@ -25,7 +26,8 @@ int summary_load(struct store *st, int64_t run, const struct score_config *overr
         store_load_samples(st, run, &ss) < 0 || store_load_sessions(st, run, &sess, &nsess) < 0 ||
         store_load_traffic(st, run, &traffic, &ntraffic) < 0 ||
         store_load_health(st, run, &health, &nhealth) < 0 ||
-        store_load_agents(st, run, &agents, &nagents) < 0 || store_load_copy_timers(st, run, &copies, &ncopies) < 0) {
+        store_load_agents(st, run, &agents, &nagents) < 0 || store_load_copy_timers(st, run, &copies, &ncopies) < 0 ||
+        store_load_target_load(st, run, &tl, &ntl) < 0) {
         snprintf(err, errlen, "%s", store_errmsg(st));
         goto done;
     }
@@ -36,7 +38,7 @@ int summary_load(struct store *st, int64_t run, const struct score_config *overr
         goto done;
     }
     struct summary_input in = { &info, &ss, sess, nsess, traffic, ntraffic, health, nhealth, agents, nagents,
-                                copies, ncopies };
+                                copies, ncopies, tl, ntl };
     rc = summary_compute(&in, override ? override : &cfg, out, err, errlen);
 done:
     score_config_free(&cfg);
@@ -46,6 +48,7 @@ done:
     free(health);
     free(agents);
     free(copies);
+    free(tl);
     free(plan);
     free(params);
     return rc;

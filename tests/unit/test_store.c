@@ -71,7 +71,7 @@ static void test_store__create_and_check(void)
     store_close(st);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "runs: 0"));
     /* reopening a current file changes nothing */
@@ -328,7 +328,7 @@ static void test_store__migrate_v1(void)
     store_close(st);
 
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7\n"));
     st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
@@ -642,6 +642,7 @@ static void test_store__migrate_v5_agent_clock(void)
     /* back to what version 5 had */
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "ALTER TABLE agents DROP COLUMN clock_offset_us;"
                                          "ALTER TABLE agents DROP COLUMN rtt_us;"
+                                         "DROP TABLE target_load;"
                                          "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
                                          "INSERT INTO agents (run_id, name, capacity) VALUES (1, 'old-agent', 7);"
                                          "PRAGMA user_version = 5"), SQLITE_OK);
@@ -666,7 +667,44 @@ static void test_store__migrate_v5_agent_clock(void)
     free(ag);
     store_close(st);
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7\n"));
+}
+
+/* 6 -> 7: a version-6 file gains the target_load table; a run's samples of a local target's CPU
+ * use are stored and read back in time order. */
+static void test_store__migrate_v6_target_load(void)
+{
+    const char *path = db_path("v6.db");
+    struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "DROP TABLE target_load;"
+                                         "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                         "PRAGMA user_version = 6"), SQLITE_OK);
+    char report[2048];
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 6 (older"));
+    st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct store_target_load a = { 2000000, 1, 430, 610 }, b = { 1000000, 1, 20, 5 };
+    CU_ASSERT_EQUAL(store_add_target_load(st, 1, &a), 0);
+    CU_ASSERT_EQUAL(store_add_target_load(st, 1, &b), 0);
+    CU_ASSERT_EQUAL(store_flush(st), 0);
+    struct store_target_load *rows = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_target_load(st, 1, &rows, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(rows[0].t_us, 1000000);
+    CU_ASSERT_EQUAL(rows[1].target_permille, 430);
+    CU_ASSERT_EQUAL(rows[1].others_permille, 610);
+    CU_ASSERT_EQUAL(rows[1].cpus, 1);
+    free(rows);
+    CU_ASSERT_EQUAL(store_load_target_load(st, 2, &rows, &n), 0);
+    CU_ASSERT_EQUAL(n, 0);
+    free(rows);
+    store_close(st);
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7\n"));
 }
 
 int main(void)
@@ -679,6 +717,7 @@ int main(void)
         UNIT_TEST(test_store__batch_by_age),
         UNIT_TEST(test_store__migrate_v1),
         UNIT_TEST(test_store__migrate_v5_agent_clock),
+        UNIT_TEST(test_store__migrate_v6_target_load),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),

@@ -1,0 +1,62 @@
+#!/bin/bash
+# run_target_shared.sh -- a target sessmax starts on this machine is watched for company: `sessmax
+# demo` with a plan whose target.local pins simhost to CPU 1 under a cgroup v1 quota of one CPU.
+# With a busy process pinned to CPU 1 the run's target_load rows show the others' share and
+# `score` and the report flag the target as SHARED; a run without it is not flagged (asserted
+# only when CPU 1 was quiet before the run: on a shared machine other jobs are company too).
+set -euo pipefail
+B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
+[ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
+[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit 77; }
+WORK=$(mktemp -d /tmp/run_target_shared.XXXXXX)
+BUSY=""
+cleanup() { [ -z "$BUSY" ] || kill "$BUSY" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat > "$WORK/plan.yaml" <<YAML
+version: 1
+name: target-shared
+target: {host: 127.0.0.1, port: 3390, verify: false, security: tls, local: {cpus: "1", cpu_percent: 100}}
+credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
+platform: simhost-e2e
+workload: $S/tests/integration/short-worker.yaml
+sessions: 2
+launch_window: 4s
+steady_state: 12s
+logoff_deadline: 20s
+agents: {local: 1, cpus: "0"}
+results: $WORK/unused.db
+YAML
+
+demo() { # demo NAME: sessmax demo into $WORK/NAME, then its score
+    "$B/sessmax" demo --plan "$WORK/plan.yaml" --out "$WORK/$1" > "$WORK/$1.log" 2>&1 || { cat "$WORK/$1.log"; fail "$1: demo failed"; }
+    "$B/sessmax" score "$WORK/$1/results.db" --no-store > "$WORK/$1.score" 2>&1 || true
+    grep -q '^target     ' "$WORK/$1.score" || { cat "$WORK/$1.score"; fail "$1: score has no target line"; }
+    rows=$(sqlite3 "$WORK/$1/results.db" "SELECT count(*) FROM target_load WHERE cpus = 1")
+    [ "$rows" -ge 3 ] || fail "$1: $rows target_load rows"
+}
+cpu1_busy_pct() { # the busy share of CPU 1 over one second
+    a=($(grep '^cpu1 ' /proc/stat)); sleep 1; b=($(grep '^cpu1 ' /proc/stat))
+    local busy=$(( (b[1]+b[2]+b[3]+b[6]+b[7]+b[8]) - (a[1]+a[2]+a[3]+a[6]+a[7]+a[8]) ))
+    local all=$(( busy + (b[4]+b[5]) - (a[4]+a[5]) ))
+    echo $(( all ? busy * 100 / all : 0 ))
+}
+
+taskset -c 1 sh -c 'while :; do :; done' &
+BUSY=$!
+demo busy
+kill "$BUSY"; wait "$BUSY" 2>/dev/null || true; BUSY=""
+grep -q '^target     .*other processes on its CPUs .*: SHARED' "$WORK/busy.score" || { cat "$WORK/busy.score"; fail "a busy loop on the target's CPU was not flagged"; }
+grep -q 'id="target-cpus">.*SHARED' "$WORK/busy/report.html" || fail "the report does not flag the shared target"
+echo "busy:  $(grep '^target' "$WORK/busy.score")"
+
+quiet=$(cpu1_busy_pct)
+demo alone
+echo "alone: $(grep '^target' "$WORK/alone.score")"
+if [ "$quiet" -lt 5 ]; then
+    grep -q '^target     .*: not shared' "$WORK/alone.score" || fail "a target alone on its CPU was flagged as shared"
+else
+    echo "note: CPU 1 was ${quiet} % busy before the second run (other jobs on this machine): its flag is not asserted"
+fi
+echo "run_target_shared: ok"
