@@ -171,6 +171,15 @@ static int check_loaded(const char *path, struct plan_checked *pc, char *err, si
     return check_config_fits(pc, err, errlen) < 0 ? EX_DATAERR : 0;
 }
 
+/* The checks after plan_load_*: pc->plan NULL (err set by the loader) or not; frees on failure. */
+static int check_plan(const char *path, struct plan_checked *pc, char *err, size_t errlen)
+{
+    int rc = pc->plan ? check_loaded(path, pc, err, errlen) : EX_DATAERR;
+    if (rc != 0)
+        plan_check_free(pc);
+    return rc;
+}
+
 int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t errlen)
 {
     memset(pc, 0, sizeof *pc);
@@ -179,14 +188,8 @@ int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return EX_NOINPUT;
     }
-    int rc = EX_DATAERR;
     pc->plan = plan_load_file(path, err, errlen);
-    if (!pc->plan || (rc = check_loaded(path, pc, err, errlen)) != 0)
-        goto fail;
-    return 0;
-fail:
-    plan_check_free(pc);
-    return rc;
+    return check_plan(path, pc, err, errlen);
 }
 
 int plan_check_load_text(const char *path, const char *text, size_t len, struct plan_checked *pc, char *err,
@@ -194,14 +197,8 @@ int plan_check_load_text(const char *path, const char *text, size_t len, struct 
 {
     memset(pc, 0, sizeof *pc);
     score_config_init(&pc->score);
-    int rc = EX_DATAERR;
     pc->plan = plan_load_string(path, text, len, err, errlen);
-    if (!pc->plan || (rc = check_loaded(path, pc, err, errlen)) != 0)
-        goto fail;
-    return 0;
-fail:
-    plan_check_free(pc);
-    return rc;
+    return check_plan(path, pc, err, errlen);
 }
 
 void plan_check_free(struct plan_checked *pc)
