@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/workload.h"
+#include "common/workload_drives.h"
 
 /* A workload without drives whose copy timer names a plan drive, as a plan with drives sends. */
 static const char base[] =
