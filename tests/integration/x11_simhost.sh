@@ -18,9 +18,11 @@ start_simhost $((N + 2)) --work-scale 0.2
 AG=$!; PIDS="$PIDS $AG"
 # while it runs: no command line of its children holds the password, no zombie child
 seen=0
+children=""   # every child of the agent seen (its X servers and clients)
 while kill -0 $AG 2>/dev/null; do
   for c in $(ps -o pid= --ppid $AG 2>/dev/null); do
     seen=1
+    case " $children " in *" $c "*) ;; *) children="$children $c" ;; esac
     { tr '\0' ' ' < /proc/$c/cmdline; } 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $c"
     [ "$(ps -o stat= -p $c 2>/dev/null | cut -c1)" = Z ] && { sleep 1; [ "$(ps -o stat= -p $c | cut -c1)" = Z ] && fail "zombie child $c"; }
   done
@@ -54,9 +56,10 @@ assert all(r["ext_client_pss_kb"] > 0 and r["ext_xserver_pss_kb"] > 0 for r in h
 PY
 grep -q "external clients ($N measured)" "$T/err.txt" || grep -q "external clients (" "$T/err.txt" \
   || fail "no cost line in the summary"
-# nothing outlives the agent (Xvfb and xfreerdp die with it)
+# nothing outlives the agent (Xvfb and xfreerdp die with it); X servers of other tests running
+# beside this one are not ours: only the agent's own children count
 sleep 0.5
-left=$(ps -eo pid=,args= | grep -E 'Xvfb .*-auth .*/sessmax-x11\.|xfreerdp /v:127\.0\.0\.1:'"$SIM_PORT" | grep -v grep || true)
+left=$(for c in $children; do ps -o pid=,args= -p "$c" 2>/dev/null | grep -E 'Xvfb|xfreerdp' || true; done)
 [ -z "$left" ] || fail "left behind: $left"
 [ $rc -le 1 ] || fail "agent exit code $rc"   # 1: a suspect sample (checked above)
 echo "x11_simhost: ok"
