@@ -19,8 +19,8 @@
 #define KILL_MID_BATCH 0xFFFFFFFFu
 
 /* Rows of the batch left open in the deterministic variant: enough to overflow SQLite's page
- * cache (2 MB by default), so uncommitted pages really are in the WAL when the kill lands. */
-#define KILL_SPILL_ROWS 100000u
+ * cache (2 MB by default; a sample takes about 20 bytes), so uncommitted pages really are in the WAL when the kill lands. */
+#define KILL_SPILL_ROWS 400000u
 
 /* The child: writes samples in batches of KILL_BATCH forever, reporting on `fd` the number of
  * batches committed after each commit. With `stop_mid_batch` it stops after that many batches,

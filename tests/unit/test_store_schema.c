@@ -196,12 +196,14 @@ static void test_store__detects_corruption(void)
     CU_ASSERT_PTR_NULL(strstr(report, "integrity: ok"));
 }
 
-/* A file of the current version taken back to an older one by `downgrade_sql`; store_check
- * reports `older` for it; returns it opened for writing, which migrates it. */
+/* A file of the current version taken back to version 7's samples table, then to an older
+ * version by `downgrade_sql`; store_check reports `older` for it; returns it opened for writing,
+ * which migrates it. */
 static struct store *open_older(const char *path, const char *downgrade_sql, const char *older)
 {
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, downgrade_sql), SQLITE_OK);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
