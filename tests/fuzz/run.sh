@@ -6,8 +6,9 @@
 # may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine).
 # Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
 # link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
-# fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints the executions of
-# each harness ("NAME: N executions in S s").
+# fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints per harness
+# "NAME: N executions in S s (R exec/s), findings 0, corpus C inputs"; when FUZZ_RUNS was not
+# reached within FUZZ_SECONDS, also the time FUZZ_RUNS would take at that rate.
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
@@ -44,6 +45,19 @@ seeds() {
     return 0
 }
 
+# max_len NAME -- the largest input of harness NAME: room for every shipped seed (the largest
+# workload is 4.2 KB, a CONFIG frame seed 1 KB) and well past what each parser's limits and
+# nesting need; larger inputs only cost time (8192 for all made the small parsers' inputs grow
+# to kilobytes of noise).
+max_len() {
+    case $1 in
+    fuzz_workload|fuzz_plan|fuzz_ydoc) echo 4608 ;;
+    fuzz_proto|fuzz_sim_users) echo 2048 ;;
+    fuzz_score|fuzz_report) echo 512 ;;       # up to 8 edits of a column to bytes or text
+    *) echo 1024 ;;                           # netprofile, client, drives, matrix: one value
+    esac
+}
+
 failures=0
 for name in $NAMES; do
     bin="$D/$name"
@@ -53,7 +67,7 @@ for name in $NAMES; do
     rm -rf "$seeddir"
     mkdir -p "$corpus"
     seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
-    args=(-max_len=8192 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
+    args=(-max_len="$(max_len "$name")" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
           -artifact_prefix="$D/artifacts/$name-")
     case $name in fuzz_proto|fuzz_score|fuzz_report|fuzz_sim_users|fuzz_matrix|fuzz_client) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
     [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
@@ -73,11 +87,15 @@ for name in $NAMES; do
     secs=$(( $(date +%s) - start ))
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     if [ $rc -ne 0 ]; then
-        echo "FAIL: $name (exit $rc after ${execs:-?} executions); log $log:"
+        echo "FAIL: $name: findings 1 (exit $rc after ${execs:-?} executions in ${secs} s); log $log:"
         grep -E 'ERROR|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -20
         failures=$((failures + 1))
     else
-        echo "$name: ${execs:-?} executions in ${secs} s, corpus $(ls "$corpus" | wc -l) inputs"
+        rate=$(( ${execs:-0} / (secs > 0 ? secs : 1) ))
+        echo "$name: ${execs:-?} executions in ${secs} s ($rate exec/s), findings 0, corpus $(ls "$corpus" | wc -l) inputs"
+        if [ -n "${FUZZ_RUNS:-}" ] && [ "${execs:-0}" -lt "$FUZZ_RUNS" ] && [ "$rate" -gt 0 ]; then
+            echo "$name: stopped by the time limit short of $FUZZ_RUNS executions; at $rate exec/s they take $(( FUZZ_RUNS / rate )) s"
+        fi
     fi
 done
 [ $failures -eq 0 ] || { echo "$failures harness(es) failed"; exit 1; }
