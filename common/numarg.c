@@ -8,6 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
+/* The value as an error quotes it: control characters as \xNN (log_escape), so the error is one
+ * printable line whatever was given. */
+struct shown { char s[256]; };
+
+static struct shown shown(const char *text)
+{
+    struct shown v;
+    log_escape(v.s, sizeof v.s, text ? text : "");
+    return v;
+}
+
 /* strtoul/strtod skip leading blanks and strtoul takes a sign: neither belongs in an option. */
 static int plain_start(const char *text, int allow_minus)
 {
@@ -26,7 +39,7 @@ int numarg_ulong(const char *opt, const char *text, unsigned long min, unsigned 
     }
     if (!end || *end || errno == ERANGE || v < min || v > max) {
         snprintf(err, errlen, "%s: expected an integer in [%lu, %lu], got '%s'", opt, min, max,
-                 text ? text : "");
+                 shown(text).s);
         return -1;
     }
     *out = v;
@@ -44,7 +57,7 @@ int numarg_double(const char *opt, const char *text, double min, double max, dou
     }
     if (!end || *end || errno == ERANGE || !isfinite(v) || v < min || v > max) {
         snprintf(err, errlen, "%s: expected a number in [%g, %g], got '%s'", opt, min, max,
-                 text ? text : "");
+                 shown(text).s);
         return -1;
     }
     *out = v;
@@ -67,7 +80,7 @@ int numarg_size(const char *opt, const char *text, unsigned long min_w, unsigned
     }
     if (!ok) {
         snprintf(err, errlen, "%s: expected WxH between %lux%lu and %lux%lu, got '%s'", opt, min_w,
-                 min_h, max_w, max_h, text ? text : "");
+                 min_h, max_w, max_h, shown(text).s);
         return -1;
     }
     *w = vw, *h = vh;
