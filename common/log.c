@@ -55,17 +55,33 @@ size_t log_escape(char *out, size_t outlen, const char *in)
     return o;
 }
 
+/* fmt formatted, then escaped into out; returns the length written. */
+static size_t log_vescape(char *out, size_t outlen, const char *fmt, va_list ap)
+{
+    char msg[2048];
+    if (vsnprintf(msg, sizeof msg, fmt, ap) < 0)
+        msg[0] = 0;
+    return log_escape(out, outlen, msg);
+}
+
+int log_escapef(char *out, size_t outlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_vescape(out, outlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 /* One line: the message's control characters (a peer's text may hold newlines or terminal
  * escapes) are written as \xNN, so nobody can forge or hide log lines. */
 static void log_vwrite(enum log_level level, const char *fmt, va_list ap)
 {
-    char line[2048], msg[2048];
+    char line[2048];
     int n = snprintf(line, sizeof line, "%s: %s: ", log_program, level_names[level]);
     if (n < 0 || (size_t)n >= sizeof line)
         return;
-    if (vsnprintf(msg, sizeof msg, fmt, ap) < 0)
-        msg[0] = 0;
-    size_t len = (size_t)n + log_escape(line + n, sizeof line - 1 - (size_t)n, msg);
+    size_t len = (size_t)n + log_vescape(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
     line[len++] = '\n';
     ssize_t w = write(STDERR_FILENO, line, len);
     (void)w;

@@ -25,6 +25,10 @@ void log_ratelimited(enum log_level level, const char *key, const char *fmt, ...
 /* Copies in to out with bytes below 0x20 and 0x7f as \xNN (truncated to fit); returns the length. */
 #include <stddef.h>
 size_t log_escape(char *out, size_t outlen, const char *in);
+/* Formats like snprintf (up to 2 KiB) and copies the result to out as log_escape does: an error
+ * message that quotes outside text stays one printable line. Returns -1, so an error path can
+ * `return log_escapef(err, errlen, ...)`. */
+int log_escapef(char *out, size_t outlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)

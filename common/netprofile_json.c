@@ -50,12 +50,8 @@ static int fill(json_t *o, struct netprofile *p, char *err, size_t errlen)
         size_t i = 0;
         while (i < sizeof keys / sizeof keys[0] && strcmp(keys[i], k))
             i++;
-        if (i == sizeof keys / sizeof keys[0]) {
-            char shown[48];   /* a key may hold any character: one line, whatever it says */
-            log_escape(shown, sizeof shown, k);
-            snprintf(err, errlen, "network profile: unknown key '%.40s'", shown);
-            return -1;
-        }
+        if (i == sizeof keys / sizeof keys[0])   /* a key may hold any character: one line, whatever it says */
+            return log_escapef(err, errlen, "network profile: unknown key '%.40s'", k);
     }
     const char *name = json_string_value(json_object_get(o, "name"));
     const char *conn = json_string_value(json_object_get(o, "connection"));
@@ -83,11 +79,8 @@ int netprofile_from_json(const char *text, struct netprofile *out, char *err, si
     json_error_t je;
     json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!o || !json_is_object(o)) {
-        char shown[sizeof je.text];
-        log_escape(shown, sizeof shown, je.text);
-        snprintf(err, errlen, "network profile: %s", o ? "expected a JSON object" : shown);
         json_decref(o);
-        return -1;
+        return log_escapef(err, errlen, "network profile: %s", o ? "expected a JSON object" : je.text);
     }
     struct netprofile p;
     memset(&p, 0, sizeof p);
@@ -104,9 +97,6 @@ int netprofile_parse_arg(const char *text, struct netprofile *out, char *err, si
         return netprofile_from_json(text, out, err, errlen);
     if (netprofile_builtin(text, out) == 0)
         return 0;
-    char shown[64];
-    log_escape(shown, sizeof shown, text);
-    snprintf(err, errlen, "unknown network profile '%s' (built-in: %s; or a JSON object)", shown,
-             netprofile_builtin_list());
-    return -1;
+    return log_escapef(err, errlen, "unknown network profile '%.63s' (built-in: %s; or a JSON object)", text,
+                       netprofile_builtin_list());
 }

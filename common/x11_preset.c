@@ -3,7 +3,6 @@
 #include "common/x11_preset.h"
 
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,20 +47,6 @@ static const char *const var_names[] = { "host", "port", "user", "domain", "widt
                                          "security", "cert", "passfile", "icafile", "display",
                                          "dir", NULL };
 
-/* Every error is one printable line: what the plan or a CONFIG gave is quoted with its control
- * characters escaped (\xNN), as the agent logs and sends it back. */
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    log_escape(err, errlen, msg);
-    return -1;
-}
-
 static const struct preset *find_preset(const char *name)
 {
     for (size_t i = 0; i < NPRESETS; i++)
@@ -94,9 +79,9 @@ static int set_x11(struct x11_client *c, const char *v, char *err, size_t errlen
 {
     const struct preset *p = find_preset(v);
     if (strlen(v) >= sizeof c->command)
-        return fail(err, errlen, "client command longer than %s characters", "1023");
+        return log_escapef(err, errlen, "client command longer than %s characters", "1023");
     if (!*v)
-        return fail(err, errlen, "x11: give a preset (xfreerdp, vncviewer, citrix, vmware-view) "
+        return log_escapef(err, errlen, "x11: give a preset (xfreerdp, vncviewer, citrix, vmware-view) "
                     "or a command template%s", "");
     if (p) {
         snprintf(c->preset, sizeof c->preset, "%s", p->name);
@@ -114,7 +99,7 @@ static int set_resolution(struct x11_client *c, const char *v, char *err, size_t
     unsigned w, h;
     char tail;
     if (sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || w > 8192 || h > 8192)
-        return fail(err, errlen, "resolution '%s': expected WIDTHxHEIGHT, 64..8192 each "
+        return log_escapef(err, errlen, "resolution '%s': expected WIDTHxHEIGHT, 64..8192 each "
                     "(e.g. 1024x768)", v);
     c->width = w;
     c->height = h;
@@ -130,7 +115,7 @@ static int set_password(struct x11_client *c, const char *v, char *err, size_t e
     else if (!strcmp(v, "none"))
         c->secret = X11_SECRET_NONE;
     else
-        return fail(err, errlen, "password '%s': expected stdin, vncpasswd or none", v);
+        return log_escapef(err, errlen, "password '%s': expected stdin, vncpasswd or none", v);
     return 0;
 }
 
@@ -145,41 +130,41 @@ int x11_client_set(struct x11_client *c, const char *key, const char *v, char *e
         return set_password(c, v, err, errlen);
     if (!strcmp(key, "transport")) {
         if (strlen(v) >= sizeof c->transport || !*v)
-            return fail(err, errlen, "transport '%s': expected tcp, edt or udp", v);
+            return log_escapef(err, errlen, "transport '%s': expected tcp, edt or udp", v);
         snprintf(c->transport, sizeof c->transport, "%s", v);
         return 0;
     }
     if (!strcmp(key, "args")) {
         if (strlen(v) >= sizeof c->args)
-            return fail(err, errlen, "args longer than %s characters", "255");
+            return log_escapef(err, errlen, "args longer than %s characters", "255");
         snprintf(c->args, sizeof c->args, "%s", v);
         return 0;
     }
     if (!strcmp(key, "window_timeout")) {
         if (ydoc_parse_duration_us(v, &us) < 0 || us < 1000000 || us > 3600000000ull)
-            return fail(err, errlen, "window_timeout '%s': expected a duration of 1s..1h", v);
+            return log_escapef(err, errlen, "window_timeout '%s': expected a duration of 1s..1h", v);
         c->window_timeout_ms = (uint32_t)(us / 1000);
         return 0;
     }
-    return fail(err, errlen, "unknown client option '%s' (x11, transport, resolution, args, "
+    return log_escapef(err, errlen, "unknown client option '%s' (x11, transport, resolution, args, "
                 "password, window_timeout)", key);
 }
 
 int x11_client_finish(struct x11_client *c, char *err, size_t errlen)
 {
     if (!c->command[0])
-        return fail(err, errlen, "client: 'x11' is missing (a preset: xfreerdp, vncviewer, "
+        return log_escapef(err, errlen, "client: 'x11' is missing (a preset: xfreerdp, vncviewer, "
                     "citrix, vmware-view; or a command template)%s", "");
     const struct preset *p = c->preset[0] ? find_preset(c->preset) : NULL;
     const char *allowed = p ? p->transports : "tcp,udp,edt";
     if (!c->transport[0])
         snprintf(c->transport, sizeof c->transport, "%.*s", (int)strcspn(allowed, ","), allowed);
     if (!in_list(allowed, c->transport)) {
-        return fail(err, errlen, "transport '%s' is not available with %s (expected one of: %s)",
+        return log_escapef(err, errlen, "transport '%s' is not available with %s (expected one of: %s)",
                     c->transport, p ? p->name : "a command template", allowed);
     }
     if (p && c->secret != p->secret)
-        return fail(err, errlen, "password: the %s preset decides how it gets the password",
+        return log_escapef(err, errlen, "password: the %s preset decides how it gets the password",
                     p->name);
     struct x11_vars v = { .host = "h", .port = "1", .user = "u", .width = "1", .height = "1",
                           .passfile = "p", .icafile = "i", .display = ":1", .dir = "d" };
@@ -276,12 +261,12 @@ static int json_member(struct x11_client *c, const char *key, json_t *val, char 
     if (!strcmp(key, "window_timeout_ms")) {
         if (!json_is_integer(val) || json_integer_value(val) < 1000 ||
             json_integer_value(val) > 3600000)
-            return fail(err, errlen, "client: %s must be 1000..3600000", key);
+            return log_escapef(err, errlen, "client: %s must be 1000..3600000", key);
         c->window_timeout_ms = (uint32_t)json_integer_value(val);
         return 0;
     }
     if (!json_is_string(val))
-        return fail(err, errlen, "client: %s must be a string", key);
+        return log_escapef(err, errlen, "client: %s must be a string", key);
     if (!strcmp(key, "password") && !strcmp(json_string_value(val), "ica")) {
         c->secret = X11_SECRET_ICA;
         return 0;
@@ -299,11 +284,11 @@ int x11_client_from_json(struct x11_client *c, const char *text, char *err, size
     json_t *o = json_loads(text, 0, &je);
     if (!json_is_object(o)) {
         json_decref(o);
-        return fail(err, errlen, "client: not a JSON object (%s at column %d)", je.text, je.column);
+        return log_escapef(err, errlen, "client: not a JSON object (%s at column %d)", je.text, je.column);
     }
     json_t *x = json_object_get(o, "x11");
     int rc = x && json_is_string(x) ? set_x11(c, json_string_value(x), err, errlen)
-                                    : fail(err, errlen, "client: 'x11' is missing%s", "");
+                                    : log_escapef(err, errlen, "client: 'x11' is missing%s", "");
     const char *key;
     json_t *val;
     json_object_foreach(o, key, val) {
@@ -345,7 +330,7 @@ static int expand_word(const char *w, size_t len, const struct x11_vars *v, char
             int known;
             add = var_value(v, w + i + 1, (size_t)(close - w - i - 1), &known);
             if (!known) {
-                return fail(err, errlen, "unknown placeholder '%.*s' in the client command (known: "
+                return log_escapef(err, errlen, "unknown placeholder '%.*s' in the client command (known: "
                             "{host} {port} {user} {domain} {width} {height} {security} {cert} "
                             "{passfile} {icafile} {display} {dir})", (int)(close - w - i + 1), w + i);
             }
@@ -357,7 +342,7 @@ static int expand_word(const char *w, size_t len, const struct x11_vars *v, char
             add = w + i;
         }
         if (o + addlen >= outlen)
-            return fail(err, errlen, "client command: a word is longer than %s characters", "1023");
+            return log_escapef(err, errlen, "client command: a word is longer than %s characters", "1023");
         memcpy(out + o, add, addlen);
         o += addlen;
     }
@@ -404,13 +389,13 @@ static int split_into(const char *s, const struct x11_vars *v, char **argv, size
         if (!keep)
             continue;
         if (*n >= max)
-            return fail(err, errlen, "client command: more than %s words", "64");
+            return log_escapef(err, errlen, "client command: more than %s words", "64");
         if (!(argv[*n] = strdup(out)))
-            return fail(err, errlen, "out of memory%s", "");
+            return log_escapef(err, errlen, "out of memory%s", "");
         argv[++*n] = NULL;
     }
     if (r < 0)
-        return fail(err, errlen, "client command: unbalanced quote in '%s'", s);
+        return log_escapef(err, errlen, "client command: unbalanced quote in '%s'", s);
     return 0;
 }
 
@@ -425,7 +410,7 @@ int x11_client_argv(const struct x11_client *c, const struct x11_vars *v, char *
         return -1;
     }
     if (!n)
-        return fail(err, errlen, "client command is empty%s", "");
+        return log_escapef(err, errlen, "client command is empty%s", "");
     return (int)n;
 }
 

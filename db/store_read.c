@@ -104,33 +104,17 @@ static void run_row(sqlite3_stmt *s, struct store_run *r)
     col_text(s, 21, r->cell, sizeof r->cell);
 }
 
+static int load_rows(struct store *st, const char *table, const char *sql, int64_t run, size_t size,
+                     void (*fill)(sqlite3_stmt *s, void *row), void **out, size_t *count);
+
+static void fill_run(sqlite3_stmt *s, void *row)
+{
+    run_row(s, row);
+}
+
 int store_list_runs(struct store *st, struct store_run **out, size_t *count)
 {
-    sqlite3_stmt *s = NULL;
-    struct store_run *rows = NULL;
-    size_t n = 0, cap = 0;
-    int rc;
-    *out = NULL;
-    *count = 0;
-    if (prepare(st, "SELECT " RUN_COLUMNS " ORDER BY id", &s) != 0)
-        return -1;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (grow(st, (void **)&rows, &cap, n, sizeof *rows) != 0)
-            goto fail;
-        run_row(s, &rows[n++]);
-    }
-    if (rc != SQLITE_DONE) {
-        store_fail_db(st, "cannot list runs");
-        goto fail;
-    }
-    sqlite3_finalize(s);
-    *out = rows;
-    *count = n;
-    return 0;
-fail:
-    sqlite3_finalize(s);
-    free(rows);
-    return -1;
+    return load_rows(st, NULL, "SELECT " RUN_COLUMNS " ORDER BY id", 0, sizeof **out, fill_run, (void **)out, count);
 }
 
 int store_get_run(struct store *st, int64_t run, struct store_run *out)
@@ -303,7 +287,8 @@ void store_free_samples(struct store_samples *s)
 
 /* --- sessions, traffic, health, agents --------------------------------------------------- */
 
-/* Runs `sql` (one ?1 = run id) over `table` and calls fill() for each row into an array. */
+/* Runs `sql` (one ?1 = run id) over `table` and calls fill() for each row into an array; with
+ * table NULL, `sql` takes no parameter and the array is not presized (the list of runs). */
 static int load_rows(struct store *st, const char *table, const char *sql, int64_t run, size_t size,
                      void (*fill)(sqlite3_stmt *s, void *row), void **out, size_t *count)
 {
@@ -313,11 +298,12 @@ static int load_rows(struct store *st, const char *table, const char *sql, int64
     int rc;
     *out = NULL;
     *count = 0;
-    if (presize(st, table, run, (void **)&rows, &cap, size) != 0 || prepare(st, sql, &s) != 0) {
+    if ((table && presize(st, table, run, (void **)&rows, &cap, size) != 0) || prepare(st, sql, &s) != 0) {
         free(rows);
         return -1;
     }
-    sqlite3_bind_int64(s, 1, run);
+    if (table)
+        sqlite3_bind_int64(s, 1, run);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (grow(st, (void **)&rows, &cap, n, size) != 0)
             goto fail;

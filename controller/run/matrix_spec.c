@@ -4,22 +4,9 @@
 #include "common/hostport.h"
 #include "common/log.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Errors quote what was given with its control characters escaped (\xNN): one printable line. */
-static void fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    log_escape(err, errlen, msg);
-}
 
 static const char *const key_names[MATRIX_KEY__COUNT] = { "platform", "transport", "client", "network", "sessions" };
 
@@ -74,13 +61,13 @@ int matrix_spec_add_vary(struct matrix_spec *s, const char *arg, char *err, size
     const char *eq = strchr(arg, '=');
     int key = eq ? matrix_key_parse(arg, (size_t)(eq - arg)) : -1;
     if (key < 0) {
-        fail(err, errlen, "--vary '%s': expected KEY=V1,V2,... with KEY one of platform, transport, client, "
+        log_escapef(err, errlen, "--vary '%s': expected KEY=V1,V2,... with KEY one of platform, transport, client, "
                  "network, sessions", arg);
         return -1;
     }
     for (size_t a = 0; a < s->naxes; a++)
         if ((int)s->axes[a].key == key) {
-            fail(err, errlen, "--vary %s is given twice: list every value in one --vary", key_names[key]);
+            log_escapef(err, errlen, "--vary %s is given twice: list every value in one --vary", key_names[key]);
             return -1;
         }
     struct matrix_axis *ax = &s->axes[s->naxes];
@@ -89,14 +76,14 @@ int matrix_spec_add_vary(struct matrix_spec *s, const char *arg, char *err, size
     for (const char *p = eq + 1;; p++) {
         size_t len = strcspn(p, ",");
         if (!value_ok(ax->key, p, len)) {
-            fail(err, errlen, "--vary %s: bad value '%.*s' (%s)", key_names[key], (int)len, p,
+            log_escapef(err, errlen, "--vary %s: bad value '%.*s' (%s)", key_names[key], (int)len, p,
                      key == MATRIX_SESSIONS ? "a number of sessions, 1-100000"
                      : key == MATRIX_PLATFORM ? "LABEL or LABEL@HOST[:PORT], letters, digits, '.', '_', '-'"
                                               : "letters, digits, '.', '_', '-'");
             return -1;
         }
         if (ax->n == MATRIX_MAX_VALUES) {
-            fail(err, errlen, "--vary %s: more than %d values", key_names[key], MATRIX_MAX_VALUES);
+            log_escapef(err, errlen, "--vary %s: more than %d values", key_names[key], MATRIX_MAX_VALUES);
             return -1;
         }
         memcpy(ax->values[ax->n], p, len);
@@ -105,13 +92,13 @@ int matrix_spec_add_vary(struct matrix_spec *s, const char *arg, char *err, size
         uint16_t port;
         if (key == MATRIX_PLATFORM &&
             matrix_platform_split(ax->values[ax->n], label, sizeof label, host, sizeof host, &port) < 0) {
-            fail(err, errlen, "--vary platform: bad target in '%s' (LABEL@HOST or LABEL@HOST:PORT, port 1-65535)",
+            log_escapef(err, errlen, "--vary platform: bad target in '%s' (LABEL@HOST or LABEL@HOST:PORT, port 1-65535)",
                      ax->values[ax->n]);
             return -1;
         }
         for (size_t i = 0; i < ax->n; i++)
             if (!strcmp(ax->values[i], ax->values[ax->n])) {
-                fail(err, errlen, "--vary %s: value '%s' is listed twice", key_names[key], ax->values[i]);
+                log_escapef(err, errlen, "--vary %s: value '%s' is listed twice", key_names[key], ax->values[i]);
                 return -1;
             }
         ax->n++;
@@ -176,7 +163,7 @@ int matrix_tag_parse(const char *text, struct matrix_tag *out, char *err, size_t
 {
     memset(out, 0, sizeof *out);
     if (strlen(text) >= sizeof out->text) {
-        fail(err, errlen, "cell '%.40s...' is too long", text);
+        log_escapef(err, errlen, "cell '%.40s...' is too long", text);
         return -1;
     }
     snprintf(out->text, sizeof out->text, "%s", text);
@@ -185,12 +172,12 @@ int matrix_tag_parse(const char *text, struct matrix_tag *out, char *err, size_t
         char *eq = strchr(kv, '=');
         int key = eq ? matrix_key_parse(kv, (size_t)(eq - kv)) : -1;
         if (key < 0 || !eq[1] || !value_ok((enum matrix_key)key, eq + 1, strlen(eq + 1))) {
-            fail(err, errlen, "cell '%s': '%s' is not KEY=VALUE with KEY one of platform, transport, "
+            log_escapef(err, errlen, "cell '%s': '%s' is not KEY=VALUE with KEY one of platform, transport, "
                      "client, network, sessions", text, kv);
             return -1;
         }
         if (out->value[key]) {
-            fail(err, errlen, "cell '%s': %s is given twice", text, key_names[key]);
+            log_escapef(err, errlen, "cell '%s': %s is given twice", text, key_names[key]);
             return -1;
         }
         out->value[key] = eq + 1;

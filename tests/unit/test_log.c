@@ -98,6 +98,17 @@ static void test_log__control_characters_escaped(void)
     CU_ASSERT_STRING_EQUAL(small, "ab");
 }
 
+/* An error message that quotes outside text: formatted, then escaped to one line; -1 to return. */
+static void test_log__escapef(void)
+{
+    char err[64];
+    CU_ASSERT_EQUAL(log_escapef(err, sizeof err, "bad value '%s' at %d", "a\nb\x1b", 7), -1);
+    CU_ASSERT_STRING_EQUAL(err, "bad value 'a\\x0ab\\x1b' at 7");
+    char small[12];
+    log_escapef(small, sizeof small, "%s", "0123456789\t-more");
+    CU_ASSERT_STRING_EQUAL(small, "0123456789");   /* cut to fit, no half escape */
+}
+
 /* A storm of one kind of message is cut to a burst; other kinds are unaffected. */
 static void test_log__ratelimited(void)
 {
@@ -121,6 +132,7 @@ int main(void)
         UNIT_TEST(test_log__long_line_is_one_line),
         UNIT_TEST(test_log__ratelimited),
         UNIT_TEST(test_log__control_characters_escaped),
+        UNIT_TEST(test_log__escapef),
         UNIT_END,
     };
     return unit_run("log", tests, NULL, NULL);
