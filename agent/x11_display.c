@@ -21,6 +21,10 @@ struct x11_display {
     Damage damage;
     int damage_base, broken;
     struct x11_pixels *pixels;
+    /* damage not yet read (pend), being read (flight: the read is their box), read and not yet
+     * handed out (ready) */
+    struct rect pend[SCREEN_MAX_RECTS], flight[SCREEN_MAX_RECTS], ready[SCREEN_MAX_RECTS];
+    size_t npend, nflight, nready;
     Window top[8];                /* top-level windows mapped, for expose */
     int ntop;
     KeyCode spare;                /* a keycode without symbols, for Unicode input */
@@ -136,8 +140,8 @@ static void on_map(struct x11_display *d, Window w)
         d->top[d->ntop++] = w;
 }
 
-/* The damaged region's pixels into the copy: one read of the rectangles' bounding box. */
-static int fetch(struct x11_display *d, const struct rect *rects, size_t n)
+/* The bounding box of rects[0..n-1] (n > 0). */
+static struct rect bounds(const struct rect *rects, size_t n)
 {
     struct rect b = rects[0];
     for (size_t i = 1; i < n; i++) {
@@ -148,12 +152,44 @@ static int fetch(struct x11_display *d, const struct rect *rects, size_t n)
         b.w = x1 - b.x;
         b.h = y1 - b.y;
     }
-    return x11_pixels_fetch(d->pixels, &b);
+    return b;
 }
 
-int x11_display_pump(struct x11_display *d, struct rect *rects, size_t max, size_t *n, int *mapped)
+/* The read in flight, if its reply has come: its damage becomes ready. 1 done, 0 not (or no
+ * read in flight), -1 broken. Taking the reply may read the socket: events read with it wait in
+ * XCB's queue until the next pump, which the reply's own arrival on the fd will bring. */
+static int complete(struct x11_display *d)
 {
-    *n = 0;
+    int rc = x11_pixels_poll(d->pixels);
+    if (rc < 0)
+        d->broken = 1;
+    if (rc == 1) {
+        d->nready = screen_rects_add(d->ready, d->nready, SCREEN_MAX_RECTS, d->flight, d->nflight);
+        d->nflight = 0;
+    }
+    return rc;
+}
+
+/* The damage that came meanwhile is read next: damage reported while a read was on its way is
+ * read again by the following one, so no change is missed and none is handed out before its
+ * pixels are in the copy. */
+static void request_next(struct x11_display *d)
+{
+    if (d->broken || x11_pixels_busy(d->pixels) || !d->npend)
+        return;
+    struct rect b = bounds(d->pend, d->npend);
+    if (x11_pixels_request(d->pixels, &b) != 0) {
+        d->broken = 1;
+        return;
+    }
+    memcpy(d->flight, d->pend, d->npend * sizeof d->pend[0]);
+    d->nflight = d->npend;
+    d->npend = 0;
+}
+
+/* Everything Xlib can read now: damage to pend, windows mapped. */
+static void drain(struct x11_display *d, int *mapped)
+{
     while (!d->broken && XEventsQueued(d->dpy, QueuedAfterReading) > 0) {
         XEvent e;
         XNextEvent(d->dpy, &e);
@@ -161,20 +197,33 @@ int x11_display_pump(struct x11_display *d, struct rect *rects, size_t max, size
             const XDamageNotifyEvent *de = (const XDamageNotifyEvent *)&e;
             struct rect r = { de->area.x, de->area.y, de->area.width, de->area.height };
             if (r.w > 0 && r.h > 0)
-                *n = screen_rects_add(rects, *n, max, &r, 1);
+                d->npend = screen_rects_add(d->pend, d->npend, SCREEN_MAX_RECTS, &r, 1);
         } else if (e.type == MapNotify && e.xmap.event == d->root) {
             on_map(d, e.xmap.window);
             (*mapped)++;
         }
     }
-    if (!d->broken && *n && fetch(d, rects, *n) != 0)
-        d->broken = 1;
-    return d->broken ? -1 : 0;
+}
+
+int x11_display_pump(struct x11_display *d, struct rect *rects, size_t max, size_t *n, int *mapped)
+{
+    int rc;
+    *n = 0;
+    do {
+        drain(d, mapped);
+        rc = d->broken ? -1 : complete(d);
+        request_next(d);
+    } while (rc == 1);
+    if (d->broken)
+        return -1;
+    *n = screen_rects_add(rects, 0, max, d->ready, d->nready);
+    d->nready = 0;
+    return 0;
 }
 
 int x11_display_pending(struct x11_display *d)
 {
-    return !d->broken && XQLength(d->dpy) > 0;
+    return !d->broken && (XQLength(d->dpy) > 0 || d->nready || complete(d) == 1);
 }
 
 int x11_display_screen(struct x11_display *d, struct screen_view *out)

@@ -2,8 +2,9 @@
  * the root window, raw rectangles), windows mapped (the client's window appeared), the pixels
  * (the damaged region's, read through MIT-SHM or XGetImage: x11_pixels.h),
  * and input (XTest). The open runs on a connector worker (x11_start.h); then the connection's fd
- * goes into the agent's loop; what waits there is one local round trip per batch of damage (the
- * pixels) and per Unicode key (remapping a spare keycode). */
+ * goes into the agent's loop. The damaged pixels are read asynchronously (x11_pixels.h): the loop
+ * sends the read and takes its reply when it comes on the fd, so the only round trip it waits for
+ * is one per Unicode key (remapping a spare keycode). */
 #ifndef SESSMAX_X11_DISPLAY_H
 #define SESSMAX_X11_DISPLAY_H
 
@@ -27,12 +28,14 @@ struct x11_display *x11_display_open(const char *name, const uint8_t *cookie, si
 /* How the screen's pixels are read: "MIT-SHM" or "XGetImage". */
 const char *x11_display_pixels_method(const struct x11_display *d);
 int x11_display_fd(const struct x11_display *d);
-/* Handles everything the server sent: damaged rectangles go to rects[0..max-1] (*n of them;
- * more are folded into the last), *mapped counts top-level windows mapped. 0, or -1 when the
- * connection is gone (the X server died). */
+/* Handles everything the server sent: damaged rectangles whose pixels are now in the copy go to
+ * rects[0..max-1] (*n of them; more are folded into the last), *mapped counts top-level windows
+ * mapped; new damage is sent to be read (its rectangles come out of a later pump, once read).
+ * 0, or -1 when the connection is gone (the X server died). */
 int x11_display_pump(struct x11_display *d, struct rect *rects, size_t max, size_t *n, int *mapped);
-/* 1 when Xlib holds events it already read (a flush may read while it waits to write): the fd
- * will not wake the loop for them, so the caller pumps again. */
+/* 1 when Xlib holds events it already read (a flush may read while it waits to write) or a
+ * read's reply has been taken: the fd will not wake the loop for them, so the caller pumps
+ * again. */
 int x11_display_pending(struct x11_display *d);
 /* The screen (borrowed; the mapping lives as long as d). */
 int x11_display_screen(struct x11_display *d, struct screen_view *out);

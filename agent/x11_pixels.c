@@ -1,7 +1,9 @@
-/* x11_pixels.c -- reading an X screen's pixels into the agent: MIT-SHM, else XGetImage. */
+/* x11_pixels.c -- reading an X screen's pixels into the agent, asynchronously: MIT-SHM, else
+ * GetImage, both sent through the XCB connection under Xlib so that their replies can be taken
+ * without waiting (Xlib has no public way to do that). */
 #include "agent/x11_pixels.h"
 
-#include <X11/Xutil.h>
+#include <X11/Xlib-xcb.h>
 #include <X11/extensions/XShm.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,35 +11,52 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <xcb/shm.h>
+#include <xcb/xcb.h>
+#include <xcb/xcbext.h>     /* xcb_poll_for_reply: a reply taken without waiting */
 
 struct x11_pixels {
     Display *dpy;
+    xcb_connection_t *xc;
     Window root;
-    Visual *visual;
     unsigned width, height;
     int shm_attached;
-    XShmSegmentInfo shm;
-    XImage *img;                 /* shm: over the segment (resized per read); else over copy */
+    XShmSegmentInfo shm;         /* the segment holds the region read, packed (w * 4 a row) */
     uint8_t *copy;               /* width * height * 4, what the interpreter reads */
     struct screen_view view;
+    /* the read in flight */
+    int busy, empty;             /* empty: nothing sent (region off screen), done at next poll */
+    unsigned seq;
+    int x0, y0;
+    unsigned w, h;
 };
 
+/* 24-bit TrueColor stored as 32 bits a pixel, least significant byte first: BGRX. */
+static int format_ok(Display *dpy, const Visual *v)
+{
+    int n = 0, bpp = 0;
+    XPixmapFormatValues *f = XListPixmapFormats(dpy, &n);
+    for (int i = 0; f && i < n; i++)
+        if (f[i].depth == 24)
+            bpp = f[i].bits_per_pixel;
+    if (f)
+        XFree(f);
+    return bpp == 32 && ImageByteOrder(dpy) == LSBFirst && v->red_mask == 0xff0000 &&
+           v->green_mask == 0xff00 && v->blue_mask == 0xff;
+}
+
 /* A shared segment the size of the screen, attached on both sides; 0, or -1 (no MIT-SHM). */
-static int shm_setup(struct x11_pixels *p, int depth)
+static int shm_setup(struct x11_pixels *p)
 {
     if (!XShmQueryExtension(p->dpy))
         return -1;
-    p->img = XShmCreateImage(p->dpy, p->visual, (unsigned)depth, ZPixmap, NULL, &p->shm,
-                             p->width, p->height);
-    if (!p->img)
-        return -1;
-    p->shm.shmid = shmget(IPC_PRIVATE, (size_t)p->img->bytes_per_line * p->height, IPC_CREAT | 0600);
+    p->shm.shmid = shmget(IPC_PRIVATE, (size_t)p->width * p->height * 4, IPC_CREAT | 0600);
     if (p->shm.shmid < 0)
         return -1;
-    p->shm.shmaddr = p->img->data = shmat(p->shm.shmid, NULL, 0);
+    p->shm.shmaddr = shmat(p->shm.shmid, NULL, 0);
     shmctl(p->shm.shmid, IPC_RMID, NULL);       /* goes when both sides detach */
     if (p->shm.shmaddr == (char *)-1) {
-        p->shm.shmaddr = p->img->data = NULL;
+        p->shm.shmaddr = NULL;
         return -1;
     }
     p->shm.readOnly = False;
@@ -58,17 +77,98 @@ static void shm_release(struct x11_pixels *p, int alive)
     if (p->shm.shmaddr)
         shmdt(p->shm.shmaddr);
     p->shm.shmaddr = NULL;
-    if (p->img) {
-        p->img->data = NULL;
-        XDestroyImage(p->img);
-        p->img = NULL;
-    }
 }
 
-static int format_ok(const XImage *img)
+/* Rows of the region (packed, src_stride bytes a row) to their place in the copy. */
+static void place(struct x11_pixels *p, const uint8_t *src, size_t src_stride)
 {
-    return img->bits_per_pixel == 32 && img->byte_order == LSBFirst && img->red_mask == 0xff0000 &&
-           img->green_mask == 0xff00 && img->blue_mask == 0xff;
+    for (unsigned row = 0; row < p->h; row++)
+        memcpy(p->copy + ((size_t)(p->y0 + (int)row) * p->width + (size_t)p->x0) * 4,
+               src + (size_t)row * src_stride, (size_t)p->w * 4);
+}
+
+/* The reply of the read in flight into the copy: 0, or -1 when it does not hold the region. */
+static int take(struct x11_pixels *p, void *reply)
+{
+    if (p->shm_attached) {
+        const xcb_shm_get_image_reply_t *r = reply;
+        if (r->depth != 24 || r->size < (uint32_t)p->w * p->h * 4)
+            return -1;
+        place(p, (const uint8_t *)p->shm.shmaddr, (size_t)p->w * 4);
+        return 0;
+    }
+    xcb_get_image_reply_t *r = reply;
+    if (r->depth != 24 || (size_t)xcb_get_image_data_length(r) < (size_t)p->w * p->h * 4)
+        return -1;
+    place(p, xcb_get_image_data(r), (size_t)p->w * 4);
+    return 0;
+}
+
+/* 1 done, -1 error; the reply (or error) has been taken either way. */
+static int finish(struct x11_pixels *p, void *reply, xcb_generic_error_t *e)
+{
+    int rc = reply && !e && take(p, reply) == 0 ? 1 : -1;
+    free(reply);
+    free(e);
+    p->busy = 0;
+    return rc;
+}
+
+int x11_pixels_request(struct x11_pixels *p, const struct rect *r)
+{
+    if (p->busy || xcb_connection_has_error(p->xc))
+        return -1;
+    int x0 = r->x < 0 ? 0 : r->x, y0 = r->y < 0 ? 0 : r->y;
+    int x1 = r->x + r->w > (int)p->width ? (int)p->width : r->x + r->w;
+    int y1 = r->y + r->h > (int)p->height ? (int)p->height : r->y + r->h;
+    p->busy = 1;
+    p->empty = x1 <= x0 || y1 <= y0;
+    if (p->empty)
+        return 0;
+    p->x0 = x0;
+    p->y0 = y0;
+    p->w = (unsigned)(x1 - x0);
+    p->h = (unsigned)(y1 - y0);
+    if (p->shm_attached)
+        p->seq = xcb_shm_get_image(p->xc, (xcb_drawable_t)p->root, (int16_t)x0, (int16_t)y0,
+                                   (uint16_t)p->w, (uint16_t)p->h, UINT32_MAX,
+                                   XCB_IMAGE_FORMAT_Z_PIXMAP, (xcb_shm_seg_t)p->shm.shmseg, 0)
+                     .sequence;
+    else
+        p->seq = xcb_get_image(p->xc, XCB_IMAGE_FORMAT_Z_PIXMAP, (xcb_drawable_t)p->root,
+                               (int16_t)x0, (int16_t)y0, (uint16_t)p->w, (uint16_t)p->h,
+                               UINT32_MAX).sequence;
+    return xcb_flush(p->xc) > 0 ? 0 : -1;
+}
+
+int x11_pixels_busy(const struct x11_pixels *p)
+{
+    return p->busy;
+}
+
+int x11_pixels_poll(struct x11_pixels *p)
+{
+    void *reply = NULL;
+    xcb_generic_error_t *e = NULL;
+    if (!p->busy)
+        return 0;
+    if (p->empty) {
+        p->busy = 0;
+        return 1;
+    }
+    if (!xcb_poll_for_reply(p->xc, p->seq, &reply, &e))
+        return xcb_connection_has_error(p->xc) ? (p->busy = 0, -1) : 0;
+    return finish(p, reply, e);
+}
+
+/* The first read: sent, then waited for. 0 or -1. */
+static int read_all(struct x11_pixels *p)
+{
+    struct rect all = { 0, 0, (int32_t)p->width, (int32_t)p->height };
+    xcb_generic_error_t *e = NULL;
+    if (x11_pixels_request(p, &all) != 0)
+        return -1;
+    return finish(p, xcb_wait_for_reply(p->xc, p->seq, &e), e) == 1 ? 0 : -1;
 }
 
 struct x11_pixels *x11_pixels_new(Display *dpy, int force_getimage, char *err, size_t errlen)
@@ -78,55 +178,28 @@ struct x11_pixels *x11_pixels_new(Display *dpy, int force_getimage, char *err, s
     if (!p)
         return NULL;
     p->dpy = dpy;
+    p->xc = XGetXCBConnection(dpy);
     p->root = RootWindow(dpy, scr);
-    p->visual = DefaultVisual(dpy, scr);
     p->width = (unsigned)DisplayWidth(dpy, scr);
     p->height = (unsigned)DisplayHeight(dpy, scr);
     p->copy = calloc((size_t)p->width * p->height, 4);
-    if (!p->copy || depth != 24) {
-        snprintf(err, errlen, "X screen: depth %d, not 24-bit TrueColor", depth);
+    if (!p->copy || depth != 24 || !format_ok(dpy, DefaultVisual(dpy, scr))) {
+        snprintf(err, errlen, "X screen: depth %d, not 24-bit TrueColor in 32 bits", depth);
         goto fail;
     }
     p->view = (struct screen_view){ .pixels = p->copy, .width = p->width, .height = p->height,
                                     .stride = p->width * 4, .bytes_per_pixel = 4 };
-    struct rect all = { 0, 0, (int32_t)p->width, (int32_t)p->height };
-    if (!force_getimage && shm_setup(p, depth) == 0 && format_ok(p->img) &&
-        x11_pixels_fetch(p, &all) == 0)
+    if (!force_getimage && shm_setup(p) == 0 && read_all(p) == 0)
         return p;
-    shm_release(p, 1);                           /* XGetImage into the copy itself */
-    p->img = XCreateImage(dpy, p->visual, (unsigned)depth, ZPixmap, 0, (char *)p->copy,
-                          p->width, p->height, 32, (int)p->width * 4);
-    if (!p->img || !format_ok(p->img) || x11_pixels_fetch(p, &all) != 0) {
-        snprintf(err, errlen, "X screen: cannot read its pixels (XGetImage)");
+    shm_release(p, 1);                           /* GetImage: the pixels on the socket */
+    if (read_all(p) != 0) {
+        snprintf(err, errlen, "X screen: cannot read its pixels (GetImage)");
         goto fail;
     }
     return p;
 fail:
     x11_pixels_free(p, 1);
     return NULL;
-}
-
-int x11_pixels_fetch(struct x11_pixels *p, const struct rect *r)
-{
-    int x0 = r->x < 0 ? 0 : r->x, y0 = r->y < 0 ? 0 : r->y;
-    int x1 = r->x + r->w > (int)p->width ? (int)p->width : r->x + r->w;
-    int y1 = r->y + r->h > (int)p->height ? (int)p->height : r->y + r->h;
-    if (x1 <= x0 || y1 <= y0)
-        return 0;
-    unsigned w = (unsigned)(x1 - x0), h = (unsigned)(y1 - y0);
-    if (!p->shm_attached)
-        return XGetSubImage(p->dpy, p->root, x0, y0, w, h, AllPlanes, ZPixmap, p->img, x0, y0)
-               ? 0 : -1;
-    /* the segment holds the region packed (w * 4 bytes a row); rows go to their place in copy */
-    p->img->width = (int)w;
-    p->img->height = (int)h;
-    p->img->bytes_per_line = (int)w * 4;
-    if (!XShmGetImage(p->dpy, p->root, p->img, x0, y0, AllPlanes))
-        return -1;
-    for (unsigned row = 0; row < h; row++)
-        memcpy(p->copy + ((size_t)(y0 + (int)row) * p->width + (size_t)x0) * 4,
-               p->shm.shmaddr + (size_t)row * w * 4, (size_t)w * 4);
-    return 0;
 }
 
 const char *x11_pixels_method(const struct x11_pixels *p)
@@ -143,11 +216,9 @@ void x11_pixels_free(struct x11_pixels *p, int alive)
 {
     if (!p)
         return;
+    if (p->busy && !p->empty && alive)
+        xcb_discard_reply(p->xc, p->seq);
     shm_release(p, alive);
-    if (p->img) {                                /* XGetImage's: the data is copy */
-        p->img->data = NULL;
-        XDestroyImage(p->img);
-    }
     free(p->copy);
     free(p);
 }

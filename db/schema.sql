@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 5 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 8 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -7,7 +7,7 @@
 -- Invariants:
 --   - meta.application = 'sessmax' and PRAGMA application_id = 0x53534D58 ('SSMX') mark the file;
 --     `sessmax db check` refuses a file that has neither.
---   - samples, traffic, health and events are append-only: never updated, never deleted.
+--   - sample_chunks, traffic, health and events are append-only: never updated, never deleted.
 --     Only runs, agents and sessions rows change after insertion.
 --   - every row of a run's children carries run_id; readers always filter by it.
 --   - times are wall-clock microseconds since the epoch (*_us); durations are microseconds too.
@@ -15,7 +15,7 @@
 --     agents.clock_offset_us); runs stored before that kept samples, traffic, health and session
 --     times on the agent's clock (the same thing for local agents), and are read as they are.
 --     0 means "not reached" for optional times; logon_us is -1 until the session is active.
---   - timer names are interned in timer_names (samples hold name_id), so a sample row is small.
+--   - timer names are interned in timer_names (samples hold name_id), so a sample record is small.
 --   - no secret is ever stored: runs.plan_text is the plan after the caller redacted it.
 
 CREATE TABLE meta (
@@ -107,19 +107,60 @@ CREATE TABLE timer_names (
     name TEXT NOT NULL UNIQUE
 );
 
--- The reader loads a run's samples ordered by (t_us, rowid): samples_run_t serves that order.
-CREATE TABLE samples (
-    run_id     INTEGER NOT NULL,
-    session    INTEGER NOT NULL,
-    loop       INTEGER NOT NULL DEFAULT 0,
-    t_us       INTEGER NOT NULL,
-    name_id    INTEGER NOT NULL,
-    value_us   INTEGER NOT NULL,
-    ok         INTEGER NOT NULL,
-    is_measure INTEGER NOT NULL DEFAULT 0,
-    active     INTEGER NOT NULL DEFAULT 0
+-- Added in version 8: samples are stored in chunks (db/store_chunk.h): one row per up to 1024
+-- samples of a run in the order they were stored, each sample a fixed-width record of decimal
+-- fields in `data` (widths w_*; t_us as its offset from t_min). The reader loads a run's chunks
+-- in id order and orders the samples by (t_us, insertion). `samples` below shows them as rows.
+CREATE TABLE sample_chunks (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL,
+    n         INTEGER NOT NULL,            -- samples in this chunk, 1..1024
+    t_min     INTEGER NOT NULL,            -- earliest and latest t_us of its samples
+    t_max     INTEGER NOT NULL,
+    w_session INTEGER NOT NULL,            -- characters of each field in a record
+    w_loop    INTEGER NOT NULL,
+    w_t       INTEGER NOT NULL,
+    w_name    INTEGER NOT NULL,
+    w_value   INTEGER NOT NULL,
+    w_ok      INTEGER NOT NULL,
+    w_measure INTEGER NOT NULL,
+    w_active  INTEGER NOT NULL,
+    data      BLOB NOT NULL
 );
-CREATE INDEX samples_run_t ON samples (run_id, t_us);
+CREATE INDEX sample_chunks_run ON sample_chunks (run_id);
+
+-- 0..1023: the record numbers the `samples` view walks in each chunk.
+CREATE TABLE sample_slots (i INTEGER PRIMARY KEY);
+WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 1023)
+INSERT INTO sample_slots (i) SELECT i FROM k;
+
+-- Every sample as one row (the columns of the samples table of versions 1-7), for sqlite3 users:
+-- SELECT ... FROM samples WHERE run_id = 1. Inserting into it stores a one-sample chunk.
+CREATE VIEW samples AS
+SELECT run_id,
+       CAST(substr(data, o, w_session) AS INTEGER) AS session,
+       CAST(substr(data, o + w_session, w_loop) AS INTEGER) AS loop,
+       t_min + CAST(substr(data, o + w_session + w_loop, w_t) AS INTEGER) AS t_us,
+       CAST(substr(data, o + w_session + w_loop + w_t, w_name) AS INTEGER) AS name_id,
+       CAST(substr(data, o + w_session + w_loop + w_t + w_name, w_value) AS INTEGER) AS value_us,
+       CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value, w_ok) AS INTEGER) AS ok,
+       CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok, w_measure) AS INTEGER)
+           AS is_measure,
+       CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure, w_active)
+           AS INTEGER) AS active
+FROM (SELECT c.*, 1 + k.i * (w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure + w_active) AS o
+      FROM sample_chunks c JOIN sample_slots k ON k.i < c.n);
+
+CREATE TRIGGER samples_insert INSTEAD OF INSERT ON samples
+BEGIN
+    INSERT INTO sample_chunks (run_id, n, t_min, t_max, w_session, w_loop, w_t, w_name, w_value, w_ok,
+                               w_measure, w_active, data)
+    VALUES (NEW.run_id, 1, NEW.t_us, NEW.t_us, length(NEW.session), length(coalesce(NEW.loop, 0)), 1,
+            length(NEW.name_id), length(NEW.value_us), length(NEW.ok), length(coalesce(NEW.is_measure, 0)),
+            length(coalesce(NEW.active, 0)),
+            CAST(NEW.session || coalesce(NEW.loop, 0) || '0' || NEW.name_id || NEW.value_us || NEW.ok
+                 || coalesce(NEW.is_measure, 0) || coalesce(NEW.active, 0) AS BLOB));
+END;
 
 CREATE TABLE traffic (
     run_id    INTEGER NOT NULL,

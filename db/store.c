@@ -216,6 +216,7 @@ void store_close(struct store *st)
     store_finalize_all(st);
     store_names_clear(st);
     free(st->names);
+    free(st->chunk);
     store_ckpt_stop(st->ckpt);   /* first: the writer closes last and folds the WAL back */
     sqlite3_close(st->db);
     free(st->path);

@@ -4,7 +4,7 @@
  *   - one writer per file: the controller (or a test). Readers (score, report) may run at once.
  *   - WAL mode; the writer batches inserts into transactions flushed by count and by time, so
  *     a crash loses at most the open batch, never a committed one.
- *   - samples, traffic and events are append-only; only runs and sessions rows are updated.
+ *   - samples (sample_chunks), traffic and events are append-only; only runs and sessions rows are updated.
  *   - the schema carries a version (PRAGMA user_version); opening an older file migrates it,
  *     opening a newer one is refused with a clear error.
  *   - no secret is ever stored: plan text is stored as given after the caller redacts it.
@@ -24,8 +24,9 @@
 
 /* Version of schema.sql. 1: first release; 2: samples.loop and the health table; 3: network
  * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
- * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load. */
-#define STORE_SCHEMA_VERSION 7
+ * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load; 8: samples packed in
+ * sample_chunks, `samples` a view. */
+#define STORE_SCHEMA_VERSION 8
 
 struct store;
 

@@ -1,7 +1,8 @@
 /* store_check.c -- `sessmax db check`: is this a sessmax database, which schema version, does
- * SQLite's integrity_check pass, and what it holds. Opens the file read-only and never migrates
+ * SQLite's integrity_check pass, does every sample chunk decode, and what it holds. Opens the file read-only and never migrates
  * it, so checking a file (even one a killed writer left with a WAL) changes nothing but -shm. */
 #include "db/store_check.h"
+#include "db/store_chunk.h"
 #include "db/store_int.h"
 
 #include <stdarg.h>
@@ -78,8 +79,42 @@ static int integrity(sqlite3 *db, const char *path, struct report *r)
         say(r, "%s: corrupt database: rows refer to runs that do not exist\n", path);
         return -1;
     }
-    say(r, "integrity: ok\n");
     return 0;
+}
+
+/* Whether chunk row `s` has its shape and decimal records; NULL or what is wrong. */
+static const char *chunk_problem(sqlite3_stmt *s)
+{
+    struct store_chunk_view v = { .n = sqlite3_column_int64(s, 1), .t_min = sqlite3_column_int64(s, 2) };
+    for (int f = 0; f < CHUNK__FIELDS; f++)
+        v.w[f] = sqlite3_column_int64(s, 3 + f);
+    v.data = sqlite3_column_blob(s, 3 + CHUNK__FIELDS);
+    v.len = (size_t)sqlite3_column_bytes(s, 3 + CHUNK__FIELDS);
+    const char *why;
+    struct store_chunk_rec rec;
+    if (store_chunk_check(&v, &why) != 0)
+        return why;
+    for (size_t k = 0; k < (size_t)v.n; k++)
+        if (store_chunk_decode(&v, k, &rec) != 0)
+            return "a record is not decimal";
+    return NULL;
+}
+
+/* Every sample chunk decodes (SQLite's integrity_check cannot see inside a BLOB). */
+static int chunks(sqlite3 *db, const char *path, struct report *r)
+{
+    sqlite3_stmt *s = NULL;
+    const char *why = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
+                                    " w_active, data FROM sample_chunks ORDER BY id", -1, &s, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW && !(why = chunk_problem(s)))
+        rc = SQLITE_OK;
+    if (why)
+        say(r, "%s: corrupt database: sample chunk %lld: %s\n", path, (long long)sqlite3_column_int64(s, 0), why);
+    else if (rc != SQLITE_DONE)
+        say(r, "%s: corrupt database: %s\n", path, sqlite3_errmsg(db));
+    sqlite3_finalize(s);
+    return why || rc != SQLITE_DONE ? -1 : 0;
 }
 
 static void contents(sqlite3 *db, struct report *r)
@@ -111,8 +146,9 @@ int store_check(const char *path, char *report, size_t reportlen)
     }
     say(&r, "%s: sessmax database, schema version %d%s\n", path, version,
         version < STORE_SCHEMA_VERSION ? " (older; migrated when next opened)" : "");
-    if (integrity(db, path, &r) != 0)
+    if (integrity(db, path, &r) != 0 || (version >= 8 && chunks(db, path, &r) != 0))
         goto done;
+    say(&r, "integrity: ok\n");
     contents(db, &r);
     rc = 0;
 done:

@@ -14,7 +14,7 @@
 enum store_stmt_id {
     STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK,
     STMT_NAME_FIND, STMT_NAME_ADD,
-    STMT_SAMPLE, STMT_TRAFFIC, STMT_HEALTH, STMT_EVENT, STMT_COPY_TIMER, STMT_TARGET_LOAD,
+    STMT_CHUNK, STMT_TRAFFIC, STMT_HEALTH, STMT_EVENT, STMT_COPY_TIMER, STMT_TARGET_LOAD,
     STMT_RUN_BEGIN, STMT_RUN_END, STMT_RUN_SCORE, STMT_RUN_STALE, STMT_MATRIX_BEGIN,
     STMT_AGENT_ADD, STMT_AGENT_STATUS, STMT_AGENT_CLOCK,
     STMT_SESSION_LAUNCH, STMT_SESSION_TOUCH, STMT_SESSION_ACTIVE, STMT_SESSION_FAILED,
@@ -40,6 +40,9 @@ struct store {
     unsigned pending;            /* rows written in the open transaction */
     int in_tx;
     uint64_t batch_started_us;   /* monotonic */
+    /* samples not yet written: packed into one sample_chunks row when it is full, when a sample
+     * of another run comes, and before every commit (store_chunk.h); malloc'd on first use */
+    struct store_chunk *chunk;
     /* interned timer names known to be committed or in the open transaction */
     struct store_name *names;
     size_t name_count, name_cap;
@@ -59,5 +62,7 @@ int store_identify(sqlite3 *db, const char *path, int *kind, int *version, char 
 
 void store_names_clear(struct store *st);
 void store_finalize_all(struct store *st);
+/* Writes the waiting samples as a chunk into the open batch (a no-op when there are none). */
+int store_chunk_flush(struct store *st);
 
 #endif

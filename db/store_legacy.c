@@ -99,3 +99,10 @@ done:
     sqlite3_close(db);
     return rc;
 }
+
+const char STORE_LEGACY_SAMPLES_V7[] =
+    "DROP TRIGGER samples_insert; DROP VIEW samples; DROP TABLE sample_chunks; DROP TABLE sample_slots;"
+    "CREATE TABLE samples (run_id INTEGER NOT NULL, session INTEGER NOT NULL, loop INTEGER NOT NULL DEFAULT 0,"
+    " t_us INTEGER NOT NULL, name_id INTEGER NOT NULL, value_us INTEGER NOT NULL, ok INTEGER NOT NULL,"
+    " is_measure INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX samples_run_t ON samples (run_id, t_us);";

@@ -10,4 +10,8 @@
  * samples. Returns 0, or -1 with a one-line message in err. */
 int store_legacy_create_v1(const char *path, unsigned samples, char *err, size_t errlen);
 
+/* SQL that turns a current file's samples back into the samples table of versions 1-7 (empty),
+ * for tests that step a new file back to version 7 or below and migrate it up again. */
+extern const char STORE_LEGACY_SAMPLES_V7[];
+
 #endif

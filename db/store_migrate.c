@@ -5,14 +5,18 @@
  * Adding version N+1: append its step to `migrations` (never edit an earlier step), update
  * schema.sql to the resulting schema and bump STORE_SCHEMA_VERSION in store.h. */
 #include "db/store_migrate.h"
+#include "db/store_chunk.h"
 #include "db/store_int.h"
 #include "schema_sql.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 struct migration {
     int from;                /* applies to a file at this version, leaves it at from + 1 */
     const char *sql;
+    /* a step SQL alone cannot do, run after sql (NULL: none) */
+    int (*step)(sqlite3 *db, const char *path, char *err, size_t errlen);
 };
 
 /* 1 -> 2: the loop index of each sample, and the agents' health records. */
@@ -57,13 +61,84 @@ static const char MIGRATE_6_TO_7[] =
     " target_permille INTEGER NOT NULL, others_permille INTEGER NOT NULL);"
     "CREATE INDEX target_load_run_t ON target_load (run_id, t_us);";
 
+/* 7 -> 8: samples move into chunks (store_chunk.h); `samples` becomes a view over them. The old
+ * table is renamed, its rows are packed by samples_to_chunks() in the order readers load them,
+ * and then dropped. */
+static const char MIGRATE_7_TO_8[] =
+    "DROP INDEX samples_run_t;"
+    "ALTER TABLE samples RENAME TO samples_v7;"
+    "CREATE TABLE sample_chunks (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, n INTEGER NOT NULL,"
+    " t_min INTEGER NOT NULL, t_max INTEGER NOT NULL, w_session INTEGER NOT NULL, w_loop INTEGER NOT NULL,"
+    " w_t INTEGER NOT NULL, w_name INTEGER NOT NULL, w_value INTEGER NOT NULL, w_ok INTEGER NOT NULL,"
+    " w_measure INTEGER NOT NULL, w_active INTEGER NOT NULL, data BLOB NOT NULL);"
+    "CREATE INDEX sample_chunks_run ON sample_chunks (run_id);"
+    "CREATE TABLE sample_slots (i INTEGER PRIMARY KEY);"
+    "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 1023)"
+    " INSERT INTO sample_slots (i) SELECT i FROM k;"
+    "CREATE VIEW samples AS SELECT run_id,"
+    " CAST(substr(data, o, w_session) AS INTEGER) AS session,"
+    " CAST(substr(data, o + w_session, w_loop) AS INTEGER) AS loop,"
+    " t_min + CAST(substr(data, o + w_session + w_loop, w_t) AS INTEGER) AS t_us,"
+    " CAST(substr(data, o + w_session + w_loop + w_t, w_name) AS INTEGER) AS name_id,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name, w_value) AS INTEGER) AS value_us,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value, w_ok) AS INTEGER) AS ok,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok, w_measure) AS INTEGER)"
+    " AS is_measure,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure, w_active)"
+    " AS INTEGER) AS active"
+    " FROM (SELECT c.*, 1 + k.i * (w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure + w_active) AS o"
+    " FROM sample_chunks c JOIN sample_slots k ON k.i < c.n);"
+    "CREATE TRIGGER samples_insert INSTEAD OF INSERT ON samples BEGIN"
+    " INSERT INTO sample_chunks (run_id, n, t_min, t_max, w_session, w_loop, w_t, w_name, w_value, w_ok,"
+    " w_measure, w_active, data)"
+    " VALUES (NEW.run_id, 1, NEW.t_us, NEW.t_us, length(NEW.session), length(coalesce(NEW.loop, 0)), 1,"
+    " length(NEW.name_id), length(NEW.value_us), length(NEW.ok), length(coalesce(NEW.is_measure, 0)),"
+    " length(coalesce(NEW.active, 0)),"
+    " CAST(NEW.session || coalesce(NEW.loop, 0) || '0' || NEW.name_id || NEW.value_us || NEW.ok"
+    " || coalesce(NEW.is_measure, 0) || coalesce(NEW.active, 0) AS BLOB));"
+    " END;";
+
+/* Packs samples_v7 into chunks, each run's rows in (t_us, rowid) order, then drops it. */
+static int samples_to_chunks(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    sqlite3_stmt *q = NULL, *ins = NULL;
+    struct store_chunk *c = calloc(1, sizeof *c);
+    int rc = c ? SQLITE_OK : SQLITE_NOMEM;
+    if (rc == SQLITE_OK &&
+        (rc = sqlite3_prepare_v2(db, "SELECT run_id, session, loop, t_us, name_id, value_us, ok, is_measure, active"
+                                     " FROM samples_v7 ORDER BY run_id, t_us, rowid", -1, &q, NULL)) == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, STORE_CHUNK_INSERT_SQL, -1, &ins, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct store_chunk_rec r;
+        int64_t run = sqlite3_column_int64(q, 0);
+        for (int f = 0; f < CHUNK__FIELDS; f++)
+            r.f[f] = sqlite3_column_int64(q, 1 + f);
+        rc = store_chunk_fits(c, run, r.f[CHUNK_T]) ? SQLITE_OK : store_chunk_write(ins, c);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        if (rc == SQLITE_OK)
+            store_chunk_add(c, run, &r);
+    }
+    if (rc == SQLITE_DONE && c->n)
+        rc = store_chunk_write(ins, c);
+    if (rc == SQLITE_DONE)
+        rc = sqlite3_exec(db, "DROP TABLE samples_v7", NULL, NULL, NULL);
+    if (rc != SQLITE_OK && rc != SQLITE_DONE)
+        snprintf(err, errlen, "%s: migration from schema version 7 failed: cannot pack samples: %s", path,
+                 sqlite3_errmsg(db));
+    sqlite3_finalize(q);
+    sqlite3_finalize(ins);
+    free(c);
+    return rc == SQLITE_OK || rc == SQLITE_DONE ? 0 : -1;
+}
+
 static const struct migration migrations[] = {
-    { 1, MIGRATE_1_TO_2 },
-    { 2, MIGRATE_2_TO_3 },
-    { 3, MIGRATE_3_TO_4 },
-    { 4, MIGRATE_4_TO_5 },
-    { 5, MIGRATE_5_TO_6 },
-    { 6, MIGRATE_6_TO_7 },
+    { 1, MIGRATE_1_TO_2, NULL },
+    { 2, MIGRATE_2_TO_3, NULL },
+    { 3, MIGRATE_3_TO_4, NULL },
+    { 4, MIGRATE_4_TO_5, NULL },
+    { 5, MIGRATE_5_TO_6, NULL },
+    { 6, MIGRATE_6_TO_7, NULL },
+    { 7, MIGRATE_7_TO_8, samples_to_chunks },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)
@@ -96,7 +171,8 @@ static int apply(sqlite3 *db, const char *path, int kind, int version, char *err
             continue;
         char what[64];
         snprintf(what, sizeof what, "migration from schema version %d failed", version);
-        if (exec(db, path, migrations[i].sql, what, err, errlen) != 0)
+        if (exec(db, path, migrations[i].sql, what, err, errlen) != 0 ||
+            (migrations[i].step && migrations[i].step(db, path, err, errlen) != 0))
             return -1;
         version++;
     }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/results.h"
+#include "db/store_samples.h"
 
 struct store;
 
@@ -38,25 +39,6 @@ int64_t store_latest_run(struct store *st);
 /* Plan text and score parameters JSON of a run (malloc'd strings; caller frees). */
 int store_run_texts(struct store *st, int64_t run, char **plan_text, char **score_params);
 
-struct store_sample_row {
-    uint32_t session;
-    uint32_t loop;
-    uint32_t active;
-    uint8_t ok, is_measure;
-    uint64_t t_us;
-    int64_t value_us;
-    int name_id;                  /* index into the names array returned alongside */
-};
-/* All samples of a run ordered by t_us (then insertion). names[] holds the distinct timer
- * names; every array is malloc'd and owned by the caller (store_free_samples). */
-struct store_samples {
-    struct store_sample_row *rows;
-    size_t count;
-    char **names;
-    size_t name_count;
-};
-int store_load_samples(struct store *st, int64_t run, struct store_samples *out);
-void store_free_samples(struct store_samples *s);
 
 struct store_session_row {
     uint32_t index;

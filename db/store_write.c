@@ -3,6 +3,7 @@
  * store_close(). Run and agent rows commit at once: they are rare and readers wait for them.
  * Statements are prepared on first use and reused until the store closes. */
 #include "db/store_write.h"
+#include "db/store_chunk.h"
 #include "db/store_int.h"
 
 #include "common/clock.h"
@@ -16,8 +17,7 @@ static const char *const stmt_sql[STMT__COUNT] = {
     [STMT_ROLLBACK] = "ROLLBACK",
     [STMT_NAME_FIND] = "SELECT id FROM timer_names WHERE name = ?1",
     [STMT_NAME_ADD] = "INSERT INTO timer_names (name) VALUES (?1)",
-    [STMT_SAMPLE] = "INSERT INTO samples (run_id, session, loop, t_us, name_id, value_us, ok, is_measure, active)"
-                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [STMT_CHUNK] = STORE_CHUNK_INSERT_SQL,
     [STMT_TRAFFIC] = "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
                      " data_segs_out, retrans, data_segs_in)"
                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -37,7 +37,7 @@ static const char *const stmt_sql[STMT__COUNT] = {
                        " smax_reached = ?6, launched = ?7, active = ?8, stuck = ?9, verdict = ?10,"
                        " verdict_reasons = ?11 WHERE id = ?1",
     [STMT_RUN_STALE] = "UPDATE runs SET status = 'aborted',"
-                       " ended_us = coalesce((SELECT max(t_us) FROM samples WHERE run_id = runs.id), started_us),"
+                       " ended_us = coalesce((SELECT max(t_max) FROM sample_chunks WHERE run_id = runs.id), started_us),"
                        " message = 'the controller stopped before the run ended' WHERE status = 'running'",
     [STMT_AGENT_ADD] = "INSERT INTO agents (run_id, name, host, capacity) VALUES (?1, ?2, ?3, ?4)",
     [STMT_AGENT_STATUS] = "UPDATE agents SET status = ?2, detail = ?3 WHERE id = ?1",
@@ -131,14 +131,28 @@ void store_set_batch(struct store *st, unsigned max_rows, uint64_t max_age_us)
     st->max_age_us = max_age_us;
 }
 
+int store_chunk_flush(struct store *st)
+{
+    if (!st->chunk || st->chunk->n == 0)
+        return 0;
+    sqlite3_stmt *s = stmt(st, STMT_CHUNK);
+    if (!s) {
+        st->chunk->n = 0;
+        return -1;
+    }
+    int rc = store_chunk_write(s, st->chunk);
+    return rc == SQLITE_DONE ? 0 : store_fail_db(st, "cannot insert samples");
+}
+
 int store_flush(struct store *st)
 {
     if (!st->in_tx)
         return 0;
     unsigned rows = st->pending;
+    int chunk_rc = store_chunk_flush(st);
     st->in_tx = 0;
     st->pending = 0;
-    if (run(st, stmt(st, STMT_COMMIT), "commit failed") == 0)
+    if (chunk_rc == 0 && run(st, stmt(st, STMT_COMMIT), "commit failed") == 0)
         return 0;
     char why[sizeof st->err];
     memcpy(why, st->err, sizeof why);
@@ -272,7 +286,8 @@ int store_run_end(struct store *st, int64_t run_id, const char *status, uint64_t
 
 int store_mark_stale_runs(struct store *st)
 {
-    if (batch_open(st) != 0 || run(st, stmt(st, STMT_RUN_STALE), "cannot mark stale runs") != 0)
+    if (batch_open(st) != 0 || store_chunk_flush(st) != 0 ||
+        run(st, stmt(st, STMT_RUN_STALE), "cannot mark stale runs") != 0)
         return -1;
     int n = sqlite3_changes(st->db);
     return store_flush(st) == 0 ? n : -1;
@@ -417,20 +432,21 @@ int store_sessions_lost(struct store *st, int64_t run_id, int64_t agent, enum fa
 
 int store_add_sample(struct store *st, int64_t run_id, const struct rec_sample *r, uint32_t active)
 {
-    sqlite3_stmt *s;
     int64_t name;
-    if (batch_open(st) != 0 || (name = name_id(st, r->name)) < 0 || !(s = stmt(st, STMT_SAMPLE)))
+    if (batch_open(st) != 0 || (name = name_id(st, r->name)) < 0)
         return -1;
-    sqlite3_bind_int64(s, 1, run_id);
-    sqlite3_bind_int64(s, 2, r->session);
-    sqlite3_bind_int64(s, 3, r->loop);
-    sqlite3_bind_int64(s, 4, (int64_t)r->t_us);
-    sqlite3_bind_int64(s, 5, name);
-    sqlite3_bind_int64(s, 6, r->value_us);
-    sqlite3_bind_int(s, 7, r->ok <= SAMPLE_SUSPECT ? r->ok : SAMPLE_FAILED);   /* 0 failed, 1 ok, 2 suspect */
-    sqlite3_bind_int(s, 8, r->is_measure ? 1 : 0);
-    sqlite3_bind_int64(s, 9, active);
-    return run(st, s, "cannot insert a sample") == 0 ? batch_row(st) : -1;
+    if (!st->chunk && !(st->chunk = calloc(1, sizeof *st->chunk)))
+        return store_fail(st, "out of memory");
+    struct store_chunk_rec rec = { { [CHUNK_SESSION] = r->session, [CHUNK_LOOP] = r->loop,
+                                     [CHUNK_T] = (int64_t)r->t_us, [CHUNK_NAME] = name,
+                                     [CHUNK_VALUE] = r->value_us,
+                                     /* 0 failed, 1 ok, 2 suspect */
+                                     [CHUNK_OK] = r->ok <= SAMPLE_SUSPECT ? r->ok : SAMPLE_FAILED,
+                                     [CHUNK_MEASURE] = r->is_measure ? 1 : 0, [CHUNK_ACTIVE] = active } };
+    if (!store_chunk_fits(st->chunk, run_id, rec.f[CHUNK_T]) && store_chunk_flush(st) != 0)
+        return -1;
+    store_chunk_add(st->chunk, run_id, &rec);
+    return batch_row(st);
 }
 
 int store_add_traffic(struct store *st, int64_t run_id, const struct rec_traffic *t)

@@ -9,8 +9,8 @@ B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
 [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
 [ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit 77; }
 WORK=$(mktemp -d /tmp/run_target_shared.XXXXXX)
-BUSY=""
-cleanup() { [ -z "$BUSY" ] || kill "$BUSY" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
+source "$S/tests/integration/lib/cpuload.sh"
+cleanup() { busy_stop; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -36,26 +36,17 @@ demo() { # demo NAME: sessmax demo into $WORK/NAME, then its score
     rows=$(sqlite3 "$WORK/$1/results.db" "SELECT count(*) FROM target_load WHERE cpus = 1")
     [ "$rows" -ge 3 ] || fail "$1: $rows target_load rows"
 }
-cpu1_busy_pct() { # the busy share of CPU 1 over one second
-    a=($(grep '^cpu1 ' /proc/stat)); sleep 1; b=($(grep '^cpu1 ' /proc/stat))
-    local busy=$(( (b[1]+b[2]+b[3]+b[6]+b[7]+b[8]) - (a[1]+a[2]+a[3]+a[6]+a[7]+a[8]) ))
-    local all=$(( busy + (b[4]+b[5]) - (a[4]+a[5]) ))
-    echo $(( all ? busy * 100 / all : 0 ))
-}
-
-taskset -c 1 sh -c 'while :; do :; done' &
-BUSY=$!
+busy_start 1
 demo busy
-kill "$BUSY"; wait "$BUSY" 2>/dev/null || true; BUSY=""
-grep -q '^target     .*other processes on its CPUs .*: SHARED' "$WORK/busy.score" || { cat "$WORK/busy.score"; fail "a busy loop on the target's CPU was not flagged"; }
-grep -q 'id="target-cpus">.*SHARED' "$WORK/busy/report.html" || fail "the report does not flag the shared target"
+busy_stop
+target_flagged "$WORK/busy.score" "$WORK/busy/report.html" || { cat "$WORK/busy.score"; fail "a busy loop on the target's CPU was not flagged in score and report"; }
 echo "busy:  $(grep '^target' "$WORK/busy.score")"
 
-quiet=$(cpu1_busy_pct)
+quiet=$(cpu_busy_pct 1)
 demo alone
 echo "alone: $(grep '^target' "$WORK/alone.score")"
 if [ "$quiet" -lt 5 ]; then
-    grep -q '^target     .*: not shared' "$WORK/alone.score" || fail "a target alone on its CPU was flagged as shared"
+    target_alone "$WORK/alone.score" || fail "a target alone on its CPU was flagged as shared"
 else
     echo "note: CPU 1 was ${quiet} % busy before the second run (other jobs on this machine): its flag is not asserted"
 fi

@@ -13,23 +13,10 @@ AGENT=$BUILD/sessmax-agent
 PORT=$(free_port)
 USERS=8 ROUNDS=${SESSMAX_XRDP_LOGON_ROUNDS:-5}
 xrdp_start --users "$USERS" --port "$PORT"
-cat > "$WORK/logon.yaml" <<'YAML'
-version: 1
-name: xrdp-logon
-desktop: {width: 1024, height: 768, bpp: 16}
-regions:
-  status: [0, 720, 1024, 48]
-logon: {pixel: {x: 1000, y: 744, rgb: "#2d5a87", tolerance: 12}, stable: {region: status, for: 300ms}, timeout: 30s}
-loop:
-  - think: 1s
-logoff:
-  - key: ctrl+alt+delete
-  - think: 3s
-YAML
 
 for r in $(seq "$ROUNDS"); do
     timeout -k 5 120 "$AGENT" run --target 127.0.0.1:"$PORT" --users 'rdpuser{n}' --sessions "$USERS" \
-        --ramp 4s --workload "$WORK/logon.yaml" --loops 1 --duration 100s --logon-retries 1 --no-verify \
+        --ramp 4s --workload "$SRC/tests/integration/xrdp-logon.yaml" --loops 1 --duration 100s --logon-retries 1 --no-verify \
         --shots "$WORK/shots" > "$WORK/round$r.jsonl" 2> "$WORK/round$r.err" || true
     # the next round must be fresh logons: no process of any account may be left
     for n in $(seq "$USERS"); do

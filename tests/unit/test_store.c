@@ -71,7 +71,7 @@ static void test_store__create_and_check(void)
     store_close(st);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 8"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "integrity: ok"));
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "runs: 0"));
     /* reopening a current file changes nothing */
@@ -328,7 +328,7 @@ static void test_store__migrate_v1(void)
     store_close(st);
 
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 8\n"));
     st = store_open(path, STORE_READ, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     CU_ASSERT_EQUAL(store_load_samples(st, 1, &s), 0);
@@ -498,8 +498,8 @@ static void test_store__mark_stale_runs(void)
 #define KILL_MID_BATCH 0xFFFFFFFFu
 
 /* Rows of the batch left open in the deterministic variant: enough to overflow SQLite's page
- * cache (2 MB by default), so uncommitted pages really are in the WAL when the kill lands. */
-#define KILL_SPILL_ROWS 100000u
+ * cache (2 MB by default; a sample takes about 20 bytes), so uncommitted pages really are in the WAL when the kill lands. */
+#define KILL_SPILL_ROWS 400000u
 
 /* The child: writes samples in batches of KILL_BATCH forever, reporting on `fd` the number of
  * batches committed after each commit. With `stop_mid_batch` it stops after that many batches,
@@ -640,6 +640,7 @@ static void test_store__migrate_v5_agent_clock(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     store_close(st);
     /* back to what version 5 had */
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "ALTER TABLE agents DROP COLUMN clock_offset_us;"
                                          "ALTER TABLE agents DROP COLUMN rtt_us;"
                                          "DROP TABLE target_load;"
@@ -667,7 +668,7 @@ static void test_store__migrate_v5_agent_clock(void)
     free(ag);
     store_close(st);
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 8\n"));
 }
 
 /* 6 -> 7: a version-6 file gains the target_load table; a run's samples of a local target's CPU
@@ -678,6 +679,7 @@ static void test_store__migrate_v6_target_load(void)
     struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "DROP TABLE target_load;"
                                          "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
                                          "PRAGMA user_version = 6"), SQLITE_OK);
@@ -704,7 +706,7 @@ static void test_store__migrate_v6_target_load(void)
     free(rows);
     store_close(st);
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 7\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 8\n"));
 }
 
 int main(void)

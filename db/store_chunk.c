@@ -1,0 +1,139 @@
+/* store_chunk.c -- packing samples into chunks and reading them back (see store_chunk.h). */
+#include "db/store_chunk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int store_chunk_fits(const struct store_chunk *c, int64_t run, int64_t t)
+{
+    if (c->n == 0)
+        return 1;
+    if (c->run != run || c->n >= STORE_CHUNK_MAX)
+        return 0;
+    int64_t lo = t < c->t_min ? t : c->t_min, hi = t > c->t_max ? t : c->t_max;
+    return (uint64_t)hi - (uint64_t)lo < (uint64_t)STORE_CHUNK_SPAN;
+}
+
+void store_chunk_add(struct store_chunk *c, int64_t run, const struct store_chunk_rec *r)
+{
+    int64_t t = r->f[CHUNK_T];
+    if (c->n == 0) {
+        c->run = run;
+        c->t_min = c->t_max = t;
+    }
+    if (t < c->t_min)
+        c->t_min = t;
+    if (t > c->t_max)
+        c->t_max = t;
+    c->rec[c->n++] = *r;
+}
+
+/* Characters of v in decimal, '-' included. */
+static int width_of(int64_t v)
+{
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    int w = v < 0 ? 2 : 1;
+    while (m >= 10) {
+        m /= 10;
+        w++;
+    }
+    return w;
+}
+
+static void put(unsigned char *p, int w, int64_t v)
+{
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    for (int i = w - 1; i >= 0; i--) {
+        p[i] = (unsigned char)('0' + m % 10);
+        m /= 10;
+    }
+    if (v < 0)
+        p[0] = '-';
+}
+
+int store_chunk_write(sqlite3_stmt *ins, struct store_chunk *c)
+{
+    int w[CHUNK__FIELDS] = { 0 }, rw = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        c->rec[k].f[CHUNK_T] = (int64_t)((uint64_t)c->rec[k].f[CHUNK_T] - (uint64_t)c->t_min);
+        for (int f = 0; f < CHUNK__FIELDS; f++) {
+            int x = width_of(c->rec[k].f[f]);
+            if (x > w[f])
+                w[f] = x;
+        }
+    }
+    for (int f = 0; f < CHUNK__FIELDS; f++)
+        rw += w[f];
+    unsigned char *data = malloc(c->n * (size_t)rw);
+    if (!data)
+        return SQLITE_NOMEM;
+    for (size_t k = 0; k < c->n; k++) {
+        unsigned char *p = data + k * (size_t)rw;
+        for (int f = 0; f < CHUNK__FIELDS; f++) {
+            put(p, w[f], c->rec[k].f[f]);
+            p += w[f];
+        }
+    }
+    sqlite3_bind_int64(ins, 1, c->run);
+    sqlite3_bind_int64(ins, 2, (int64_t)c->n);
+    sqlite3_bind_int64(ins, 3, c->t_min);
+    sqlite3_bind_int64(ins, 4, c->t_max);
+    for (int f = 0; f < CHUNK__FIELDS; f++)
+        sqlite3_bind_int(ins, 5 + f, w[f]);
+    sqlite3_bind_blob(ins, 13, data, (int)(c->n * (size_t)rw), free);
+    int rc = sqlite3_step(ins);
+    sqlite3_reset(ins);
+    sqlite3_clear_bindings(ins);
+    c->n = 0;
+    return rc;
+}
+
+int store_chunk_check(const struct store_chunk_view *v, const char **why)
+{
+    int64_t rw = 0;
+    *why = NULL;
+    if (v->n < 1 || v->n > STORE_CHUNK_MAX)
+        *why = "sample count outside 1..1024";
+    for (int f = 0; f < CHUNK__FIELDS && !*why; f++) {
+        if (v->w[f] < 1 || v->w[f] > 20)
+            *why = "field width outside 1..20";
+        rw += v->w[f];
+    }
+    if (!*why && (!v->data || (int64_t)v->len != rw * v->n))
+        *why = "data length does not match its count and widths";
+    return *why ? -1 : 0;
+}
+
+/* One field: an optional '-' and digits only; -1 when not, or out of int64's range. */
+static int field(const unsigned char *p, int64_t w, int64_t *out)
+{
+    int neg = p[0] == '-';
+    uint64_t m = 0;
+    if (neg && w == 1)
+        return -1;
+    for (int64_t i = neg; i < w; i++) {
+        unsigned d = (unsigned)p[i] - '0';
+        if (d > 9 || m > (UINT64_MAX - d) / 10)
+            return -1;
+        m = m * 10 + d;
+    }
+    if (m > (uint64_t)INT64_MAX + neg)
+        return -1;
+    *out = neg ? (int64_t)(0 - m) : (int64_t)m;
+    return 0;
+}
+
+int store_chunk_decode(const struct store_chunk_view *v, size_t k, struct store_chunk_rec *r)
+{
+    int64_t rw = 0;
+    for (int f = 0; f < CHUNK__FIELDS; f++)
+        rw += v->w[f];
+    const unsigned char *p = v->data + (int64_t)k * rw;
+    for (int f = 0; f < CHUNK__FIELDS; f++) {
+        if (field(p, v->w[f], &r->f[f]) != 0)
+            return -1;
+        p += v->w[f];
+    }
+    r->f[CHUNK_T] = (int64_t)((uint64_t)v->t_min + (uint64_t)r->f[CHUNK_T]);
+    return 0;
+}

@@ -1,0 +1,205 @@
+/* store_samples.c -- loading a run's samples (store_read.h): its sample_chunks rows in id order
+ * (the order they were stored), decoded into one array, then put in (t_us, insertion) order by
+ * a stable merge of the already ordered stretches (samples arrive nearly in time order). */
+#include "db/store_samples.h"
+#include "db/store_chunk.h"
+#include "db/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Maps the file's timer-name ids to dense indexes into out->names, loading each name once. */
+struct name_map {
+    int *local;                /* indexed by the file's id; -1 = not seen yet */
+    size_t cap;
+    sqlite3_stmt *find;
+};
+
+static int name_local(struct store *st, struct name_map *m, struct store_samples *out, int64_t id)
+{
+    if (id < 0 || id > 1000000)
+        return store_fail(st, "corrupt sample: timer name id %lld", (long long)id);
+    if ((size_t)id >= m->cap) {
+        size_t ncap = (size_t)id * 2 + 16;
+        int *p = realloc(m->local, ncap * sizeof *p);
+        if (!p)
+            return store_fail(st, "out of memory");
+        for (size_t i = m->cap; i < ncap; i++)
+            p[i] = -1;
+        m->local = p;
+        m->cap = ncap;
+    }
+    if (m->local[id] >= 0)
+        return m->local[id];
+    char **names = realloc(out->names, (out->name_count + 1) * sizeof *names);
+    if (!names)
+        return store_fail(st, "out of memory");
+    out->names = names;
+    sqlite3_bind_int64(m->find, 1, id);
+    const unsigned char *t = sqlite3_step(m->find) == SQLITE_ROW ? sqlite3_column_text(m->find, 0) : NULL;
+    char *name = t ? strdup((const char *)t) : NULL;
+    sqlite3_reset(m->find);
+    if (!name)
+        return t ? store_fail(st, "out of memory")
+                 : store_fail(st, "corrupt sample: no timer name with id %lld", (long long)id);
+    out->names[out->name_count] = name;
+    return m->local[id] = (int)out->name_count++;
+}
+
+/* Room for the run's samples, counted first; a writer committing meanwhile only makes it grow. */
+static int room(struct store *st, struct store_samples *out, size_t need, size_t *cap)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = need > *cap * 2 ? need : *cap * 2;
+    struct store_sample_row *p = realloc(out->rows, ncap * sizeof *p);
+    if (!p)
+        return store_fail(st, "out of memory");
+    out->rows = p;
+    *cap = ncap;
+    return 0;
+}
+
+static int64_t count_samples(struct store *st, int64_t run)
+{
+    sqlite3_stmt *s = NULL;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(st->db, "SELECT coalesce(sum(CASE WHEN n BETWEEN 1 AND 1024 THEN n ELSE 0 END), 0)"
+                                   " FROM sample_chunks WHERE run_id = ?1", -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(s, 1, run);
+        if (sqlite3_step(s) == SQLITE_ROW)
+            n = sqlite3_column_int64(s, 0);
+    }
+    sqlite3_finalize(s);
+    return n < 0 ? store_fail_db(st, "cannot count samples") : n;
+}
+
+/* Appends the samples of the chunk row `s` is on. */
+static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, struct store_samples *out,
+                        size_t *cap)
+{
+    struct store_chunk_view v = { .n = sqlite3_column_int64(s, 1), .t_min = sqlite3_column_int64(s, 2) };
+    for (int f = 0; f < CHUNK__FIELDS; f++)
+        v.w[f] = sqlite3_column_int64(s, 3 + f);
+    v.data = sqlite3_column_blob(s, 3 + CHUNK__FIELDS);
+    v.len = (size_t)sqlite3_column_bytes(s, 3 + CHUNK__FIELDS);
+    const char *why;
+    long long id = sqlite3_column_int64(s, 0);
+    if (store_chunk_check(&v, &why) != 0)
+        return store_fail(st, "corrupt sample chunk %lld: %s", id, why);
+    if (room(st, out, out->count + (size_t)v.n, cap) != 0)
+        return -1;
+    for (size_t k = 0; k < (size_t)v.n; k++) {
+        struct store_chunk_rec r;
+        if (store_chunk_decode(&v, k, &r) != 0)
+            return store_fail(st, "corrupt sample chunk %lld: record %zu is not decimal", id, k + 1);
+        struct store_sample_row *row = &out->rows[out->count];
+        row->session = (uint32_t)r.f[CHUNK_SESSION];
+        row->loop = (uint32_t)r.f[CHUNK_LOOP];
+        row->active = (uint32_t)r.f[CHUNK_ACTIVE];
+        row->ok = (uint8_t)r.f[CHUNK_OK];
+        row->is_measure = (uint8_t)r.f[CHUNK_MEASURE];
+        row->t_us = (uint64_t)r.f[CHUNK_T];
+        row->value_us = r.f[CHUNK_VALUE];
+        if ((row->name_id = name_local(st, m, out, r.f[CHUNK_NAME])) < 0)
+            return -1;
+        out->count++;
+    }
+    return 0;
+}
+
+static int before(const struct store_sample_row *a, const struct store_sample_row *b)
+{
+    return (int64_t)a->t_us < (int64_t)b->t_us;
+}
+
+/* End of the ordered stretch that starts at i. */
+static size_t stretch(const struct store_sample_row *r, size_t i, size_t n)
+{
+    while (++i < n && !before(&r[i], &r[i - 1]))
+        ;
+    return i;
+}
+
+/* Stable sort by t_us (as SQLite orders integers): merges neighbouring ordered stretches until
+ * one is left; a run stored in time order costs one pass. */
+static int order_by_time(struct store *st, struct store_samples *out)
+{
+    struct store_sample_row *a = out->rows, *b = NULL;
+    size_t n = out->count;
+    while (n && stretch(a, 0, n) < n) {
+        if (!b && !(b = malloc(n * sizeof *b)))
+            return store_fail(st, "out of memory");
+        size_t o = 0;
+        for (size_t lo = 0; lo < n;) {
+            size_t mid = stretch(a, lo, n), hi = mid < n ? stretch(a, mid, n) : n, i = lo, j = mid;
+            while (i < mid && j < hi)
+                b[o++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
+            while (i < mid)
+                b[o++] = a[i++];
+            while (j < hi)
+                b[o++] = a[j++];
+            lo = hi;
+        }
+        struct store_sample_row *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != out->rows) {
+        free(out->rows);
+        out->rows = a;
+    } else {
+        free(b);
+    }
+    return 0;
+}
+
+int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
+{
+    sqlite3_stmt *s = NULL;
+    struct name_map m = { 0 };
+    size_t cap = 0;
+    int rc = SQLITE_DONE;
+    memset(out, 0, sizeof *out);
+    int64_t total = st->mode == STORE_WRITE && store_chunk_flush(st) != 0 ? -1 : count_samples(st, run);
+    if (total < 0 || room(st, out, (size_t)total, &cap) != 0)
+        goto fail;
+    if (sqlite3_prepare_v2(st->db, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
+                                   " w_active, data FROM sample_chunks WHERE run_id = ?1 ORDER BY id", -1, &s,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "SELECT name FROM timer_names WHERE id = ?1", -1, &m.find, NULL) != SQLITE_OK) {
+        store_fail_db(st, "cannot prepare a query");
+        goto fail;
+    }
+    sqlite3_bind_int64(s, 1, run);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (decode_chunk(st, s, &m, out, &cap) != 0)
+            goto fail;
+    if (rc != SQLITE_DONE) {
+        store_fail_db(st, "cannot read samples");
+        goto fail;
+    }
+    if (order_by_time(st, out) != 0)
+        goto fail;
+    sqlite3_finalize(s);
+    sqlite3_finalize(m.find);
+    free(m.local);
+    return 0;
+fail:
+    sqlite3_finalize(s);
+    sqlite3_finalize(m.find);
+    free(m.local);
+    store_free_samples(out);
+    return -1;
+}
+
+void store_free_samples(struct store_samples *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->name_count; i++)
+        free(s->names[i]);
+    free(s->names);
+    free(s->rows);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,31 @@
+/* store_samples.h -- a run's samples as the reader hands them to score, report, compare and
+ * export (part of the reader API, store_read.h). How they are stored: store_chunk.h. */
+#ifndef SESSMAX_STORE_SAMPLES_H
+#define SESSMAX_STORE_SAMPLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+struct store_sample_row {
+    uint32_t session;
+    uint32_t loop;
+    uint32_t active;
+    uint8_t ok, is_measure;
+    uint64_t t_us;
+    int64_t value_us;
+    int name_id;                  /* index into the names array returned alongside */
+};
+/* All samples of a run ordered by t_us (then insertion). names[] holds the distinct timer
+ * names; every array is malloc'd and owned by the caller (store_free_samples). */
+struct store_samples {
+    struct store_sample_row *rows;
+    size_t count;
+    char **names;
+    size_t name_count;
+};
+int store_load_samples(struct store *st, int64_t run, struct store_samples *out);
+void store_free_samples(struct store_samples *s);
+
+#endif
