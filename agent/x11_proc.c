@@ -213,6 +213,11 @@ int x11_proc_wait(struct x11_proc *p, uint32_t timeout_ms, const atomic_int *abo
     return 0;
 }
 
+int x11_proc_pidfd(const struct x11_proc *p)
+{
+    return p ? p->pidfd : -1;
+}
+
 pid_t x11_proc_pid(const struct x11_proc *p) { return p->pid; }
 
 int x11_proc_gone(const struct x11_proc *p)

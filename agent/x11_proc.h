@@ -36,6 +36,8 @@ int x11_proc_watch(struct x11_proc *p, struct event_base *base,
  * timeout_ms passed or *abort_flag was set first (the child still runs). */
 int x11_proc_wait(struct x11_proc *p, uint32_t timeout_ms, const atomic_int *abort_flag, int *status);
 pid_t x11_proc_pid(const struct x11_proc *p);
+/* Its pidfd (owned by p; -1 for NULL). */
+int x11_proc_pidfd(const struct x11_proc *p);
 int x11_proc_running(const struct x11_proc *p);
 /* 1 when the child has terminated, reaped or not yet (its pidfd is readable); 1 for NULL. */
 int x11_proc_gone(const struct x11_proc *p);

@@ -18,6 +18,7 @@
 #include "agent/x11_keys.h"
 #include "agent/x11_launch.h"
 #include "agent/x11_start.h"
+#include "agent/x11_traffic.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/x11_preset.h"
@@ -35,7 +36,11 @@ struct x11_session {
     int stop_asked;                     /* logoff or kill while starting: ended by started() */
     enum failure_reason stop_reason;
     char stop_detail[RESULTS_DETAIL_LEN];
-    struct event *x_ev, *window_ev;
+    struct event *x_ev, *window_ev, *traffic_ev;
+    uint32_t frames;                    /* batches of damage handed to the interpreter */
+    struct rec_traffic wire;            /* the client's TCP counters as last read (they stay
+                                         * when its connection has closed) */
+    int traffic_warned;
 };
 
 /* ---------------------------------------------------------------- the end */
@@ -47,9 +52,15 @@ static int terminal(const struct x11_session *s)
 
 /* Stops what runs without waiting for it: the processes' exits are reaped on the loop later
  * (or by x11_session_free). */
+static void traffic_cb(evutil_socket_t fd, short what, void *arg);
+
 static void teardown(void *owner)
 {
     struct x11_session *s = owner;
+    if (s->traffic_ev && event_pending(s->traffic_ev, EV_TIMEOUT, NULL)) {
+        traffic_cb(-1, 0, s);           /* a session shorter than the interval has its bytes */
+        event_del(s->traffic_ev);
+    }
     interp_free(s->l.interp);
     s->l.interp = NULL;
     if (s->x_ev)
@@ -187,10 +198,42 @@ static void x_cb(evutil_socket_t fd, short what, void *arg)
     }
     if (mapped && s->l.state == SESSION_ST_CONNECTING && s->st.client)
         window_appeared(s);
+    if (n)
+        s->frames++;
     if (n && s->l.interp && !s->l.finish_pending)
         interp_on_paint(s->l.interp, rects, n);
     if (s->st.dpy && !s->l.finish_pending)
         after_input(s, 0);
+}
+
+/* The client's own TCP connection, read from outside it (x11_traffic.h), as the same traffic
+ * record an engine session sends. Above-TLS payload is not known outside the client: bytes_in
+ * and bytes_out carry the TCP bytes, as wire_in and wire_out do. */
+static void traffic_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct x11_session *s = arg;
+    struct rec_traffic now = { 0 };
+    if (!s->l.h->sink->traffic || !s->st.client)
+        return;
+    int rc = x11_proc_running(s->st.client)
+                 ? x11_traffic_sample(x11_proc_pid(s->st.client), x11_proc_pidfd(s->st.client), &now)
+                 : 0;
+    if (rc < 0 && !s->traffic_warned) {
+        s->traffic_warned = 1;
+        log_warn("session %u: cannot read the client's sockets (pidfd_getfd); no traffic figures",
+                 s->l.index);
+    }
+    if (rc > 0 && now.wire_in + now.wire_out >= s->wire.wire_in + s->wire.wire_out)
+        s->wire = now;
+    struct rec_traffic t = s->wire;
+    t.session = s->l.index;
+    t.t_us = clock_wall_us();
+    t.frames = s->frames;
+    t.bytes_in = t.wire_in;
+    t.bytes_out = t.wire_out;
+    s->l.h->sink->traffic(s->l.h->sink->ctx, &t);
 }
 
 static void client_exit(void *arg, int status)
@@ -258,6 +301,11 @@ static void started(struct connector_job *j)
         return;
     }
     event_active(s->x_ev, EV_READ, 0);  /* what Xlib already queued while starting */
+    uint32_t every = s->l.h->cfg->traffic_interval_ms;
+    if (every && s->st.client) {
+        struct timeval iv = { every / 1000, (suseconds_t)(every % 1000) * 1000 };
+        event_add(s->traffic_ev, &iv);
+    }
 }
 
 static void window_timeout_cb(evutil_socket_t fd, short what, void *arg)
@@ -285,7 +333,8 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
     int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
     snprintf(s->dir, sizeof s->dir, "%s/s%u", run_dir, s->l.index);
     s->window_ev = evtimer_new(h->base, window_timeout_cb, s);
-    if (!ok || !s->window_ev) {
+    s->traffic_ev = event_new(h->base, -1, EV_PERSIST, traffic_cb, s);
+    if (!ok || !s->window_ev || !s->traffic_ev) {
         x11_session_free(s);
         return NULL;
     }
@@ -379,6 +428,8 @@ void x11_session_free(struct x11_session *s)
 {
     if (!s)
         return;
+    if (s->traffic_ev)
+        event_del(s->traffic_ev);       /* no record from here: the sink may be gone */
     teardown(s);
     x11_proc_free(s->st.client);
     x11_proc_free(s->st.xserver);
@@ -386,6 +437,8 @@ void x11_session_free(struct x11_session *s)
         event_free(s->x_ev);
     if (s->window_ev)
         event_free(s->window_ev);
+    if (s->traffic_ev)
+        event_free(s->traffic_ev);
     session_life_release(&s->l);
     free(s);
 }

@@ -5,7 +5,9 @@
 # timer stored), every timer of the workload and the `vsi` measure have samples in the database,
 # every session logs off cleanly; the run is labelled client=xfreerdp with the preset's transport
 # (tcp); `sessmax run` and `sessmax score` print a score (smax or its lower bound, not n/a); no X
-# server or client outlives the run; the password is on no command line and in no log.
+# server or client outlives the run; the password is on no command line and in no log. The
+# client's TCP traffic (read from its socket by the agent) gives kbit/s per session, within an
+# order of magnitude of the built-in engine's for the same workload (a second, builtin run).
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 for t in xfreerdp Xvfb; do
     command -v $t >/dev/null || { echo "SKIP: $t missing (scripts/install-deps)"; exit 77; }
@@ -64,6 +66,11 @@ grep -q '^run 1  x11-e2e  transport=tcp platform=simhost-e2e network=lan client=
 grep -qE '^smax +([0-9]|not reached at [0-9]+ active \(smax >= [0-9])' "$WORK/run.log" || fail "no score in the run's summary"
 "$B/sessmax" score "$WORK/r.db" >"$WORK/score.log" 2>&1 || [ $? -le 2 ] || fail "score: $(cat "$WORK/score.log")"
 grep -qE '^smax +([0-9]|not reached at [0-9]+ active \(smax >= [0-9])' "$WORK/score.log" || fail "no score: $(cat "$WORK/score.log")"
+# traffic of the client's own socket: records from every session, kbit/s per session printed
+[ "$(q "select count(distinct session) from traffic where run_id = 1 and wire_in > 0 and bytes_in = wire_in")" = $N ] \
+    || fail "not every session has traffic records: $(q "select session, max(wire_in) from traffic group by session")"
+x11_kbps=$(sed -n 's/^bandwidth  \([0-9.]*\) kbit\/s per session$/\1/p' "$WORK/score.log")
+[ -n "$x11_kbps" ] && awk -v k="$x11_kbps" 'BEGIN { exit !(k > 0) }' || fail "no kbit/s: $(cat "$WORK/score.log")"
 # nothing outlives the run, nothing leaked the password
 sleep 0.5
 left=$(pgrep -af "xfreerdp /v:127\.0\.0\.1:$SIM_PORT" || true)
@@ -71,4 +78,13 @@ left=$(pgrep -af "xfreerdp /v:127\.0\.0\.1:$SIM_PORT" || true)
 if grep -rqa -- "$SESSMAX_PASSWORD" "$WORK/r.db" "$WORK/r.db-wal" "$WORK/run.log" "$WORK"/r.db.agents.log 2>/dev/null; then
     fail "the password leaked into the database or a log"
 fi
+# the built-in engine, same workload and sessions: kbit/s per session of the same order
+sed -e '/^client:/d' -e 's/^steady_state: .*/steady_state: 30s/' "$WORK/plan.yaml" >"$WORK/builtin.yaml"
+"$B/sessmax" run "$WORK/builtin.yaml" --plain >"$WORK/run2.log" 2>&1 || [ $? -le 2 ] || fail "builtin run: $(cat "$WORK/run2.log")"
+"$B/sessmax" score "$WORK/r.db" --run 2 >"$WORK/score2.log" 2>&1 || [ $? -le 2 ] || fail "score 2: $(cat "$WORK/score2.log")"
+eng_kbps=$(sed -n 's/^bandwidth  \([0-9.]*\) kbit\/s per session$/\1/p' "$WORK/score2.log")
+[ -n "$eng_kbps" ] || fail "builtin run has no kbit/s: $(cat "$WORK/score2.log")"
+echo "kbit/s per session: xfreerdp $x11_kbps, builtin $eng_kbps"
+awk -v a="$x11_kbps" -v b="$eng_kbps" 'BEGIN { r = a / b; exit !(r > 0.1 && r < 10) }' \
+    || fail "xfreerdp's kbit/s ($x11_kbps) not within 10x of the builtin engine's ($eng_kbps)"
 echo "run_x11_simhost: ok ($(q "select count(*) from samples where run_id = 1") samples)"

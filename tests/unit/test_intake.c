@@ -63,27 +63,41 @@ static void deliver(struct agentpool_events *ev, struct agentpool_agent *a, stru
     ev->records(a, &rs, ev->arg);
 }
 
+/* A runner as a run has it when records arrive: a store with one run begun in a fresh file
+ * `db` of the test's directory, a ledger of `sessions` sessions, a live score and progress. */
+static void runner_open(struct runner *r, struct score_params *sp, const char *db, uint32_t sessions)
+{
+    char path[600], err[512];
+    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), db);
+    unlink(path);
+    score_params_default(sp);
+    r->st = store_open(path, STORE_WRITE, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->st);
+    struct store_run_info info = { .name = "clock", .started_us = 1 };
+    r->run = store_run_begin(r->st, &info);
+    CU_ASSERT_FATAL(r->run > 0);
+    CU_ASSERT_EQUAL_FATAL(ledger_init(&r->ledger, sessions), 0);
+    livescore_init(&r->live, sp);
+    progress_init(&r->progress, stderr, 0);
+}
+
+static void runner_close(struct runner *r)
+{
+    livescore_free(&r->live);
+    ledger_free(&r->ledger);
+    store_close(r->st);
+}
+
 /* Agent A's clock runs 5 s ahead of the controller's, agent B's is right. B's sessions become
  * active at controller times 10 s and 20 s; A reports a sample it took at controller time 15 s
  * (agent time 20 s) after both events arrived, and another one, late, taken at 5 s: they are
  * stored with 1 and 0 active sessions, not the 2 active when they arrived. */
 static void test_intake__sample_counts_the_sessions_active_when_taken(void)
 {
-    char path[600], err[512];
-    snprintf(path, sizeof path, "%s/intake.db", unit_tmpdir());
-    unlink(path);
     struct plan plan = { 0 };
     struct score_params sp;
-    score_params_default(&sp);
     struct runner r = { .plan = &plan, .out = stderr };
-    r.st = store_open(path, STORE_WRITE, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r.st);
-    struct store_run_info info = { .name = "clock", .started_us = 1 };
-    r.run = store_run_begin(r.st, &info);
-    CU_ASSERT_FATAL(r.run > 0);
-    CU_ASSERT_EQUAL_FATAL(ledger_init(&r.ledger, 3), 0);
-    livescore_init(&r.live, &sp);
-    progress_init(&r.progress, stderr, 0);
+    runner_open(&r, &sp, "intake.db", 3);
     struct agentpool_events ev = intake_events(&r);
     struct agentpool_agent a = { .slot = 0, .clock_offset_us = 5000000, .name = "a" };
     struct agentpool_agent b = { .slot = 1, .name = "b" };
@@ -109,9 +123,7 @@ static void test_intake__sample_counts_the_sessions_active_when_taken(void)
         CU_ASSERT_EQUAL(ss.rows[i].t_us, ss.rows[i].value_us == 111 ? T0 + 15 * S : T0 + 5 * S);
     }
     store_free_samples(&ss);
-    livescore_free(&r.live);
-    ledger_free(&r.ledger);
-    store_close(r.st);
+    runner_close(&r);
 }
 
 /* Agent A's clock runs 5 s ahead, agent B's 2 s behind: a session event, a traffic and a health
@@ -119,21 +131,10 @@ static void test_intake__sample_counts_the_sessions_active_when_taken(void)
  * live score keeps the converted time too. */
 static void test_intake__stores_every_time_on_the_controller_clock(void)
 {
-    char path[600], err[512];
-    snprintf(path, sizeof path, "%s/intake_clock.db", unit_tmpdir());
-    unlink(path);
     struct plan plan = { 0 };
     struct score_params sp;
-    score_params_default(&sp);
     struct runner r = { .plan = &plan, .out = stderr };
-    r.st = store_open(path, STORE_WRITE, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r.st);
-    struct store_run_info info = { .name = "clock", .started_us = 1 };
-    r.run = store_run_begin(r.st, &info);
-    CU_ASSERT_FATAL(r.run > 0);
-    CU_ASSERT_EQUAL_FATAL(ledger_init(&r.ledger, 2), 0);
-    livescore_init(&r.live, &sp);
-    progress_init(&r.progress, stderr, 0);
+    runner_open(&r, &sp, "intake_clock.db", 2);
     struct agentpool_events ev = intake_events(&r);
     const uint64_t T0 = 1700000000000000ull, S = 1000000;
     const int64_t offset[2] = { 5 * (int64_t)S, -2 * (int64_t)S };
@@ -183,9 +184,7 @@ static void test_intake__stores_every_time_on_the_controller_clock(void)
     free(sess);
     free(tr);
     free(h);
-    livescore_free(&r.live);
-    ledger_free(&r.ledger);
-    store_close(r.st);
+    runner_close(&r);
 }
 
 int main(void)

@@ -6,6 +6,7 @@
 #include "db/store.h"
 #include "db/store_chunk.h"
 #include "db/store_legacy.h"
+#include "fixture_db.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -14,27 +15,6 @@
 #include <unistd.h>
 
 static char errbuf[512];
-
-static const char *db_path(const char *name)
-{
-    static char path[4096];
-    char side[4200];
-    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-    return path;
-}
-
-static int raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db = NULL;
-    int rc = sqlite3_open(path, &db) == SQLITE_OK ? sqlite3_exec(db, sql, NULL, NULL, NULL) : -1;
-    sqlite3_close(db);
-    return rc;
-}
 
 static long long raw_int(const char *path, const char *sql)
 {
@@ -49,7 +29,7 @@ static long long raw_int(const char *path, const char *sql)
     return v;
 }
 
-static int64_t begin_run(struct store *st)
+static int64_t chunk_run(struct store *st)
 {
     struct store_run_info info = { .name = "chunks", .transport = "tcp", .score_params = "{}", .started_us = 1 };
     return store_run_begin(st, &info);
@@ -74,7 +54,7 @@ static void test_store_chunk__round_trip_and_view(void)
     const char *path = db_path("chunks.db");
     struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-    int64_t a = begin_run(st), b = begin_run(st);
+    int64_t a = chunk_run(st), b = chunk_run(st);
     for (unsigned i = 0; i < 3000; i++) {
         struct rec_sample s = pattern(i);
         CU_ASSERT_EQUAL_FATAL(store_add_sample(st, i >= 1000 && i < 1300 ? b : a, &s, i % 500), 0);
@@ -186,7 +166,7 @@ static void test_store_chunk__damaged(void)
     const char *path = db_path("damaged.db");
     struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-    int64_t run = begin_run(st);
+    int64_t run = chunk_run(st);
     for (unsigned i = 0; i < 10; i++) {
         struct rec_sample s = pattern(i);
         CU_ASSERT_EQUAL_FATAL(store_add_sample(st, run, &s, 1), 0);
