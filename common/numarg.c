@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
 /* strtoul/strtod skip leading blanks and strtoul takes a sign: neither belongs in an option. */
 static int plain_start(const char *text, int allow_minus)
 {
@@ -25,9 +27,8 @@ int numarg_ulong(const char *opt, const char *text, unsigned long min, unsigned 
         v = strtoul(text, &end, 10);
     }
     if (!end || *end || errno == ERANGE || v < min || v > max) {
-        snprintf(err, errlen, "%s: expected an integer in [%lu, %lu], got '%s'", opt, min, max,
-                 text ? text : "");
-        return -1;
+        return log_escapef(err, errlen, "%s: expected an integer in [%lu, %lu], got '%s'", opt, min,
+                           max, text ? text : "");
     }
     *out = v;
     return 0;
@@ -43,9 +44,8 @@ int numarg_double(const char *opt, const char *text, double min, double max, dou
         v = strtod(text, &end);
     }
     if (!end || *end || errno == ERANGE || !isfinite(v) || v < min || v > max) {
-        snprintf(err, errlen, "%s: expected a number in [%g, %g], got '%s'", opt, min, max,
-                 text ? text : "");
-        return -1;
+        return log_escapef(err, errlen, "%s: expected a number in [%g, %g], got '%s'", opt, min, max,
+                           text ? text : "");
     }
     *out = v;
     return 0;
@@ -66,9 +66,8 @@ int numarg_size(const char *opt, const char *text, unsigned long min_w, unsigned
              numarg_ulong(opt, x + 1, min_h, max_h, &vh, err, errlen) == 0;
     }
     if (!ok) {
-        snprintf(err, errlen, "%s: expected WxH between %lux%lu and %lux%lu, got '%s'", opt, min_w,
-                 min_h, max_w, max_h, text ? text : "");
-        return -1;
+        return log_escapef(err, errlen, "%s: expected WxH between %lux%lu and %lux%lu, got '%s'", opt,
+                           min_w, min_h, max_w, max_h, text ? text : "");
     }
     *w = vw, *h = vh;
     return 0;

@@ -68,11 +68,32 @@ static int load_line(struct sim_users *u, const char *path, int lineno, char *li
     return 0;
 }
 
-static int load_file(struct sim_users *u, const char *path, char *err, size_t errlen)
+int sim_users_parse(struct sim_users *u, int count, const char *path, char *text, char *err,
+                    size_t errlen)
+{
+    int lineno = 0, rc = 0;
+    memset(u, 0, sizeof *u);
+    u->count = count;
+    for (char *line = text, *next; line && rc == 0; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        line[strcspn(line, "\r")] = '\0';
+        if (line[0] != '\0' && line[0] != '#')
+            rc = load_line(u, path, lineno, line, err, errlen);
+    }
+    if (rc == 0 && !u->password[0] && !u->nentries) {
+        snprintf(err, errlen, "%s: users file holds no password", path);
+        return -1;
+    }
+    return rc;
+}
+
+static int load_file(struct sim_users *u, int count, const char *path, char *err, size_t errlen)
 {
     struct stat st;
     size_t len = 0;
-    int lineno = 0, rc = 0;
     if (stat(path, &st) != 0) {
         snprintf(err, errlen, "%s: cannot open users file: %s", path, strerror(errno));
         return -1;
@@ -85,21 +106,9 @@ static int load_file(struct sim_users *u, const char *path, char *err, size_t er
     char *text = file_read_all(path, FILE_READ_MAX_CONFIG, &len, err, errlen);
     if (!text)
         return -1;
-    for (char *line = text, *next; line && rc == 0; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        lineno++;
-        line[strcspn(line, "\r")] = '\0';
-        if (line[0] != '\0' && line[0] != '#')
-            rc = load_line(u, path, lineno, line, err, errlen);
-    }
+    int rc = sim_users_parse(u, count, path, text, err, errlen);
     explicit_bzero(text, len);
     free(text);
-    if (rc == 0 && !u->password[0] && !u->nentries) {
-        snprintf(err, errlen, "%s: users file holds no password", path);
-        return -1;
-    }
     return rc;
 }
 
@@ -108,7 +117,7 @@ int sim_users_load(struct sim_users *u, int count, const char *users_file, char 
     memset(u, 0, sizeof *u);
     u->count = count;
     if (users_file)
-        return load_file(u, users_file, err, errlen);
+        return load_file(u, count, users_file, err, errlen);
     const char *pw = getenv(SIM_USERS_ENV);
     if (!pw || !pw[0]) {
         snprintf(err, errlen, "no password: set %s or use --users-file F (mode 0600)", SIM_USERS_ENV);

@@ -25,6 +25,11 @@ struct sim_users {
 
 /* Returns 0, or -1 with err (never containing the password). */
 int sim_users_load(struct sim_users *u, int count, const char *users_file, char *err, size_t errlen);
+/* The parser behind sim_users_load: the text of a users file named path (for errors), a NUL-
+ * terminated string that is cut into lines in place. Returns 0, or -1 with "path:line: ..."
+ * in err. On -1, sim_users_free still frees what was kept. */
+int sim_users_parse(struct sim_users *u, int count, const char *path, char *text, char *err,
+                    size_t errlen);
 void sim_users_free(struct sim_users *u);
 /* 1 if name names an account (case-insensitive). */
 int sim_users_exists(const struct sim_users *u, const char *name);

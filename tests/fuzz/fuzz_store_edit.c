@@ -108,18 +108,34 @@ static void exec_or_abort(const char *sql)
     }
 }
 
+/* The UPDATE of column c, prepared on first use and kept: statements stay valid across the
+ * savepoints (the schema never changes). NULL when SQLite refuses it (kept as refused). */
+static sqlite3_stmt *update_stmt(size_t c)
+{
+    static sqlite3_stmt *stmt[MAX_COLS];
+    static unsigned char refused[MAX_COLS];
+    if (!stmt[c] && !refused[c]) {
+        char sql[768];
+        const char *const *k = (const char *const *)cols[c];
+        snprintf(sql, sizeof sql, "UPDATE \"%s\" SET \"%s\" = ?1 WHERE %s = (SELECT %s FROM \"%s\" "
+                 "ORDER BY %s LIMIT 1 OFFSET ?2)", k[0], k[1], k[2], k[3], k[0], k[3]);
+        if (sqlite3_prepare_v3(shell.db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt[c], NULL) != SQLITE_OK) {
+            sqlite3_finalize(stmt[c]);
+            stmt[c] = NULL;
+            refused[c] = 1;
+        }
+    }
+    return stmt[c];
+}
+
 static void apply_edits(const uint8_t *data, size_t size)
 {
     for (int e = 0; e < MAX_EDITS && size >= 6; e++) {
-        const char *const *c = (const char *const *)cols[data[0] % ncols];
         unsigned row = (unsigned)data[2] << 8 | data[3], kind = data[4] % 4;
         size_t len = data[5] < size - 6 ? data[5] : size - 6;
         const uint8_t *v = data + 6;
-        char sql[768];
-        snprintf(sql, sizeof sql, "UPDATE \"%s\" SET \"%s\" = ?1 WHERE %s = (SELECT %s FROM \"%s\" "
-                 "ORDER BY %s LIMIT 1 OFFSET ?2)", c[0], c[1], c[2], c[3], c[0], c[3]);
-        sqlite3_stmt *q;
-        if (sqlite3_prepare_v2(shell.db, sql, -1, &q, NULL) == SQLITE_OK) {
+        sqlite3_stmt *q = update_stmt(data[0] % ncols);
+        if (q) {
             int64_t x = 0;
             memcpy(&x, v, len < sizeof x ? len : sizeof x);
             double d;
@@ -130,7 +146,8 @@ static void apply_edits(const uint8_t *data, size_t size)
             else sqlite3_bind_double(q, 1, d);
             sqlite3_bind_int(q, 2, (int)(row % 4096));
             sqlite3_step(q);
-            sqlite3_finalize(q);
+            sqlite3_reset(q);
+            sqlite3_clear_bindings(q);
         }
         data += 6 + len;
         size -= 6 + len;

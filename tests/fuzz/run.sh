@@ -6,13 +6,15 @@
 # may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine).
 # Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
 # link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
-# fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints the executions of
-# each harness ("NAME: N executions in S s").
+# fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints per harness
+# "NAME: N executions in S s (R exec/s; C s of CPU, P per CPU-second), findings 0, corpus K inputs"
+# (CPU: user + system time of the harness, what counts on a shared machine); when FUZZ_RUNS was
+# not reached within FUZZ_SECONDS, also the time FUZZ_RUNS would take at each rate.
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -24,7 +26,8 @@ seeds() {
     fuzz_proto) "$D/seed_proto" "$dir" || return 1 ;;
     fuzz_workload) cp "$SRC"/workloads/*-worker.yaml "$SRC"/workloads/single-user.yaml \
                       "$SRC"/tests/integration/short-worker.yaml "$dir"/ ;;
-    fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/ ;;
+    fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/
+               printf 'target: {host: h, verify: false}\ncredentials: {user: "u{n}", password_env: P}\nworkload: w\nsessions: 1\nlaunch_window: 1s\nagents: {local: 1}\nclient: vnc\nclients:\n  vnc: {x11: vncviewer, target: {host: v, port: 5901}}\n  builtin: {target: {port: 3390}}\n' >"$dir/clients" ;;
     fuzz_ydoc) cp "$SRC"/workloads/*.yaml "$dir"/ ;;
     fuzz_netprofile) printf '\001{"name":"wan","rtt_ms":50,"jitter_ms":2,"loss_pct":0.5,"rate_down_kbit":20000,"rate_up_kbit":5000,"queue":100,"connection":"wan"}' >"$dir/json"
                      printf '\000wan-50ms' >"$dir/builtin"
@@ -38,10 +41,33 @@ seeds() {
                  printf '{"x11":"mycli --host {host}:{port} -u {user} /d:{domain}","password":"stdin"}' >"$dir/command" ;;
     fuzz_drives) printf '{share: {files: {f: 10485760, big: 314572800}}, other: {files: {x: 1}}}' >"$dir/two"
                  printf '{share: {files: {f: 10MB}}}' >"$dir/units" ;;
+    fuzz_simhost) printf '\000edit doc1.txt' >"$dir/edit"; printf '\000copyout c big.bin 10MB' >"$dir/copyout"
+                  printf '\001version: 1\nname: p\nworkload: w.yaml\nsessions: 20\nlaunch_window: 200s\nsteady_state: 300s\nscore: {measure: vsi}\n' >"$dir/plan"
+                  { printf '\002'; cat "$SRC"/workloads/simhost-task-worker.yaml; } >"$dir/workload" ;;
+    fuzz_args) printf '\000[::1]:3389' >"$dir/hostport"; printf '\0021280x800' >"$dir/size"
+               printf '\001sha256:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF' >"$dir/pin"
+               printf '\00310MB' >"$dir/drive-size"; printf '\00410%%' >"$dir/tolerance" ;;
     fuzz_score|fuzz_report) printf '\000\000\000\000\001\004{"x"' >"$dir/empty-edit" ;;
-    *) ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1 && cp "$SRC"/tests/fuzz/seeds/"$name"/* "$dir"/ ;;
     esac
+    # inputs that once found something (tests/fuzz/seeds/NAME/crash-*), kept as regression seeds
+    if ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1; then
+        cp "$SRC"/tests/fuzz/seeds/"$name"/* "$dir"/ || return 1
+    fi
     return 0
+}
+
+# max_len NAME -- the largest input of harness NAME: room for every shipped seed (the largest
+# workload is 4.2 KB, a CONFIG frame seed 1 KB) and well past what each parser's limits and
+# nesting need; larger inputs only cost time (8192 for all made the small parsers' inputs grow
+# to kilobytes of noise).
+max_len() {
+    case $1 in
+    fuzz_workload|fuzz_plan|fuzz_ydoc|fuzz_simhost) echo 4608 ;;
+    fuzz_proto|fuzz_sim_users) echo 2048 ;;
+    fuzz_score|fuzz_report) echo 512 ;;       # up to 8 edits of a column to bytes or text
+    fuzz_args) echo 256 ;;                    # one argument
+    *) echo 1024 ;;                           # netprofile, client, drives, matrix: one value
+    esac
 }
 
 failures=0
@@ -53,9 +79,9 @@ for name in $NAMES; do
     rm -rf "$seeddir"
     mkdir -p "$corpus"
     seeds "$name" "$seeddir" || { echo "FAIL: $name: cannot make seeds"; failures=$((failures + 1)); continue; }
-    args=(-max_len=8192 -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
+    args=(-max_len="$(max_len "$name")" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1
           -artifact_prefix="$D/artifacts/$name-")
-    case $name in fuzz_proto|fuzz_score|fuzz_report|fuzz_sim_users|fuzz_matrix|fuzz_client) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
+    case $name in fuzz_proto|fuzz_score|fuzz_report|fuzz_sim_users|fuzz_matrix|fuzz_client|fuzz_args) ;; *) args+=(-dict="$SRC/tests/fuzz/yaml.dict") ;; esac
     [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
     if [ -n "${FUZZ_SECONDS:-}" ] || [ -z "${FUZZ_RUNS:-}" ]; then
         args+=(-max_total_time="${FUZZ_SECONDS:-60}")
@@ -66,18 +92,24 @@ for name in $NAMES; do
     # faulted fresh pages in on every input and took most of the time of the harnesses that load
     # YAML or SQLite (2-3x fewer executions); a use after free is still caught within 16 MB of
     # later frees, many inputs' worth.
-    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=8:quarantine_size_mb=16 \
-    UBSAN_OPTIONS=print_stacktrace=1 \
-        "$bin" "${args[@]}" "$corpus" "$seeddir" >"$log" 2>&1
+    TIMEFORMAT='%U %S'
+    { time ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=8:quarantine_size_mb=16 \
+      UBSAN_OPTIONS=print_stacktrace=1 \
+        "$bin" "${args[@]}" "$corpus" "$seeddir" >"$log" 2>&1; } 2>"$log.cpu"
     rc=$?
     secs=$(( $(date +%s) - start ))
+    cpu=$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$log.cpu")
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     if [ $rc -ne 0 ]; then
-        echo "FAIL: $name (exit $rc after ${execs:-?} executions); log $log:"
+        echo "FAIL: $name: findings 1 (exit $rc after ${execs:-?} executions in ${secs} s); log $log:"
         grep -E 'ERROR|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -20
         failures=$((failures + 1))
     else
-        echo "$name: ${execs:-?} executions in ${secs} s, corpus $(ls "$corpus" | wc -l) inputs"
+        rate=$(( ${execs:-0} / (secs > 0 ? secs : 1) )) crate=$(( ${execs:-0} / (cpu > 0 ? cpu : 1) ))
+        echo "$name: ${execs:-?} executions in ${secs} s ($rate exec/s; ${cpu} s of CPU, $crate per CPU-second), findings 0, corpus $(ls "$corpus" | wc -l) inputs"
+        if [ -n "${FUZZ_RUNS:-}" ] && [ "${execs:-0}" -lt "$FUZZ_RUNS" ] && [ "$crate" -gt 0 ]; then
+            echo "$name: stopped by the time limit short of $FUZZ_RUNS executions; they take $(( FUZZ_RUNS / (rate > 0 ? rate : 1) )) s at this rate, $(( FUZZ_RUNS / crate )) s of one idle core"
+        fi
     fi
 done
 [ $failures -eq 0 ] || { echo "$failures harness(es) failed"; exit 1; }

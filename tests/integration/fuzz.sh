@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fuzz.sh -- every libFuzzer harness (tests/fuzz: agent link decoder, workloads, plans, the YAML
 # layer, network profiles, simhost's users file, score and report/dashboard on a tampered results
-# database, the matrix --vary/--cell parsers, a CONFIG's client and drives) runs for FUZZ_SECONDS
+# database, the matrix --vary/--cell parsers, a CONFIG's client and drives, simhost's run-box
+# lines and --predict inputs, the small argument parsers) runs for FUZZ_SECONDS
 # (default 30) each. Builds them with clang into a fuzz build
 # beside the normal one (SESSMAX_BUILD_DIR/fuzz-build, -DSESSMAX_FUZZ=ON). Fails on any crash,
 # sanitizer report, leak, timeout or broken oracle, naming the harness and the saved input.

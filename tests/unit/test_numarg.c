@@ -71,11 +71,27 @@ static void test_numarg__size(void)
     }
 }
 
+/* The value is quoted with its control characters escaped: the error stays one printable line
+ * (fuzz_args found a newline in the value echoed raw). */
+static void test_numarg__error_is_one_line(void)
+{
+    char err[256];
+    unsigned long v, w, h;
+    double d;
+    CU_ASSERT_EQUAL(numarg_ulong("--n", "5\nx", 1, 9, &v, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "--n: expected an integer in [1, 9], got '5\\x0ax'");
+    CU_ASSERT_EQUAL(numarg_double("--x", "1\r\x7f", 0, 2, &d, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "--x: expected a number in [0, 2], got '1\\x0d\\x7f'");
+    CU_ASSERT_EQUAL(numarg_size("--size", "8\nx8", 1, 1, 9, 9, &w, &h, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "--size: expected WxH between 1x1 and 9x9, got '8\\x0ax8'");
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_numarg__ulong_accepts), UNIT_TEST(test_numarg__ulong_refuses),
-        UNIT_TEST(test_numarg__double), UNIT_TEST(test_numarg__size), UNIT_END,
+        UNIT_TEST(test_numarg__double), UNIT_TEST(test_numarg__size),
+        UNIT_TEST(test_numarg__error_is_one_line), UNIT_END,
     };
     return unit_run("numarg", tests, NULL, NULL);
 }
