@@ -1,9 +1,9 @@
 #!/bin/bash
-# run_x11_crash.sh -- an external client that crashes, through `sessmax run` with a local agent:
-# both sessions end with reason client_exit, the exit status and the last line of the client's
-# stderr in the stored detail, and the stderr tail saved beside the results
-# (<db>.shots/run-1/USER-client-stderr.txt); the run ends on its own (no hang) and leaves no X
-# server behind.
+# run_x11_crash.sh -- external clients that fail, through `sessmax run` with a local agent. One
+# that crashes: both sessions end with reason client_exit, the last line of the client's stderr in
+# the stored detail, and its stderr tail saved beside the results
+# (<db>.shots/run-1/USER-client-stderr.txt). One that never shows a window: both sessions end
+# with client_timeout after its window_timeout. Each run ends on its own (no hang).
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 command -v Xvfb >/dev/null || { echo "SKIP: Xvfb missing (scripts/install-deps)"; exit 77; }
 start_simhost 4
@@ -32,4 +32,12 @@ for u in simuser001 simuser002; do
     [ -s "$f" ] || fail "no stderr tail beside the results for $u ($(ls -R "$WORK/r.db.shots" 2>&1))"
     grep -q '^starting$' "$f" && grep -q 'boom' "$f" || fail "$f: $(cat "$f")"
 done
+# a client that never maps a window
+sed -i -e "s|^client: .*|client: {x11: \"sh -c 'sleep 120' {host}\", password: none, window_timeout: 2s}|" \
+    -e 's|^name: .*|name: x11-nowin|' "$WORK/plan.yaml"
+rc=0
+timeout -k 5 120 "$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run2.log" 2>&1 || rc=$?
+[ $rc -le 2 ] || fail "sessmax run (no window) exited $rc: $(tail -5 "$WORK/run2.log")"
+[ "$(q "select count(*) from sessions where run_id = 2 and reason = 'client_timeout'")" = 2 ] \
+    || fail "sessions of the windowless client: $(q "select user, state, reason, detail from sessions where run_id = 2")"
 echo "run_x11_crash: ok"
