@@ -14,6 +14,7 @@
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/run.h"
+#include "controller/run/targetcap.h"
 #include "controller/run/targetload.h"
 
 #include <errno.h>
@@ -74,16 +75,12 @@ static void make_cgroup(struct demo *d, uint32_t percent)
     if (geteuid() != 0 || access(CGROUP_ROOT "/cpu.cfs_quota_us", W_OK) != 0)
         return;
     snprintf(d->cgroup, sizeof d->cgroup, "%s/sessmax-demo-%ld", CGROUP_ROOT, (long)getpid());
-    char period[PATH_MAX + 32], quota[PATH_MAX + 32];
-    snprintf(period, sizeof period, "%s/cpu.cfs_period_us", d->cgroup);
-    snprintf(quota, sizeof quota, "%s/cpu.cfs_quota_us", d->cgroup);
     if (mkdir(d->cgroup, 0755) < 0) {
         d->cgroup[0] = 0;
         return;
     }
-    char q[32];
-    snprintf(q, sizeof q, "%lu", (unsigned long)percent * 1000ul);
-    if (write_file(period, "100000") < 0 || write_file(quota, q) < 0) {
+    char err[256];
+    if (targetcap_apply(d->cgroup, NULL, percent, err, sizeof err) < 0) {
         rmdir(d->cgroup);
         d->cgroup[0] = 0;
     }

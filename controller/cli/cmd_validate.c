@@ -37,11 +37,12 @@ static int validate_workload(const char *path, int quiet)
         return EX_DATAERR;
     }
     if (!quiet) {
-        printf("%s: valid workload '%s' (sha256 %.12s...)\n  desktop    %ux%u, %u bpp\n  timers     %zu:", path,
-               wl->name, wl->hash, wl->width, wl->height, wl->bpp, wl->ntimers);
+        printf("%s: valid workload '%s' (sha256 %.12s...)\n  desktop    %ux%u, %u bpp\n  timers     %zu%s", path,
+               wl->name, wl->hash, wl->width, wl->height, wl->bpp, wl->ntimers, wl->ntimers ? ":" : "");
+        /* "timers 2: a b", "measures 0" (no colon before an empty list) */
         for (size_t i = 0; i < wl->ntimers; i++)
             printf(" %s%s", wl->timers[i], workload_copy(wl, wl->timers[i]) ? " (copy)" : "");
-        printf("\n  measures   %zu:", wl->nmeasures);
+        printf("\n  measures   %zu%s", wl->nmeasures, wl->nmeasures ? ":" : "");
         for (size_t i = 0; i < wl->nmeasures; i++)
             printf(" %s", wl->measures[i].name);
         printf("\n  drives     %zu\n", wl->ndrives);

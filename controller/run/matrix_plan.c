@@ -99,9 +99,7 @@ static size_t overrides(const struct ydoc_node *root, const struct matrix_spec *
                 ov[++n].key = "target";
                 target_value(ydoc_get(root, "target"), host, port, ov[n].value, sizeof ov[n].value);
             }
-        } else if (k == MATRIX_CLIENT && strcmp(v, "builtin") != 0) {
-            snprintf(ov[n].value, sizeof ov[n].value, "{x11: %s}", v);
-        } else {
+        } else {   /* a client is builtin, a preset or an entry of the plan's clients: (plan_client.h) */
             snprintf(ov[n].value, sizeof ov[n].value, "%s", v);
         }
         n++;

@@ -186,6 +186,56 @@ static void cell_stat(const struct layout *l, const struct summary *runs, size_t
     matrix_stat_compute(runs, members, m, st);
 }
 
+/* The distinct targets (host:port) of the runs of table cells `first`, `first + step`, ... (one
+ * cell: step 0), comma-separated. */
+static void targets_of(const struct layout *l, const struct summary *runs, size_t n, size_t first, size_t step,
+                       size_t count, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < count; k++)
+        for (size_t i = 0; i < n; i++) {
+            const char *t = runs[i].run.target;
+            if (l->cell_of[i] != first + k * step || !t[0])
+                continue;
+            size_t tl = strlen(t);
+            int seen = 0;
+            for (const char *p = buf; (p = strstr(p, t)) && !seen; p += tl)
+                seen = (p == buf || p[-1] == ',') && (p[tl] == ',' || !p[tl]);
+            if (!seen && used + tl + 2 < len)
+                used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", t);
+        }
+}
+
+/* When the columns of a row ran against different targets (a clients entry with its own
+ * target), the table says so and names each column's. */
+static void write_target_note(const struct layout *l, const struct matrix_spec *s, const struct summary *runs,
+                              size_t n, int markdown, FILE *o)
+{
+    char a[CELL_LEN], b[CELL_LEN];
+    int differ = 0;
+    for (size_t r = 0; r < l->nrows && !differ; r++) {
+        size_t have = 0;
+        for (size_t c = 0; c < l->ncols && !differ; c++) {
+            targets_of(l, runs, n, r * l->ncols + c, 0, 1, b, sizeof b);
+            if (b[0] && have++ && strcmp(a, b))
+                differ = 1;
+            if (b[0])
+                memcpy(a, b, sizeof a);
+        }
+    }
+    if (!differ)
+        return;
+    fprintf(o, "%s(the columns ran against different servers: they compare clients and protocols, not one host;",
+            markdown ? "\n" : "");
+    for (size_t c = 0; c < l->ncols; c++) {
+        targets_of(l, runs, n, c, l->ncols, l->nrows, b, sizeof b);
+        fprintf(o, "%s %s at %s", c ? "," : "", l->col_axis < 0 ? "all" : s->axes[l->col_axis].values[c],
+                b[0] ? b : "-");
+    }
+    fprintf(o, ")\n");
+}
+
 /* A column's header: the value ("lan", "tcp"), "sessions=N" for a number of sessions. */
 static void col_header(const struct layout *l, const struct matrix_spec *s, size_t c, char *buf)
 {
@@ -247,6 +297,7 @@ static int write_grid(const struct layout *l, const struct matrix_spec *s, const
     }
     if (!markdown)
         fprintf(o, "(each cell: smax, mean (min-max) over repeats / baseline / kbit/s per session)\n");
+    write_target_note(l, s, runs, n, markdown, o);
     free(grid);
     return 0;
 }
@@ -287,7 +338,8 @@ static int write_records(const struct layout *l, const struct matrix_spec *s, co
     for (size_t k = 0; !json && k < nk; k++)
         fprintf(o, "%s,", keys[k]);
     if (!json)
-        fprintf(o, "%s%sruns,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session\n",
+        fprintf(o, "%s%sruns,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session,"
+                "target\n",
                 colkey ? colkey : "", colkey ? "," : "");
     int rc = 0;
     for (size_t r = 0; r < l->nrows && rc == 0; r++) {
@@ -295,10 +347,14 @@ static int write_records(const struct layout *l, const struct matrix_spec *s, co
         row_labels(l, s, r, labels);
         for (size_t c = 0; c < l->ncols && rc == 0; c++) {
             struct matrix_stat st;
+            char target[CELL_LEN];
             cell_stat(l, runs, n, r * l->ncols + c, members, &st);
+            targets_of(l, runs, n, r * l->ncols + c, 0, 1, target, sizeof target);
             const char *colval = colkey ? s->axes[l->col_axis].values[c] : NULL;
             if (json) {
                 json_t *j = cell_json(&st);
+                if (j)
+                    rc |= jsonv_set(j, "target", target[0] ? json_string(target) : json_null());
                 for (size_t k = 0; j && k < nk; k++)
                     rc |= jsonv_set(j, keys[k], jsonv_string(labels[k]));
                 if (j && colkey)
@@ -326,6 +382,8 @@ static int write_records(const struct layout *l, const struct matrix_spec *s, co
             csv_num(o, st.baseline_ms, "%.1f");
             fputc(',', o);
             csv_num(o, st.kbps, "%.2f");
+            fputc(',', o);
+            export_csv_field(o, target);
             fputc('\n', o);
         }
     }

@@ -291,10 +291,41 @@ static int parse_transport(struct ctx *c, const struct ydoc_node *root)
     return 0;
 }
 
+static void target_clear(struct plan_target *t)
+{
+    free(t->host);
+    free(t->fingerprint);
+    free(t->domain);
+    free(t->local.cgroup);
+    free(t->local.cpus);
+    memset(t, 0, sizeof *t);
+}
+
+/* The plan's target with `over` (a clients entry's `target:`) applied. */
+static int parse_target_over(struct ctx *c, const struct ydoc_node *base, const struct ydoc_node *over)
+{
+    struct ydoc_node merged;
+    if (plan_client_target(base, over, &merged) < 0)
+        return ydoc_error(c->doc, over, c->err, c->errlen, "out of memory");
+    target_clear(&c->p->target);
+    int rc = parse_target(c, &merged);
+    plan_client_target_free(&merged);
+    return rc;
+}
+
+/* `client:` and `clients:`, then the target: the plan's, with the picked entry's keys over it
+ * (every entry's target is checked). */
 static int parse_client(struct ctx *c, const struct ydoc_node *root)
 {
-    const struct ydoc_node *n = ydoc_get(root, "client");
-    if (plan_client_parse(c->doc, n, &c->p->client, c->err, c->errlen) < 0)
+    const struct ydoc_node *n = ydoc_get(root, "client"), *base = ydoc_get(root, "target"), *over;
+    struct plan *p = c->p;
+    if (parse_target(c, base) < 0 ||
+        plan_clients_parse(c->doc, root, &p->client, p->clients, &p->nclients, &over, c->err, c->errlen) < 0)
+        return -1;
+    for (size_t i = 0; i < p->nclients; i++)
+        if (p->clients[i].target && parse_target_over(c, base, p->clients[i].target) < 0)
+            return -1;
+    if ((over || p->nclients) && parse_target_over(c, base, over) < 0)
         return -1;
     if (c->p->client.x11 && c->p->transport == PLAN_TRANSPORT_GATEWAY)
         return ydoc_error(c->doc, n, c->err, c->errlen, "an external client ('client: {x11: ...}') "
@@ -353,8 +384,8 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
     static const char *const keys[] = { "version", "name", "target", "credentials", "transport", "gateway",
                                         "platform", "network", "workload", "sessions", "launch_window",
                                         "steady_state", "logoff_deadline", "seed", "agents", "score",
-                                        "thresholds", "early_stop", "results", "client", "drives", "loops", "focus",
-                                        "logon_retries", NULL };
+                                        "thresholds", "early_stop", "results", "client", "clients", "drives", "loops",
+                                        "focus", "logon_retries", NULL };
     struct plan *p = c->p;
     if (!root)
         return ydoc_error(c->doc, NULL, c->err, c->errlen, "the plan is empty");
@@ -385,8 +416,8 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
     p->workload_node = ydoc_get(root, "workload");
     p->workload_path = resolve(p, wl);
     free(wl);
-    if (parse_target(c, ydoc_get(root, "target")) < 0 || parse_credentials(c, ydoc_get(root, "credentials")) < 0 ||
-        parse_transport(c, root) < 0 || parse_client(c, root) < 0 || parse_agents(c, ydoc_get(root, "agents")) < 0 || parse_run_shape(c, root) < 0)
+    if (parse_credentials(c, ydoc_get(root, "credentials")) < 0 || parse_transport(c, root) < 0 ||
+        parse_client(c, root) < 0 || parse_agents(c, ydoc_get(root, "agents")) < 0 || parse_run_shape(c, root) < 0)
         return -1;
     p->score_node = ydoc_get(root, "score");
     p->thresholds_node = ydoc_get(root, "thresholds");
@@ -461,11 +492,7 @@ void plan_free(struct plan *p)
     free(p->dir);
     free(p->text);
     free(p->name);
-    free(p->target.host);
-    free(p->target.fingerprint);
-    free(p->target.domain);
-    free(p->target.local.cgroup);
-    free(p->target.local.cpus);
+    target_clear(&p->target);
     free(p->gateway.host);
     free(p->cred.user_pattern);
     free(p->cred.password_env);

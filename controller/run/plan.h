@@ -74,6 +74,8 @@ struct plan {
     enum plan_transport transport;
     struct plan_gateway gateway;
     struct plan_client client;     /* `client:` builtin (default) or an external X11 client */
+    struct plan_client_entry clients[PLAN_CLIENTS_MAX];   /* `clients:` (plan_client.h) */
+    size_t nclients;
     char *platform;                /* free label; default "unknown" */
     char *network;                 /* the network profile's name (the label); default "lan" */
     struct netprofile net;         /* `network:` -- a built-in name or a mapping (common/netprofile.h) */

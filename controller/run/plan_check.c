@@ -127,6 +127,7 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
     c->network_profile = pc->net_json;
     c->client = pc->client_json;
+    c->ext_costs = pc->client_json && pc->client_json[0];   /* only then: older agents refuse tag 20 */
     c->drives = pc->drives_text;
     c->max_loops = p->loops;
     c->logon_retries = p->logon_retries;
@@ -266,9 +267,12 @@ int plan_check_programs(const struct plan_checked *pc, int always, char *err, si
     char why[512];
     if (!always && p->agents.mode != PLAN_AGENTS_LOCAL)
         return 0;
-    if (plan_client_check_program(&p->client, why, sizeof why) == 0)
+    const struct plan_client *bad = plan_client_check_program(&p->client, why, sizeof why) ? &p->client : NULL;
+    for (size_t i = 0; always && !bad && i < p->nclients; i++)   /* validate: every entry of clients: */
+        bad = plan_client_check_program(&p->clients[i].pc, why, sizeof why) ? &p->clients[i].pc : NULL;
+    if (!bad)
         return 0;
-    snprintf(err, errlen, "%s:%d:%d: %s", p->file, p->client.line, p->client.col, why);
+    snprintf(err, errlen, "%s:%d:%d: %s", p->file, bad->line, bad->col, why);
     return EX_DATAERR;
 }
 

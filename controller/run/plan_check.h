@@ -41,7 +41,8 @@ int plan_check_load_text(const char *path, const char *text, size_t len, struct 
                          size_t errlen);
 void plan_check_free(struct plan_checked *pc);
 /* The external client's programs (the client, Xvfb, ...) on this host: checked always when
- * `always`, else only when the plan's agents are local (remote agents run on other hosts).
+ * `always` (and then those of every entry of `clients:` too), else only when the plan's agents
+ * are local (remote agents run on other hosts).
  * Returns 0, or EX_DATAERR with err "FILE:LINE:COL: ... (install PACKAGE or DOWNLOAD)". */
 int plan_check_programs(const struct plan_checked *pc, int always, char *err, size_t errlen);
 /* plan_check_load, then plan_check_programs(always): what `run` and `validate` do before anything

@@ -19,6 +19,7 @@
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/runner.h"
+#include "controller/run/targetcap.h"
 #include "controller/run/targetload.h"
 #include "controller/score/score_run.h"
 #include "db/store.h"
@@ -282,6 +283,13 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
     if (pc->plan->agents.mode == PLAN_AGENTS_LOCAL && netprofile_is_shaped(&pc->plan->net) &&
         netcap_check(err, sizeof err) != 0) {
         fprintf(stderr, "sessmax run: network %s: %s\n", pc->plan->net.name, err);
+        code = EX_NOPERM;
+        goto out;
+    }
+    /* a target on this machine: the plan's cap (its CPUs, its quota) holds before anything starts */
+    if (pc->plan->target.local.cgroup && targetcap_apply(pc->plan->target.local.cgroup, pc->plan->target.local.cpus,
+                                                         pc->plan->target.local.cpu_percent, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax run: %s\n", err);
         code = EX_NOPERM;
         goto out;
     }

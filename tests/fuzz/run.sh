@@ -26,7 +26,8 @@ seeds() {
     fuzz_proto) "$D/seed_proto" "$dir" || return 1 ;;
     fuzz_workload) cp "$SRC"/workloads/*-worker.yaml "$SRC"/workloads/single-user.yaml \
                       "$SRC"/tests/integration/short-worker.yaml "$dir"/ ;;
-    fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/ ;;
+    fuzz_plan) cp "$SRC"/workloads/*-plan.yaml "$dir"/
+               printf 'target: {host: h, verify: false}\ncredentials: {user: "u{n}", password_env: P}\nworkload: w\nsessions: 1\nlaunch_window: 1s\nagents: {local: 1}\nclient: vnc\nclients:\n  vnc: {x11: vncviewer, target: {host: v, port: 5901}}\n  builtin: {target: {port: 3390}}\n' >"$dir/clients" ;;
     fuzz_ydoc) cp "$SRC"/workloads/*.yaml "$dir"/ ;;
     fuzz_netprofile) printf '\001{"name":"wan","rtt_ms":50,"jitter_ms":2,"loss_pct":0.5,"rate_down_kbit":20000,"rate_up_kbit":5000,"queue":100,"connection":"wan"}' >"$dir/json"
                      printf '\000wan-50ms' >"$dir/builtin"

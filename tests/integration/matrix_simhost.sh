@@ -65,7 +65,7 @@ mx --vary sessions=1,2 --vary network=lan,wan-100ms --resume --format csv >"$WOR
 grep -q '(0 runs to do)' "$WORK/m1r.log" || fail "resume of a finished matrix ran something"
 [ "$(q "select count(*) from runs")" = 4 ] || fail "resume of a finished matrix added runs"
 cat "$WORK/t.csv"
-head -1 "$WORK/t.csv" | grep -qx 'platform,network,sessions,runs,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session' \
+head -1 "$WORK/t.csv" | grep -qx 'platform,network,sessions,runs,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session,target' \
     || fail "csv header"
 [ "$(grep -c '^simhost-e2e,\(lan\|wan-100ms\),[12],1,' "$WORK/t.csv")" = 4 ] || fail "csv: four cells of one run each"
 mx --vary sessions=1,2 --vary network=lan,wan-100ms --resume --format json -o "$WORK/t.json" >/dev/null 2>&1 \

@@ -47,6 +47,12 @@ echo "not a database" >"$TMP/junk.db"
 expect_rc 65 "$S" score "$TMP/junk.db"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "junk db: one line expected"
 
+# every verb's help is printed as written (no printf escapes such as %% left in it)
+for v in run matrix validate score compare trend report dashboard export demo agents db; do
+    expect_rc 0 "$S" help "$v"
+    grep -q '%%' "$TMP/out" && fail "sessmax help $v prints '%%'"
+done
+
 # compare: text, CSV, Markdown, grouped
 expect_rc 0 "$S" compare "$DB"
 [ "$(wc -l <"$TMP/out")" -eq 4 ] || fail "compare rows"

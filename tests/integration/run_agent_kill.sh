@@ -5,18 +5,11 @@ source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 
 start_simhost 20
 write_plan 16 2 8 6s 25s
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-CTL=$!
-PIDS+=("$CTL")
-active() { [ -f "$WORK/r.db" ] && [ "$(q "select count(*) from sessions where state = 'active'" 2>/dev/null)" -ge 14 ]; }
-wait_for 90 active || fail "sessions did not become active"
+start_run
+wait_for 90 counts_at_least 14 "select count(*) from sessions where state = 'active'" || fail "sessions did not become active"
 VICTIM=$(pgrep -P "$CTL" -f -- "--name local-1") || fail "agent local-1 not found among the controller's children"
 kill -9 "$VICTIM"
-set +e
-wait "$CTL"
-rc=$?
-set -e
-cat "$WORK/run.log"
+wait_run
 [ $rc = 2 ] || fail "expected exit 2 (inconclusive: an agent was lost), got $rc"
 grep -q "agent local-1 lost" "$WORK/run.log" || fail "no clear message about the lost agent"
 [ "$(q "select status from runs")" = completed ] || fail "run not completed"

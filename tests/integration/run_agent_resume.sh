@@ -15,17 +15,11 @@ start_simhost 10
 # run GRACE: starts the controller with a remote agent expected behind the relay
 run() {
     write_plan 4 1 4 2s "$2"
-    LPORT=$(free_port)
-    sed -i "s/^agents: .*/agents: {expect: 1, listen: \"127.0.0.1:$LPORT\", tls: true, wait: 60s, grace: $1}/" \
-        "$WORK/plan.yaml"
+    listen_agents 1 60s ", grace: $1"
     echo 'score: {lag_p99_max_ms: 5000}' >>"$WORK/plan.yaml"
     rm -rf "$WORK"/r.db* "$WORK/relay.port" "$WORK/relay.log"
-    "$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-    CTL=$!
-    PIDS+=("$CTL")
-    pinned() { grep -q -- "--tls-pin sha256:" "$WORK/run.log"; }
-    wait_for 30 pinned || fail "the controller did not print its fingerprint"
-    FP=$(grep -o -- "--tls-pin sha256:[0-9A-F:]*" "$WORK/run.log" | head -1 | cut -d' ' -f2)
+    start_run
+    tls_fingerprint
     relay_start
     wait_for 10 test -s "$WORK/relay.port" || fail "relay did not start"
     SESSMAX_LOG=info "$B/sessmax-agent" connect "127.0.0.1:$(cat "$WORK/relay.port")" --name remote-1 --capacity 4 \

@@ -7,11 +7,7 @@ source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 run() {
     write_plan 1 1 1 1s 60s
     echo "loops: 1" >> "$WORK/plan.yaml"
-    set +e
-    "$B/sessmax" run "$WORK/plan.yaml" --plain > "$WORK/$1.log" 2>&1
-    local rc=$?
-    set -e
-    [ $rc -le 2 ] || { cat "$WORK/$1.log"; fail "$1: sessmax run exited $rc"; }
+    run_checked "$1"
 }
 start_simhost 1
 run confirmed

@@ -33,22 +33,14 @@ wait_for 20 grep -q "listening on" "$WORK/simhost.log" || fail "simhost did not 
 write_plan 6 2 3 3s 10m
 sed -i "s/host: 127.0.0.1, port: $SIM_PORT/host: ${NET}2, port: $SIM_PORT/" "$WORK/plan.yaml"
 grep -q "host: ${NET}2" "$WORK/plan.yaml" || fail "plan target not rewritten"
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-CTL=$!
-PIDS+=("$CTL")
-active() { [ -f "$WORK/r.db" ] && [ "$(q "select count(*) from sessions where state = 'active'" 2>/dev/null)" -ge 6 ]; }
-wait_for 120 active || fail "sessions did not become active"
+start_run
+wait_for 120 counts_at_least 6 "select count(*) from sessions where state = 'active'" || fail "sessions did not become active"
 sleep 3
 ip netns exec "$NS" iptables -A INPUT -j DROP
 ip netns exec "$NS" iptables -A OUTPUT -j DROP
 # the steady state is 10 minutes: finishing well before means the run noticed
-ended() { ! kill -0 "$CTL" 2>/dev/null; }
-wait_for 300 ended || fail "the run did not end after the path was cut (hang)"
-set +e
-wait "$CTL"
-rc=$?
-set -e
-cat "$WORK/run.log"
+wait_for 300 run_ended || fail "the run did not end after the path was cut (hang)"
+wait_run
 kill -0 "$SIM_PID" || fail "simhost died: this test is about the path, not the target"
 [ $rc = 2 ] || fail "expected exit 2 (inconclusive), got $rc"
 grep -q "target ${NET}2:$SIM_PORT unavailable" "$WORK/run.log" || fail "no clear reason"

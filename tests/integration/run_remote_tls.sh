@@ -7,15 +7,10 @@ source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 
 start_simhost 10
 write_plan 4 1 2 2s 4s
-LPORT=$(free_port)
-sed -i "s/^agents: .*/agents: {expect: 2, listen: \"127.0.0.1:$LPORT\", tls: true, wait: 60s}/" "$WORK/plan.yaml"
+listen_agents 2 60s
 export SESSMAX_TOKEN=$(openssl rand -hex 32)
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-CTL=$!
-PIDS+=("$CTL")
-pinned() { grep -q -- "--tls-pin sha256:" "$WORK/run.log"; }
-wait_for 30 pinned || fail "the controller did not print its fingerprint"
-FP=$(grep -o -- "--tls-pin sha256:[0-9A-F:]*" "$WORK/run.log" | head -1 | cut -d' ' -f2)
+start_run
+tls_fingerprint
 
 # a wrong token: the agent notices the controller cannot prove the token, and exits non-zero
 set +e
@@ -35,11 +30,7 @@ for n in 1 2; do
         >"$WORK/agent$n.log" 2>&1 &
     PIDS+=($!)
 done
-set +e
-wait "$CTL"
-rc=$?
-set -e
-cat "$WORK/run.log"
+wait_run
 [ $rc -le 2 ] || fail "sessmax run exited $rc"
 [ "$(q "select status from runs")" = completed ] || fail "run not completed"
 [ "$(q "select group_concat(name) from (select name from agents order by name)")" = "remote-1,remote-2" ] || fail "agents"

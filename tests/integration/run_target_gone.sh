@@ -6,20 +6,12 @@ source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 
 start_simhost 10
 write_plan 6 2 3 3s 10m
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-CTL=$!
-PIDS+=("$CTL")
-active() { [ -f "$WORK/r.db" ] && [ "$(q "select count(*) from sessions where state = 'active'" 2>/dev/null)" -ge 6 ]; }
-wait_for 90 active || fail "sessions did not become active"
+start_run
+wait_for 90 counts_at_least 6 "select count(*) from sessions where state = 'active'" || fail "sessions did not become active"
 kill -9 "$SIM_PID"
 # the plan's steady state is 10 minutes: finishing at all means the run noticed
-ended() { ! kill -0 "$CTL" 2>/dev/null; }
-wait_for 240 ended || fail "the run did not end after the target died"
-set +e
-wait "$CTL"
-rc=$?
-set -e
-cat "$WORK/run.log"
+wait_for 240 run_ended || fail "the run did not end after the target died"
+wait_run
 [ $rc = 2 ] || fail "expected exit 2 (inconclusive), got $rc"
 grep -q "target 127.0.0.1:$SIM_PORT unavailable: the last 6 sessions failed" "$WORK/run.log" || fail "no clear message"
 [ "$(q "select status from runs")" = failed ] || fail "run status not failed"

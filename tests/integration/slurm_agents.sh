@@ -15,14 +15,11 @@ trap on_exit EXIT
 
 start_simhost 100
 write_plan 100 4 25 10s 10s
-LPORT=$(free_port)
-sed -i "s/^agents: .*/agents: {expect: 4, listen: \"127.0.0.1:$LPORT\", tls: true, wait: 120s}/" "$WORK/plan.yaml"
+listen_agents 4 120s
 export SESSMAX_TOKEN=$(openssl rand -hex 32)
 umask 077
 printf '%s\n' "$SESSMAX_TOKEN" >"$WORK/token"
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-CTL=$!
-PIDS+=("$CTL")
+start_run
 printed() { grep -q "sbatch --array=" "$WORK/run.log"; }
 wait_for 30 printed || fail "sessmax run did not print an sbatch line"
 sleep 1   # the line is printed before the listener is busy; let the agents find it
@@ -34,11 +31,7 @@ grep -q "SESSMAX_CAPACITY=25" <<<"$LINE" || fail "expected capacity 25: $LINE"
 (cd "$WORK" && env -u SESSMAX_TOKEN SESSMAX_TOKEN_FILE="$WORK/token" SESSMAX_AGENT="$B/sessmax-agent" $LINE) \
     >"$WORK/sbatch.log" 2>&1 || fail "sbatch failed: $(cat "$WORK/sbatch.log")"
 JOB=$(grep -o "[0-9]*$" "$WORK/sbatch.log")
-set +e
-wait "$CTL"
-rc=$?
-set -e
-cat "$WORK/run.log"
+wait_run
 [ $rc -le 2 ] || fail "sessmax run exited $rc"
 [ "$(q "select status from runs")" = completed ] || fail "run not completed"
 [ "$(q "select count(*) from agents where name like 'slurm-$JOB-%'")" = 4 ] || fail "expected 4 agents named slurm-$JOB-N"

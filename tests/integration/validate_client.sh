@@ -65,6 +65,20 @@ onpath Xvfb vncviewer
 WANT="client vncviewer: program 'vncpasswd' not found on this host (install Debian package tigervnc-tools)"
 expect "$B/sessmax" validate "$TMP/plan.yaml"
 
+# an entry of clients: (a matrix's vncviewer column with its own target): validate checks every
+# entry's programs, matrix each cell's; the message points at the entry
+plan builtin
+printf 'clients:\n  vncviewer: {target: {port: 5901}}\n' >>"$TMP/plan.yaml"
+onpath Xvfb xfreerdp
+WANT="client vncviewer: program 'vncviewer' not found on this host (install Debian packages tigervnc-viewer and tigervnc-tools (vncpasswd))"
+for cmd in "validate" "matrix --vary client=builtin,xfreerdp,vncviewer"; do
+    rc=0
+    PATH=$TMP/bin "$B/sessmax" $cmd "$TMP/plan.yaml" >"$TMP/out" 2>"$TMP/err" || rc=$?
+    [ $rc = 65 ] || fail "$cmd with a clients entry: exit $rc, want 65 ($(cat "$TMP/err"))"
+    grep -qF -- "$TMP/plan.yaml:13:3: $WANT" "$TMP/err" || fail "$cmd: message: $(cat "$TMP/err")"
+done
+[ ! -e "$TMP/r.db" ] || fail "matrix created a database for a plan it refused"
+
 if [ ! -e /opt/Citrix/ICAClient/wfica ]; then
     plan '{x11: citrix, transport: edt}'
     onpath Xvfb

@@ -2,7 +2,8 @@
 # validate_limits.sh -- `sessmax validate` at its limits (issue 11, finding 9): a workload read
 # from a pipe is checked like a file (it printed an empty message before), and a workload that
 # passes its own checks but would not fit the agent link's CONFIG frame is refused by validate
-# with a positioned message (the run failed later with an unrelated one before).
+# with a positioned message (the run failed later with an unrelated one before). Its summary of a
+# workload prints no colon before an empty list ("measures   0").
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?}
 SRC=${SESSMAX_SOURCE_DIR:?}
@@ -49,4 +50,10 @@ set -e
 [ "$rc" -eq 65 ] || { cat "$TMP/err"; fail "oversized workload: exit $rc, want 65"; }
 grep -q "plan.yaml:[0-9]*:[0-9]*: .*do not fit the agent link's CONFIG frame" "$TMP/err" \
     || { cat "$TMP/err"; fail "oversized workload message"; }
+
+# a workload's summary: counts with their lists, no colon before an empty one
+"$S" validate "$SRC/tests/integration/xrdp-logon.yaml" >"$TMP/out"
+grep -qx '  timers     0' "$TMP/out" && grep -qx '  measures   0' "$TMP/out" || { cat "$TMP/out"; fail "empty lists"; }
+"$S" validate "$SRC/workloads/simhost-task-worker.yaml" >"$TMP/out"
+grep -qx '  measures   1: vsi' "$TMP/out" || { cat "$TMP/out"; fail "measures list"; }
 echo "validate_limits: ok"

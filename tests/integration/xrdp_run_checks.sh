@@ -3,8 +3,9 @@
 # only a plan run shows: (1) logon_retries: the xrdp process serving rdpuser1's first connection
 # stalls (SIGSTOP) after the session started, so that logon times out; the retry's fresh connection
 # re-attaches the session and reaches the desktop; score and report count it "after logon retries",
-# apart from rdpuser2's first-try logon. (2) target.local: the plan watches the sessmax-xrdp cgroup on
-# CPU 1 while a busy loop is pinned there; target_load rows are stored and score and the report
+# apart from rdpuser2's first-try logon. (2) target.local: the plan caps the sessmax-xrdp cgroup (quota
+# of one CPU, its processes pinned to CPU 1, the sessions inheriting it) and watches CPU 1 while a
+# busy loop is pinned there; target_load rows are stored and score and the report
 # flag the target as SHARED. (3) logoff: both sessions' ctrl+alt+delete ends their server sessions
 # (state ended, no process left); a second run whose logoff steps do not leave openbox keeps the
 # xrdp session alive (sesman logs no end, its Xorg runs) and must count as logoff_incomplete.
@@ -17,7 +18,7 @@ xrdp_lock
 for b in sessmax sessmax-agent; do [ -x "$BUILD/$b" ] || fail "$BUILD/$b is not built"; done
 PORT=$(free_port)
 DB=$WORK/results.db
-xrdp_start --users 2 --cpus 1 --port "$PORT"
+xrdp_start --users 2 --cpus 2 --port "$PORT"   # the plan caps it to one CPU, CPU 1
 q() { sqlite3 -batch -noheader "$DB" "$1"; }
 
 # the shared logon workload with a shorter logon timeout; a copy whose logoff leaves openbox running
@@ -29,7 +30,7 @@ plan() { # plan NAME SESSIONS WORKLOAD
     cat > "$WORK/$1.plan.yaml" <<YAML
 version: 1
 name: xrdp-$1
-target: {host: 127.0.0.1, port: $PORT, verify: false, security: tls, local: {cgroup: sessmax-xrdp, cpus: "1"}}
+target: {host: 127.0.0.1, port: $PORT, verify: false, security: tls, local: {cgroup: sessmax-xrdp, cpus: "1", cpu_percent: 100}}
 credentials: {user: "rdpuser{n}", first: 1, password_env: SESSMAX_PASSWORD}
 platform: xrdp-checks
 workload: $3
@@ -65,6 +66,12 @@ run retry &
 RUN=$!
 xp=$(cat "$SESSMAX_XRDP_STATE/xrdp.pid")
 wait_for 60 user_runs rdpuser1 openbox || fail "rdpuser1's session did not start"
+cpus_of() { taskset -pc "$1" 2>/dev/null | sed 's/.*: //'; }
+CG=/sys/fs/cgroup/cpu/sessmax-xrdp
+[ "$(cat $CG/cpu.cfs_quota_us)" = 100000 ] || fail "the plan's cpu_percent: 100 did not set the quota ($(cat $CG/cpu.cfs_quota_us))"
+for p in "$xp" "$(cat "$SESSMAX_XRDP_STATE/sesman.pid")" "$(pgrep -u rdpuser1 -x Xorg)"; do
+    [ "$(cpus_of "$p")" = 1 ] || fail "process $p ($(ps -o comm= -p "$p")) runs on CPUs '$(cpus_of "$p")', the plan says 1"
+done
 child=$(pgrep -P "$xp")
 [ "$(echo "$child" | wc -w)" = 1 ] || fail "want one xrdp connection process while rdpuser1 logs on, found: $child"
 kill -STOP "$child"

@@ -120,9 +120,10 @@ static void test_matrix_table__escaping(void)
     t = render(&s, "lab|a,\"b\"", r, 2, MATRIX_CSV);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_STRING_EQUAL(t,
-        "platform,sessions,runs,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session\n"
-        "\"lab|a,\"\"b\"\"\",2,1,,,,1,1,150.0,30.00\n"
-        "\"lab|a,\"\"b\"\"\",4,1,3.00,3,3,0,,160.0,31.00\n");
+        "platform,sessions,runs,smax_mean,smax_min,smax_max,smax_not_reached,smax_at_least,baseline_ms,kbps_per_session,"
+        "target\n"
+        "\"lab|a,\"\"b\"\"\",2,1,,,,1,1,150.0,30.00,\n"
+        "\"lab|a,\"\"b\"\"\",4,1,3.00,3,3,0,,160.0,31.00,\n");
     free(t);
     /* a spreadsheet formula in a label is defused */
     t = render(&s, "=cmd()", r, 2, MATRIX_CSV);
@@ -192,6 +193,46 @@ static void test_matrix_table__clients(void)
     free(t);
 }
 
+/* A column whose client has its own target (a VNC viewer against VNC desktops, the others
+ * against the RDP server): the table says the columns measured different servers, and names
+ * each column's; CSV and JSON carry each cell's target. */
+static void test_matrix_table__column_targets(void)
+{
+    struct matrix_spec s;
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "client=builtin,xfreerdp,vncviewer", err, sizeof err), 0);
+    struct summary r[4] = { run("client=builtin", 40, 0, 500, 90), run("client=xfreerdp", 38, 0, 650, NAN),
+                            run("client=vncviewer", 30, 0, 700, NAN), run("client=builtin", 42, 0, 520, 91) };
+    const char *tg[4] = { "127.0.0.1:3389", "127.0.0.1:3389", "127.0.0.1:5901", "127.0.0.1:3389" };
+    for (int i = 0; i < 4; i++)
+        snprintf(r[i].run.target, sizeof r[i].run.target, "%s", tg[i]);
+    char *t = render(&s, "sim", r, 4, MATRIX_TEXT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "(each cell: smax, mean (min-max) over repeats / baseline / kbit/s per session)\n"
+        "(the columns ran against different servers: they compare clients and protocols, not one host; builtin at "
+        "127.0.0.1:3389, xfreerdp at 127.0.0.1:3389, vncviewer at 127.0.0.1:5901)\n"));
+    free(t);
+    t = render(&s, "sim", r, 4, MATRIX_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "|\n\n(the columns ran against different servers"));
+    free(t);
+    t = render(&s, "sim", r, 4, MATRIX_CSV);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nsim,vncviewer,1,30.00,30,30,0,,700.0,,127.0.0.1:5901\n"));
+    free(t);
+    t = render(&s, "sim", r, 4, MATRIX_JSON);
+    json_error_t je;
+    json_t *j = json_loads(t, 0, &je), *cells = json_object_get(j, "cells");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(cells), 3);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(cells, 0), "target")), "127.0.0.1:3389");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(cells, 2), "target")), "127.0.0.1:5901");
+    json_decref(j);
+    free(t);
+    /* one server for every column: no note */
+    snprintf(r[2].run.target, sizeof r[2].run.target, "127.0.0.1:3389");
+    t = render(&s, "sim", r, 4, MATRIX_TEXT);
+    CU_ASSERT_PTR_NULL(strstr(t, "different servers"));
+    free(t);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -200,6 +241,7 @@ int main(void)
         UNIT_TEST(test_matrix_table__escaping),
         UNIT_TEST(test_matrix_table__json),
         UNIT_TEST(test_matrix_table__clients),
+        UNIT_TEST(test_matrix_table__column_targets),
         UNIT_END,
     };
     return unit_run("matrix_table", tests, NULL, NULL);

@@ -33,18 +33,18 @@ static void test_names__length_limit(void)
 static void test_names__sanitize(void)
 {
     char out[16];
-    name_sanitize("../../etc/x", out, sizeof out);
-    CU_ASSERT_STRING_EQUAL(out, "_._.._etc_x");
-    name_sanitize("simuser001", out, sizeof out);
-    CU_ASSERT_STRING_EQUAL(out, "simuser001");
-    name_sanitize(".hidden", out, sizeof out);
-    CU_ASSERT_STRING_EQUAL(out, "_hidden");
-    name_sanitize("", out, sizeof out);
-    CU_ASSERT_STRING_EQUAL(out, "_");
-    name_sanitize("a/b\\c\nd e", out, sizeof out);
-    CU_ASSERT_STRING_EQUAL(out, "a_b_c_d_e");
-    name_sanitize("0123456789abcdefghij", out, sizeof out);
-    CU_ASSERT_STRING_EQUAL(out, "0123456789abcde");
+    static const struct { const char *in, *out; } cases[] = {
+        { "../../etc/x",          "_._.._etc_x" },
+        { "simuser001",           "simuser001" },
+        { ".hidden",              "_hidden" },
+        { "",                     "_" },
+        { "a/b\\c\nd e",          "a_b_c_d_e" },
+        { "0123456789abcdefghij", "0123456789abcde" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        name_sanitize(cases[i].in, out, sizeof out);
+        CU_ASSERT_STRING_EQUAL(out, cases[i].out);
+    }
     CU_ASSERT_PTR_NULL(strchr(out, '/'));
 }
 

@@ -292,14 +292,74 @@ static void test_plan__client(void)
     CU_ASSERT_EQUAL(plan_client_check_program(&p->client, err, sizeof err), -1);   /* no Citrix here */
     CU_ASSERT(strstr(err, "Citrix Workspace app") != NULL);
     plan_free(p);
-    CU_ASSERT(refused_with(HEAD TAIL "client: native\n", "t.yaml:7:9: client 'native': expected builtin or "
-                           "{x11: PRESET or command, ...} (presets: xfreerdp, vncviewer, citrix, vmware-view)"));
+    CU_ASSERT(refused_with(HEAD TAIL "client: native\n", "t.yaml:7:9: client 'native': expected builtin, a preset "
+                           "(xfreerdp, vncviewer, citrix, vmware-view), an entry of 'clients:' or {x11: PRESET or "
+                           "command, ...}"));
     CU_ASSERT(refused_with(HEAD TAIL "client: {x11: xfreerdp, transport: edt}\n", "t.yaml:7:9: transport 'edt' "
                            "is not available with xfreerdp (expected one of: tcp)"));
     CU_ASSERT(refused_with(HEAD TAIL "client: {x11: xfreerdp, resolution: big}\n", "t.yaml:7:37: resolution "
                            "'big': expected WIDTHxHEIGHT, 64..8192 each (e.g. 1024x768)"));
     CU_ASSERT(refused_with(HEAD TAIL "client: {transport: tcp}\n", "t.yaml:7:9: client: 'x11' is missing (a "
                            "preset: xfreerdp, vncviewer, citrix, vmware-view; or a command template)"));
+}
+
+/* `clients:` names client settings with their own target; `client: NAME` picks one (a matrix
+ * cell `client=NAME` does the same); the target keys an entry gives replace the plan's. */
+static void test_plan__clients_map(void)
+{
+    static const char *const clients_fmt =
+        "clients:\n"
+        "  vncviewer: {resolution: 800x600, target: {host: 127.0.0.2, port: 5901}}\n"
+        "  pinned: {x11: xfreerdp, target: {fingerprint: \"sha256:%s\"}}\n"
+        "  builtin: {target: {port: 3391}}\n";
+    char text[2048], fp[200] = "", label[64], clients[1024];
+    for (int i = 0; i < 32; i++)
+        strcat(fp, i ? ":AB" : "AB");
+    snprintf(clients, sizeof clients, clients_fmt, fp);
+    snprintf(text, sizeof text, HEAD TAIL "client: vncviewer\n%s", clients);
+    struct plan *p = load(text);
+    if (!p)
+        fprintf(stderr, "\n  %s\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->nclients, 3);
+    CU_ASSERT_EQUAL(p->client.x11, 1);
+    plan_client_label(&p->client, label, sizeof label);
+    CU_ASSERT_STRING_EQUAL(label, "vncviewer");
+    CU_ASSERT_EQUAL(p->client.c.width, 800);
+    CU_ASSERT_STRING_EQUAL(p->target.host, "127.0.0.2");
+    CU_ASSERT_EQUAL(p->target.port, 5901);
+    CU_ASSERT_TRUE(p->target.no_verify);                 /* the plan's verify: false is kept */
+    CU_ASSERT_EQUAL(p->client.line, 9);                  /* missing programs point at the entry */
+    plan_free(p);
+    snprintf(text, sizeof text, HEAD TAIL "client: pinned\n%s", clients);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p = load(text));
+    CU_ASSERT_STRING_EQUAL(p->target.host, "127.0.0.1");
+    CU_ASSERT_EQUAL(p->target.port, 3390);
+    CU_ASSERT_FALSE(p->target.no_verify);                /* fingerprint replaced verify: false */
+    plan_free(p);
+    snprintf(text, sizeof text, HEAD TAIL "%s", clients);   /* no client: builtin, with its entry */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p = load(text));
+    CU_ASSERT_EQUAL(p->client.x11, 0);
+    CU_ASSERT_EQUAL(p->target.port, 3391);
+    plan_free(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p = load(HEAD TAIL "client: xfreerdp\n"));   /* a preset by name */
+    CU_ASSERT_EQUAL(p->client.x11, 1);
+    CU_ASSERT_EQUAL(p->target.port, 3390);
+    plan_free(p);
+    CU_ASSERT(refused_with(HEAD TAIL "clients:\n  vnc: {resolution: 800x600}\n", "t.yaml:8:3: clients.vnc: 'x11' is "
+                           "missing and 'vnc' is no preset (xfreerdp, vncviewer, citrix, vmware-view)"));
+    CU_ASSERT(refused_with(HEAD TAIL "clients:\n  vncviewer: {target: {prot: 5901}}\n", "t.yaml:8:24: unknown "
+                           "key 'prot' in target (did you mean 'port'?)"));
+    CU_ASSERT(refused_with(HEAD TAIL "clients:\n  vncviewer: {target: {port: 70000}}\n", "t.yaml:8:30: "
+                           "70000 is out of range [1, 65535]"));
+    CU_ASSERT(refused_with(HEAD TAIL "clients:\n  builtin: {x11: xfreerdp}\n", "t.yaml:8:12: clients.builtin: "
+                           "the built-in engine takes only 'target'"));
+    CU_ASSERT(refused_with(HEAD TAIL "clients:\n  \"a b\": {x11: xfreerdp}\n", "t.yaml:8:3: clients: a name is a "
+                           "plain word (letters, digits, '.', '_', '-'; at most 63 characters), as `--vary client=` "
+                           "takes it"));
+    CU_ASSERT(refused_with(HEAD TAIL "clients:\n  vncviewer: {target: {verify: false, fingerprint: x}}\n",
+                           "t.yaml:8:32: give either 'fingerprint' or 'verify: false', not both"));
+    CU_ASSERT(refused_with(HEAD TAIL "clients: [vncviewer]\n", "t.yaml:7:10: clients must be a map, not a list"));
 }
 
 static void test_plan__sample_estimate(void)
@@ -347,6 +407,7 @@ int main(void)
         UNIT_TEST(test_plan__drives_loops_focus),
         UNIT_TEST(test_plan__sample_estimate),
         UNIT_TEST(test_plan__client),
+        UNIT_TEST(test_plan__clients_map),
         UNIT_END,
     };
     return unit_run("plan", tests, NULL, NULL);

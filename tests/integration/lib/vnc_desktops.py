@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-# vnc_desktops.py PORTFILE PASSWDFILE GEOMETRY: a VNC target of one desktop per connection, on
-# loopback only: each client that connects to 127.0.0.1:PORT (written to PORTFILE) gets its own
+# vnc_desktops.py PORTFILE PASSWDFILE GEOMETRY [APP]: a VNC target of one desktop per connection,
+# on loopback only: each client that connects to 127.0.0.1:PORT (written to PORTFILE) gets its own
 # TigerVNC Xvnc (-inetd: the connection is its stdin/stdout; VncAuth with the 0600 PASSWDFILE;
-# no X TCP listener) with an xterm on it. Runs until killed; kills its desktops then.
+# no X TCP listener) with an xterm on it, or APP (a shell command run with DISPLAY set and
+# VNC_DESKTOP=1, 2, ... numbering the connections). Runs until killed; kills its desktops then.
 import os, signal, socket, subprocess, sys, time
 
 port_file, passwd, geometry = sys.argv[1:4]
+app = sys.argv[4] if len(sys.argv) > 4 else None
+count = 0
 procs = []
 log = open(port_file + ".log", "a")
 
@@ -50,6 +53,7 @@ while True:
     conn.close()
     procs.append(x)
     if wait_ready(n):
-        env = dict(os.environ, DISPLAY=f":{n}")
-        procs.append(subprocess.Popen(["xterm", "-geometry", "80x24+0+0"], env=env,
-                                      stdout=subprocess.DEVNULL, stderr=log))
+        count += 1
+        env = dict(os.environ, DISPLAY=f":{n}", VNC_DESKTOP=str(count))
+        cmd = ["sh", "-c", app] if app else ["xterm", "-geometry", "80x24+0+0"]
+        procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log))
