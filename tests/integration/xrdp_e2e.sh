@@ -11,20 +11,9 @@ set -u
 trap xrdp_cleanup EXIT
 xrdp_lock
 
-SESSIONS=12
-PORT=$(free_port)
-DB=$WORK/results.db
-PLAN=$WORK/xrdp-plan.yaml
-for b in sessmax sessmax-agent; do [ -x "$BUILD/$b" ] || fail "$BUILD/$b is not built"; done
-
 # the shipped plan, with this test's port, database and shorter durations
-sed -e "s|^  port: 3389|  port: $PORT|" \
-    -e "s|^workload: xrdp-task-worker.yaml|workload: $SRC/workloads/xrdp-task-worker.yaml|" \
-    -e "s|^launch_window: .*|launch_window: ${SESSMAX_XRDP_LAUNCH:-120s}|" \
-    -e "s|^steady_state: .*|steady_state: ${SESSMAX_XRDP_STEADY:-100s}|" \
-    "$SRC/workloads/xrdp-plan.yaml" > "$PLAN"
-echo "results: $DB" >> "$PLAN"
-grep -q "port: $PORT" "$PLAN" || fail "could not set the port in the plan copy"
+xrdp_plan 12 xrdp-plan.yaml -e "s|^launch_window: .*|launch_window: ${SESSMAX_XRDP_LAUNCH:-120s}|" \
+    -e "s|^steady_state: .*|steady_state: ${SESSMAX_XRDP_STEADY:-100s}|"
 
 xrdp_start --users $SESSIONS --cpus 1 --port "$PORT"
 
@@ -58,12 +47,7 @@ ended=$(q "SELECT count(*) FROM sessions WHERE run_id=$run AND state='ended' AND
 [ "$ended" = $SESSIONS ] || fail "$ended of $SESSIONS sessions logged off cleanly; $(q "SELECT user||':'||state||':'||reason||':'||detail FROM sessions WHERE run_id=$run AND state<>'ended'" | tr '\n' ' ')"
 
 # every timer of the workload has at least one successful sample, and the measure group too
-timers=$(awk '/^  - timer: / { print $3 } /^logoff:/ { exit }' "$SRC/workloads/xrdp-task-worker.yaml" | sort -u)
-[ "$(echo "$timers" | wc -l)" -ge 8 ] || fail "could not read the workload's timers"
-for t in $timers vsi; do
-    n=$(q "SELECT count(*) FROM samples s JOIN timer_names t ON t.id = s.name_id WHERE s.run_id=$run AND t.name='$t' AND s.ok=1")
-    [ "$n" -gt 0 ] || fail "no successful sample for timer $t"
-done
+xrdp_timers_ok "$run"
 logons=$(q "SELECT count(*) FROM sessions WHERE run_id=$run AND logon_us > 0")
 [ "$logons" = $SESSIONS ] || fail "logon timer missing for some sessions ($logons)"
 tr_sessions=$(q "SELECT count(DISTINCT session) FROM traffic WHERE run_id=$run AND bytes_in > 0 AND rtt_us > 0")
