@@ -17,7 +17,9 @@
  * Printed: ingest rates, controller CPU and peak RSS (this process; the agents are children),
  * live-score cost, commit time and batch-to-ACK latency, ACKs dropped or late, each with its
  * target. Run: build/bench/bench_controller_scale (about 4 minutes, ~1 GB of disk in /tmp). */
+#include "bench/bench_proc.h"
 #include "common/clock.h"
+#include "common/hostport.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/proto_auth.h"
@@ -391,19 +393,6 @@ static double cpu_share(const struct probe *p, uint64_t from, uint64_t to)
     return b > a ? (double)(p->cpu[b] - p->cpu[a]) / (double)(p->t[b] - p->t[a]) : 0;
 }
 
-static long peak_rss_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6))
-            kb = atol(line + 6);
-    if (f)
-        fclose(f);
-    return kb;
-}
-
 /* The run's console goes to stderr; the line naming the certificate pin is handed to the
  * workers ("ADDR PIN"). */
 struct console {
@@ -428,19 +417,6 @@ static ssize_t console_write(void *cookie, const char *buf, size_t len)
         }
     }
     return (ssize_t)len;
-}
-
-static int free_port(void)
-{
-    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t len = sizeof sin;
-    int fd = socket(AF_INET, SOCK_STREAM, 0), port = 0;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
-        getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
-        port = ntohs(sin.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return port;
 }
 
 static int write_plan(const char *dir, const char *addr, char *path, size_t len)
@@ -569,7 +545,7 @@ int main(int argc, char **argv)
     pid_t pids[WORKERS];
     if (!mkdtemp(dir) || proto_new_token(token) < 0)
         return EX_IOERR;
-    snprintf(con.addr, sizeof con.addr, "127.0.0.1:%d", free_port());
+    snprintf(con.addr, sizeof con.addr, "127.0.0.1:%d", hostport_free_loopback());
     setenv("SESSMAX_TOKEN", token, 1);
     setenv("SESSMAX_BENCH_PASSWORD", "bench-password", 1);
     if (write_plan(dir, con.addr, plan, sizeof plan) < 0)
@@ -604,7 +580,7 @@ int main(int argc, char **argv)
     uint64_t end_us = clock_wall_us();
     probe.stop = 1;
     pthread_join(th, NULL);
-    long rss = peak_rss_kb();
+    long rss = bench_proc_kb(getpid(), "VmHWM:");
     fclose(out);
     for (int i = 0; i < WORKERS; i++)
         close(con.pin_fd[i]);

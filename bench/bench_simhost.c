@@ -8,6 +8,8 @@
  *   bench_simhost [--sessions N] [--threads K] [--hold S] [--bpp 16|32] [--mid-action CMD]
  *                 [--simhost PATH] [--port P --pid PID --fingerprint FP (an already running simhost)]
  */
+#include "bench/bench_proc.h"
+#include "common/hostport.h"
 #include "common/keymap.h"
 #include "common/numarg.h"
 #include "common/workload.h"
@@ -15,7 +17,6 @@
 #include "simhost/sim_predict.h"
 
 #include <errno.h>
-#include <arpa/inet.h>
 #include <freerdp/addin.h>
 #include <freerdp/client/channels.h>
 #include <freerdp/freerdp.h>
@@ -30,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,67 +237,12 @@ static void *poll_thread(void *arg)
     return NULL;
 }
 
-static long proc_kb(pid_t pid, const char *field)
-{
-    char path[64], line[256];
-    long v = -1;
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, field, strlen(field)))
-            v = strtol(line + strlen(field) + 1, NULL, 10);
-    fclose(f);
-    return v;
-}
-
-static int proc_count(pid_t pid, const char *dir)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "ls /proc/%d/%s 2>/dev/null | wc -l", (int)pid, dir);
-    FILE *p = popen(cmd, "r");
-    int n = -1;
-    if (p && fscanf(p, "%d", &n) != 1)
-        n = -1;
-    if (p)
-        pclose(p);
-    return n;
-}
-
-static double proc_cpu_s(pid_t pid)
-{
-    char path[64];
-    unsigned long ut = 0, st = 0;
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    if (fscanf(f, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-        ut = st = 0;
-    fclose(f);
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-/* A free loopback port (bind to 0, read it back, release it). */
-static int free_port(void)
-{
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t len = sizeof a;
-    int fd = socket(AF_INET, SOCK_STREAM, 0), p = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        p = ntohs(a.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return p;
-}
-
 /* Starts simhost (--users = sessions) and reads port + fingerprint from its ready line. */
 static pid_t start_simhost(const char *path, const char *state)
 {
     int fds[2];
     char port[16], users[16], listen[64];
-    int p = free_port();
+    int p = hostport_free_loopback();
     FILE *f;
     char line[512];
     if (p <= 0)
@@ -396,13 +341,13 @@ static int loop_check(void)
         return 1;
     struct player p = { conns[0], 0 };
     usleep(1000000);
-    double c0 = proc_cpu_s(cfg.pid);
+    double c0 = bench_proc_cpu_s(cfg.pid);
     for (int i = 0; i < cfg.loops; i++)
         workload_walk(wl, WORKLOAD_PART_LOOP, play_step, &p);
-    double c1 = proc_cpu_s(cfg.pid), c2;
+    double c1 = bench_proc_cpu_s(cfg.pid), c2;
     for (;;) {   /* until simhost is idle again */
         usleep(1000000);
-        c2 = proc_cpu_s(cfg.pid);
+        c2 = bench_proc_cpu_s(cfg.pid);
         if (c2 - c1 < 0.02)
             break;
         c1 = c2;
@@ -519,9 +464,9 @@ int main(int argc, char **argv)
         }
         own = 1;
     }
-    long rss0 = cfg.pid ? proc_kb(cfg.pid, "VmRSS:") : -1;
-    int thr0 = cfg.pid ? proc_count(cfg.pid, "task") : -1, fd0 = cfg.pid ? proc_count(cfg.pid, "fd") : -1;
-    long self0 = proc_kb(getpid(), "VmRSS:");
+    long rss0 = cfg.pid ? bench_proc_kb(cfg.pid, "VmRSS:") : -1;
+    int thr0 = cfg.pid ? bench_proc_count(cfg.pid, "task") : -1, fd0 = cfg.pid ? bench_proc_count(cfg.pid, "fd") : -1;
+    long self0 = bench_proc_kb(getpid(), "VmRSS:");
     conns = calloc((size_t)cfg.sessions, sizeof *conns);
     th = calloc((size_t)cfg.threads, sizeof *th);
     double t0 = now_s();
@@ -551,20 +496,20 @@ int main(int argc, char **argv)
             break;
         usleep(100000);
     }
-    double cpu0 = cfg.pid ? proc_cpu_s(cfg.pid) : 0;
+    double cpu0 = cfg.pid ? bench_proc_cpu_s(cfg.pid) : 0;
     usleep((useconds_t)(cfg.hold_s * 1e6));
-    double cpu1 = cfg.pid ? proc_cpu_s(cfg.pid) : 0;
+    double cpu1 = cfg.pid ? bench_proc_cpu_s(cfg.pid) : 0;
     int alive = 0;
     for (int i = 0; i < nconns && !cfg.mid_action; i++)
         alive += !((struct bctx *)conns[i]->context)->dead;
-    long rss1 = cfg.pid ? proc_kb(cfg.pid, "VmRSS:") : -1, self1 = proc_kb(getpid(), "VmRSS:");
-    int thr1 = cfg.pid ? proc_count(cfg.pid, "task") : -1, fd1 = cfg.pid ? proc_count(cfg.pid, "fd") : -1;
+    long rss1 = cfg.pid ? bench_proc_kb(cfg.pid, "VmRSS:") : -1, self1 = bench_proc_kb(getpid(), "VmRSS:");
+    int thr1 = cfg.pid ? bench_proc_count(cfg.pid, "task") : -1, fd1 = cfg.pid ? bench_proc_count(cfg.pid, "fd") : -1;
     stop_poll = 1;
     pthread_join(poller, NULL);
     for (int i = 0; i < nconns && !cfg.mid_action; i++)
         free_instance(conns[i]);
     usleep(1500000);
-    int thr2 = cfg.pid ? proc_count(cfg.pid, "task") : -1, fd2 = cfg.pid ? proc_count(cfg.pid, "fd") : -1;
+    int thr2 = cfg.pid ? bench_proc_count(cfg.pid, "task") : -1, fd2 = cfg.pid ? bench_proc_count(cfg.pid, "fd") : -1;
     if (cfg.mid_action) {
         printf("bench_simhost: mid-action: %d sessions typed '%s' and disconnected, %d failed to connect\n",
                mid_done, cfg.mid_action, failures);

@@ -1,8 +1,12 @@
-/* hostport.c -- "HOST:PORT" split at the last colon. */
+/* hostport.c -- "HOST:PORT" split at the last colon; a free loopback port. */
 #include "common/hostport.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 int hostport_split(const char *s, uint16_t default_port, char *host, size_t hostlen, uint16_t *port)
 {
@@ -21,4 +25,17 @@ int hostport_split(const char *s, uint16_t default_port, char *host, size_t host
     host[hl] = '\0';
     *port = (uint16_t)v;
     return 0;
+}
+
+int hostport_free_loopback(void)
+{
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t len = sizeof sin;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
+        getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
+        port = ntohs(sin.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
 }

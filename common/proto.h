@@ -99,7 +99,8 @@ struct proto_ping {
     N(16, max_loops, UINT32_MAX)        /* log each session off after this many loops; 0: never */    \
     N(17, logon_retries, 10)            /* fresh connections after a logon timeout */                  \
     N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */ \
-    S(19, client, PROTO_TEXT_MAX)       /* external client: JSON (common/x11_preset.h); "" = builtin */
+    S(19, client, PROTO_TEXT_MAX)       /* external client: JSON (common/x11_preset.h); "" = builtin */ \
+    N(20, ext_costs, 1)                 /* 1: send health as kind health_ext (external clients' costs) */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
@@ -114,7 +115,10 @@ struct proto_start {
     uint64_t seed;
 };
 
-enum proto_record_kind { PROTO_REC_SAMPLE = 1, PROTO_REC_SESSION, PROTO_REC_TRAFFIC, PROTO_REC_HEALTH };
+/* PROTO_REC_HEALTH_EXT: a health record with the external clients' costs (the ext_ fields of
+ * rec_health), sent instead of PROTO_REC_HEALTH only to a controller that set CONFIG ext_costs. */
+enum proto_record_kind { PROTO_REC_SAMPLE = 1, PROTO_REC_SESSION, PROTO_REC_TRAFFIC, PROTO_REC_HEALTH,
+                         PROTO_REC_HEALTH_EXT };
 
 struct proto_record {
     enum proto_record_kind kind;

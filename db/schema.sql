@@ -190,7 +190,15 @@ CREATE TABLE health (
     lag_p99_us          INTEGER NOT NULL,
     lag_max_us          INTEGER NOT NULL,
     cpu_permille        INTEGER NOT NULL,
-    rss_kb              INTEGER NOT NULL
+    rss_kb              INTEGER NOT NULL,
+    -- Added in version 9: external clients (client: x11) measured in this record, and the sums
+    -- of their clients' and X servers' memory and CPU (0 with the built-in engine)
+    ext_sessions        INTEGER NOT NULL DEFAULT 0,
+    ext_cpu_permille    INTEGER NOT NULL DEFAULT 0,
+    ext_client_rss_kb   INTEGER NOT NULL DEFAULT 0,
+    ext_client_pss_kb   INTEGER NOT NULL DEFAULT 0,
+    ext_xserver_rss_kb  INTEGER NOT NULL DEFAULT 0,
+    ext_xserver_pss_kb  INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX health_run_t ON health (run_id, t_us);
 

@@ -106,3 +106,11 @@ const char STORE_LEGACY_SAMPLES_V7[] =
     " t_us INTEGER NOT NULL, name_id INTEGER NOT NULL, value_us INTEGER NOT NULL, ok INTEGER NOT NULL,"
     " is_measure INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX samples_run_t ON samples (run_id, t_us);";
+
+const char STORE_LEGACY_HEALTH_V8[] =
+    "DROP TABLE health;"
+    "CREATE TABLE health (run_id INTEGER NOT NULL, agent_id INTEGER NOT NULL, t_us INTEGER NOT NULL,"
+    " sessions_active INTEGER NOT NULL, sessions_connecting INTEGER NOT NULL, lag_p50_us INTEGER NOT NULL,"
+    " lag_p99_us INTEGER NOT NULL, lag_max_us INTEGER NOT NULL, cpu_permille INTEGER NOT NULL,"
+    " rss_kb INTEGER NOT NULL);"
+    "CREATE INDEX health_run_t ON health (run_id, t_us);";

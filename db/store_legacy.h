@@ -13,5 +13,8 @@ int store_legacy_create_v1(const char *path, unsigned samples, char *err, size_t
 /* SQL that turns a current file's samples back into the samples table of versions 1-7 (empty),
  * for tests that step a new file back to version 7 or below and migrate it up again. */
 extern const char STORE_LEGACY_SAMPLES_V7[];
+/* SQL that turns a current file's health table back into that of versions 2-8 (empty: no
+ * external clients' costs), for tests that step a new file back to version 8 or below. */
+extern const char STORE_LEGACY_HEALTH_V8[];
 
 #endif

@@ -131,6 +131,15 @@ static int samples_to_chunks(sqlite3 *db, const char *path, char *err, size_t er
     return rc == SQLITE_OK || rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* 8 -> 9: the external clients' costs in each health record (0 in older rows). */
+static const char MIGRATE_8_TO_9[] =
+    "ALTER TABLE health ADD COLUMN ext_sessions INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE health ADD COLUMN ext_cpu_permille INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE health ADD COLUMN ext_client_rss_kb INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE health ADD COLUMN ext_client_pss_kb INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE health ADD COLUMN ext_xserver_rss_kb INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE health ADD COLUMN ext_xserver_pss_kb INTEGER NOT NULL DEFAULT 0;";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2, NULL },
     { 2, MIGRATE_2_TO_3, NULL },
@@ -139,6 +148,7 @@ static const struct migration migrations[] = {
     { 5, MIGRATE_5_TO_6, NULL },
     { 6, MIGRATE_6_TO_7, NULL },
     { 7, MIGRATE_7_TO_8, samples_to_chunks },
+    { 8, MIGRATE_8_TO_9, NULL },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

@@ -291,12 +291,19 @@ static void fill_health(sqlite3_stmt *s, void *row)
     r->h.lag_max_us = (uint32_t)sqlite3_column_int64(s, 6);
     r->h.cpu_permille = (uint32_t)sqlite3_column_int64(s, 7);
     r->h.rss_kb = (uint64_t)sqlite3_column_int64(s, 8);
+    r->h.ext_sessions = (uint32_t)sqlite3_column_int64(s, 9);
+    r->h.ext_cpu_permille = (uint32_t)sqlite3_column_int64(s, 10);
+    r->h.ext_client_rss_kb = (uint64_t)sqlite3_column_int64(s, 11);
+    r->h.ext_client_pss_kb = (uint64_t)sqlite3_column_int64(s, 12);
+    r->h.ext_xserver_rss_kb = (uint64_t)sqlite3_column_int64(s, 13);
+    r->h.ext_xserver_pss_kb = (uint64_t)sqlite3_column_int64(s, 14);
 }
 
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count)
 {
     return load_rows(st, "health", "SELECT agent_id, t_us, sessions_active, sessions_connecting, lag_p50_us, lag_p99_us,"
-                         " lag_max_us, cpu_permille, rss_kb FROM health WHERE run_id = ?1 ORDER BY t_us, rowid",
+                         " lag_max_us, cpu_permille, rss_kb, ext_sessions, ext_cpu_permille, ext_client_rss_kb,"
+                         " ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb FROM health WHERE run_id = ?1 ORDER BY t_us, rowid",
                      run, sizeof **out, fill_health, (void **)out, count);
 }
 

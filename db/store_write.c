@@ -22,8 +22,9 @@ static const char *const stmt_sql[STMT__COUNT] = {
                      " data_segs_out, retrans, data_segs_in)"
                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     [STMT_HEALTH] = "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
-                    " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
-                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb, ext_sessions, ext_cpu_permille,"
+                    " ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     [STMT_TARGET_LOAD] = "INSERT INTO target_load (run_id, t_us, cpus, target_permille, others_permille)"
                          " VALUES (?1, ?2, ?3, ?4, ?5)",
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
@@ -484,6 +485,12 @@ int store_add_health(struct store *st, int64_t run_id, int64_t agent, const stru
     sqlite3_bind_int64(s, 8, h->lag_max_us);
     sqlite3_bind_int64(s, 9, h->cpu_permille);
     sqlite3_bind_int64(s, 10, (int64_t)h->rss_kb);
+    sqlite3_bind_int64(s, 11, h->ext_sessions);
+    sqlite3_bind_int64(s, 12, h->ext_cpu_permille);
+    sqlite3_bind_int64(s, 13, (int64_t)h->ext_client_rss_kb);
+    sqlite3_bind_int64(s, 14, (int64_t)h->ext_client_pss_kb);
+    sqlite3_bind_int64(s, 15, (int64_t)h->ext_xserver_rss_kb);
+    sqlite3_bind_int64(s, 16, (int64_t)h->ext_xserver_pss_kb);
     return run(st, s, "cannot insert a health record") == 0 ? batch_row(st) : -1;
 }
 

@@ -8,8 +8,8 @@
  * The first frame waits for the client: a FreeRDP 2.11 client leaves its connect loop at the Font
  * Map and reads TLS with read-ahead, so a frame right behind it can sit unseen in its buffer. Its
  * first PDU after that (input Synchronize, any input, Refresh Rect, Suppress Output) proves it reads.
- * Input callbacks only queue events; the loop runs them after CheckFileDescriptor returns, so work
- * and painting never happen inside FreeRDP's parser. */
+ * Input callbacks only queue events; the loop runs them (sim_session.c) after CheckFileDescriptor
+ * returns, so work and painting never happen inside FreeRDP's parser. */
 #include "simhost/sim_peer.h"
 
 #include "common/clock.h"
@@ -21,8 +21,8 @@
 #include "simhost/sim_appstart.h"
 #include "simhost/sim_drive.h"
 #include "simhost/sim_frame.h"
-#include "simhost/sim_kbd.h"
 #include "simhost/sim_server.h"
+#include "simhost/sim_session.h"
 
 #include <freerdp/codec/color.h>
 #include <freerdp/error.h>
@@ -37,38 +37,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define SIM_QUEUE 512
 #define SIM_STACK (1u << 20)
-#define SIM_HOLD_US 1000000u     /* a client that never speaks gets its first frame after this */
-
-struct sim_input {
-    uint16_t flags, code;
-    int unicode;
-};
-
-struct sim_session {
-    struct sim_server *srv;
-    freerdp_peer *peer;
-    unsigned id;
-    struct sim_peer_entry ent;
-    struct sim_desktop desk;
-    struct sim_frame_buf fb;
-    struct sim_codec *codec;     /* NULL: uncompressed SurfaceBits (sim_frame) */
-    char user[64];
-    char dir[4096];
-    int bpp;
-    int logged_on, activated, suppressed, logoff;
-    int client_ready;            /* the client spoke after activation: the first frame may go */
-    uint64_t activated_us;
-    uint32_t refuse;             /* ERRINFO_* to send before closing, 0 = none */
-    int bad_password;
-    uint32_t frame_id;
-    int markers;                 /* client supports surface frame markers */
-    struct sim_input q[SIM_QUEUE];
-    int qn;
-    struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */
-    struct sim_event copy_ev;    /* the copy in progress, logged when it ends */
-};
 
 struct sim_peer_ctx {
     rdpContext base;
@@ -77,199 +46,13 @@ struct sim_peer_ctx {
 
 static struct sim_session *session_of(rdpContext *ctx) { return ((struct sim_peer_ctx *)ctx)->s; }
 
-/* ---- sending ---- */
-
-static int send_strip(void *arg, const struct sim_strip *st)
-{
-    struct sim_session *s = arg;
-    SURFACE_BITS_COMMAND cmd;
-    memset(&cmd, 0, sizeof cmd);
-    cmd.cmdType = CMDTYPE_SET_SURFACE_BITS;
-    cmd.destLeft = (UINT32)st->x;
-    cmd.destTop = (UINT32)st->y;
-    cmd.destRight = (UINT32)(st->x + st->w);
-    cmd.destBottom = (UINT32)(st->y + st->h);
-    cmd.bmp.bpp = (BYTE)st->bpp;
-    cmd.bmp.codecID = RDP_CODEC_ID_NONE;
-    cmd.bmp.width = (UINT16)st->w;
-    cmd.bmp.height = (UINT16)st->h;
-    cmd.bmp.bitmapDataLength = (UINT32)st->len;
-    cmd.bmp.bitmapData = (BYTE *)(uintptr_t)st->data;
-    cmd.skipCompression = TRUE;
-    return s->peer->update->SurfaceBits(s->peer->context, &cmd) ? 0 : -1;
-}
-
-static int frame_marker(struct sim_session *s, UINT32 action)
-{
-    SURFACE_FRAME_MARKER fm = { .frameAction = action, .frameId = s->frame_id };
-    if (!s->markers)
-        return 0;
-    return s->peer->update->SurfaceFrameMarker(s->peer->context, &fm) ? 0 : -1;
-}
-
-/* Sends every dirty rectangle as one frame. Returns 0, or -1 when the client is gone. */
-static int flush(struct sim_session *s)
-{
-    struct sim_desktop *d = &s->desk;
-    if (!s->activated || s->suppressed || d->dirty.n == 0)
-        return 0;
-    if (!s->client_ready && clock_now_us() - s->activated_us < SIM_HOLD_US)
-        return 0;
-    if (!s->client_ready)
-        log_debug("session %u: the client said nothing after activation: painting anyway", s->id);
-    s->client_ready = 1;
-    s->frame_id++;
-    if (frame_marker(s, SURFACECMD_FRAMEACTION_BEGIN) != 0)
-        return -1;
-    for (int i = 0; i < d->dirty.n; i++)
-        if ((s->codec ? sim_codec_emit(s->codec, d, &s->srv->font, d->dirty.r[i], &s->fb, s->peer->context)
-                      : sim_frame_emit(d, &s->srv->font, d->dirty.r[i], s->bpp, &s->fb, send_strip, s)) < 0)
-            return -1;
-    sim_dirty_clear(&d->dirty);
-    return frame_marker(s, SURFACECMD_FRAMEACTION_END);
-}
-
-/* ---- actions ---- */
-
-static void show_result(struct sim_session *s, enum sim_cmd_kind kind, const struct sim_app_out *o)
-{
-    const char *lines[SIM_LINES];
-    for (int i = 0; i < o->n; i++)
-        lines[i] = o->line[i];
-    if (kind == SIM_CMD_OPEN && o->title_rgb == SIM_RGB_DIALOG_TITLE)
-        sim_desktop_show_dialog(&s->desk, lines, o->n);
-    else
-        sim_desktop_show_app(&s->desk, o->title, o->title_rgb, o->editor, lines, o->n);
-}
-
-/* Runs one command: work on this thread, then paint; logs the event. Returns -1 when the client
- * is gone. */
-static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
-{
-    struct sim_app_out out;
-    struct sim_event ev = { .session = s->id, .user = s->user, .action = sim_cmd_name(cmd->kind) };
-    if (cmd->kind == SIM_CMD_NONE)
-        return flush(s);
-    if (cmd->kind == SIM_CMD_LOGOFF) {
-        s->logoff = !s->srv->opts->ignore_logoff;
-        return s->logoff ? 0 : flush(s);
-    }
-    ev.seq = ++s->desk.seq;
-    ev.work_start_us = clock_now_us();
-    if (cmd->kind == SIM_CMD_COPYIN || cmd->kind == SIM_CMD_COPYOUT) {
-        if (sim_drive_begin(s->drive, cmd, s->dir, ev.seq, &out) == 0) {
-            s->copy_ev = ev;             /* painted and logged by copy_step() */
-            return 0;
-        }
-        ev.ok = 0;
-    } else if (cmd->kind == SIM_CMD_APPSTART) {
-        ev.ok = sim_appstart_run(s->dir, s->srv->opts->io_fairshare, ev.seq, &out) == 0;
-    } else {
-        ev.ok = sim_app_run(cmd, s->dir, s->srv->opts->work_scale, ev.seq, &out) == 0;
-    }
-    ev.work_end_us = clock_now_us();
-    show_result(s, cmd->kind, &out);
-    int rc = flush(s);
-    ev.frame_sent_us = clock_now_us();
-    sim_eventlog_write(s->srv->elog, &ev);
-    return rc;
-}
-
-/* --input-log: one line per press, as decoded: the key, the modifiers held after it, the
- * character it types ("-" for none); Unicode presses as U+XXXX. */
-static void log_input(struct sim_session *s, const struct sim_input *in, const struct sim_kbd_key *k)
-{
-    char line[160], mods[40];
-    int n;
-    if (!s->srv->ilog || (in->flags & KBD_FLAGS_RELEASE))
-        return;
-    if (in->unicode) {
-        n = snprintf(line, sizeof line, "session=%u unicode=U+%04X\n", s->id, in->code);
-    } else {
-        char c = sim_kbd_char(k, s->desk.mods);
-        char cs[8] = "-";
-        if (c)
-            snprintf(cs, sizeof cs, "0x%02X", (unsigned char)c);
-        sim_kbd_mods_name(s->desk.mods, mods, sizeof mods);
-        n = k ? snprintf(line, sizeof line, "session=%u key=%s mods=%s char=%s\n", s->id, k->name, mods, cs)
-              : snprintf(line, sizeof line, "session=%u key=unknown:0x%03X\n", s->id,
-                         (unsigned)sim_kbd_code(in->code, in->flags));
-    }
-    if (n > 0 && (size_t)n < sizeof line)
-        sim_eventlog_write_line(s->srv->ilog, line, (size_t)n);
-}
-
-static int run_input(struct sim_session *s, const struct sim_input *in)
-{
-    struct sim_cmd cmd;
-    enum sim_key_result r;
-    if (in->unicode) {
-        log_input(s, in, NULL);
-        if (in->flags & KBD_FLAGS_RELEASE || in->code > 126)
-            return 0;
-        r = sim_desktop_char(&s->desk, (char)in->code, &cmd);
-    } else {
-        uint32_t code = sim_kbd_code(in->code, in->flags);
-        r = sim_desktop_key(&s->desk, code, !(in->flags & KBD_FLAGS_RELEASE), &cmd);
-        log_input(s, in, sim_kbd_decode(code));
-    }
-    if (r == SIM_KEY_COMMAND)
-        return run_command(s, &cmd);
-    if (r == SIM_KEY_OPEN_DIALOG) {
-        memset(&cmd, 0, sizeof cmd);
-        cmd.kind = SIM_CMD_OPEN;
-        return run_command(s, &cmd);
-    }
-    return 0;
-}
-
-/* A copy in progress: progress or the result window. Returns -1 when the client is gone. */
-static int copy_step(struct sim_session *s)
-{
-    struct sim_app_out out;
-    int paint, r = sim_drive_step(s->drive, &out, &paint);
-    if (!paint)
-        return 0;
-    if (r != 0)
-        s->copy_ev.work_end_us = clock_now_us();
-    show_result(s, SIM_CMD_COPYIN, &out);
-    int rc = flush(s);
-    if (r != 0) {
-        s->copy_ev.ok = r > 0;
-        s->copy_ev.frame_sent_us = clock_now_us();
-        sim_eventlog_write(s->srv->elog, &s->copy_ev);
-    }
-    return rc;
-}
-
-static int drain_queue(struct sim_session *s)
-{
-    int rc = 0;
-    if (sim_drive_busy(s->drive) && (rc = copy_step(s)) != 0)
-        return rc;
-    if (sim_drive_busy(s->drive))   /* input waits for the copy, like a busy desktop */
-        return 0;
-    int i = 0;
-    for (; i < s->qn && rc == 0 && !s->logoff && !sim_drive_busy(s->drive); i++)
-        rc = run_input(s, &s->q[i]);
-    memmove(s->q, s->q + i, (size_t)(s->qn - i) * sizeof s->q[0]);
-    s->qn -= i;
-    if (rc == 0 && !s->logoff)
-        rc = flush(s);
-    return rc;
-}
-
 /* ---- FreeRDP callbacks (run inside CheckFileDescriptor on this thread) ---- */
 
 static BOOL queue_input(rdpInput *input, UINT16 flags, UINT16 code, int unicode)
 {
     struct sim_session *s = session_of(input->context);
     s->client_ready = 1;
-    if (s->qn == SIM_QUEUE) {
-        log_ratelimited(LOG_WARN, "sim_queue", "session %u: input queue full, key dropped", s->id);
-        return TRUE;
-    }
-    s->q[s->qn++] = (struct sim_input){ flags, code, unicode };
+    sim_session_queue(s, flags, code, unicode);
     return TRUE;
 }
 
@@ -527,7 +310,7 @@ static void session_loop(struct sim_session *s)
         }
         if (s->ent.killed)
             break;
-        if (drain_queue(s) != 0)
+        if (sim_session_drain(s) != 0)
             break;
         if (s->logoff) {
             log_info("session %u: %s logged off", s->id, s->user);

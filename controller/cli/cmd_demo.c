@@ -8,6 +8,7 @@
  * simhost's (the demo pins the fingerprint simhost prints). */
 #include "controller/cli/cmd_demo.h"
 
+#include "common/hostport.h"
 #include "common/proto_auth.h"
 #include "common/workload.h"
 #include "controller/run/agentspawn.h"
@@ -21,13 +22,11 @@
 #include <getopt.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,19 +42,6 @@ struct demo {
     uint16_t port;
     pid_t simhost;
 };
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t len = sizeof sin;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
-        getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
-        port = ntohs(sin.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return port;
-}
 
 static int write_file(const char *path, const char *text)
 {
@@ -210,7 +196,7 @@ static int demo(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return rc;
     }
-    int port = free_port();
+    int port = hostport_free_loopback();
     if (port <= 0) {
         fprintf(stderr, "sessmax demo: no free loopback port\n");
         plan_check_free(&pc);

@@ -43,7 +43,7 @@ static int run(int argc, char **argv)
     const char *path = argv[optind];
     struct plan_checked pc;
     char err[PLAN_ERR_LEN];
-    int rc = plan_check_load_runnable(path, 0, &pc, err, sizeof err);
+    int rc = plan_check_load_runnable(path, NULL, 0, 0, &pc, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return rc;

@@ -75,7 +75,7 @@ static int validate(int argc, char **argv)
         return validate_workload(path, quiet);
     struct plan_checked pc;
     char err[PLAN_ERR_LEN];
-    int rc = plan_check_load_runnable(path, 1, &pc, err, sizeof err);
+    int rc = plan_check_load_runnable(path, NULL, 0, 1, &pc, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return rc;

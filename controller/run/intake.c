@@ -82,6 +82,7 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             runner_stored(r, store_add_traffic(r->st, r->run, &t), "traffic");
             break;
         case PROTO_REC_HEALTH:
+        case PROTO_REC_HEALTH_EXT:
             h = rec->u.health;
             h.t_us = ctl_time(a, h.t_us);
             runner_stored(r, store_add_health(r->st, r->run, a->store_id, &h), "health");

@@ -49,9 +49,7 @@ static int load_cell(struct matrix_state *m, size_t i, struct plan_checked *pc)
     matrix_spec_cell(m->o->spec, i, &c);
     matrix_cell_tag(m->o->spec, &c, tag, sizeof tag);
     char *text = matrix_plan_text(m->o->plan_path, m->text, m->len, m->o->spec, &c, err, sizeof err);
-    int rc = text ? plan_check_load_text(m->o->plan_path, text, strlen(text), pc, err, sizeof err) : EX_DATAERR;
-    if (rc == 0 && (rc = plan_check_programs(pc, 0, err, sizeof err)) != 0)
-        plan_check_free(pc);
+    int rc = text ? plan_check_load_runnable(m->o->plan_path, text, strlen(text), 0, pc, err, sizeof err) : EX_DATAERR;
     if (rc != 0)
         fprintf(stderr, "sessmax matrix: cell %s: %s\n", tag[0] ? tag : "(no --vary)", err);
     free(text);

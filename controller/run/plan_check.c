@@ -127,6 +127,7 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->health_interval_ms = AGENT_HEALTH_INTERVAL_MS;
     c->network_profile = pc->net_json;
     c->client = pc->client_json;
+    c->ext_costs = pc->client_json && pc->client_json[0];   /* only then: older agents refuse tag 20 */
     c->drives = pc->drives_text;
     c->max_loops = p->loops;
     c->logon_retries = p->logon_retries;
@@ -192,8 +193,8 @@ int plan_check_load(const char *path, struct plan_checked *pc, char *err, size_t
     return check_plan(path, pc, err, errlen);
 }
 
-int plan_check_load_text(const char *path, const char *text, size_t len, struct plan_checked *pc, char *err,
-                         size_t errlen)
+static int load_text(const char *path, const char *text, size_t len, struct plan_checked *pc, char *err,
+                     size_t errlen)
 {
     memset(pc, 0, sizeof *pc);
     score_config_init(&pc->score);
@@ -275,9 +276,10 @@ int plan_check_programs(const struct plan_checked *pc, int always, char *err, si
     return EX_DATAERR;
 }
 
-int plan_check_load_runnable(const char *path, int always, struct plan_checked *out, char *err, size_t errlen)
+int plan_check_load_runnable(const char *path, const char *text, size_t len, int always, struct plan_checked *out,
+                             char *err, size_t errlen)
 {
-    int rc = plan_check_load(path, out, err, errlen);
+    int rc = text ? load_text(path, text, len, out, err, errlen) : plan_check_load(path, out, err, errlen);
     if (rc == 0 && (rc = plan_check_programs(out, always, err, errlen)) != 0)
         plan_check_free(out);
     return rc;

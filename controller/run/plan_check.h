@@ -35,19 +35,18 @@ size_t plan_check_config_size(const struct plan_checked *pc);
 /* Loads and checks; returns 0, or an exit code (65 data, 66 missing input, 78 config) with a
  * one-line err. On failure *out holds nothing to free. */
 int plan_check_load(const char *path, struct plan_checked *out, char *err, size_t errlen);
-/* The same for a plan held in memory (a matrix cell's plan); `path` names it in messages and
- * anchors its relative paths. */
-int plan_check_load_text(const char *path, const char *text, size_t len, struct plan_checked *out, char *err,
-                         size_t errlen);
 void plan_check_free(struct plan_checked *pc);
 /* The external client's programs (the client, Xvfb, ...) on this host: checked always when
  * `always` (and then those of every entry of `clients:` too), else only when the plan's agents
  * are local (remote agents run on other hosts).
  * Returns 0, or EX_DATAERR with err "FILE:LINE:COL: ... (install PACKAGE or DOWNLOAD)". */
 int plan_check_programs(const struct plan_checked *pc, int always, char *err, size_t errlen);
-/* plan_check_load, then plan_check_programs(always): what `run` and `validate` do before anything
- * else. The same returns; on failure *out holds nothing to free. */
-int plan_check_load_runnable(const char *path, int always, struct plan_checked *out, char *err, size_t errlen);
+/* plan_check_load, then plan_check_programs(always): what `run`, `validate` and each cell of
+ * `matrix` do before anything else. With text non-NULL the plan is that text (len bytes: a matrix
+ * cell's plan) and `path` only names it in messages and anchors its relative paths. The same
+ * returns; on failure *out holds nothing to free. */
+int plan_check_load_runnable(const char *path, const char *text, size_t len, int always, struct plan_checked *out,
+                             char *err, size_t errlen);
 /* What a run of this plan would do, a few lines for humans. */
 void plan_check_describe(const struct plan_checked *pc, FILE *out);
 

@@ -52,6 +52,24 @@ static void print_focus(FILE *o, const struct summary *s)
             t->max_ms / 1e3);
 }
 
+/* External clients' costs per session and the capacity they allow: sessions per core from the
+ * CPU, per GiB from the PSS (client + X server); an agent's capacity is the smaller of
+ * cores x the first and GiB x the second. */
+static void print_ext_costs(FILE *o, const struct summary *s)
+{
+    if (!s->ext_sessions_max)
+        return;
+    double pss = s->ext_client_pss_mib + s->ext_xserver_pss_mib;
+    fprintf(o, "clients    per session: client %.1f MiB PSS (%.1f RSS), X server %.1f MiB PSS (%.1f RSS), "
+            "CPU %.1f %% of a core; up to %u measured at once\n", s->ext_client_pss_mib,
+            s->ext_client_rss_mib, s->ext_xserver_pss_mib, s->ext_xserver_rss_mib, s->ext_cpu_pct,
+            s->ext_sessions_max);
+    if (s->ext_cpu_pct > 0 && pss > 0)
+        fprintf(o, "           capacity   %.0f sessions per core (CPU), %.0f per GiB (PSS): an agent carries "
+                "min(cores x %.0f, GiB x %.0f)\n", 100.0 / s->ext_cpu_pct, 1024.0 / pss,
+                100.0 / s->ext_cpu_pct, 1024.0 / pss);
+}
+
 void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
 {
     const struct score_result *r = &s->score;
@@ -108,6 +126,7 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);
     else
         fprintf(o, "- (no health records)\n");
+    print_ext_costs(o, s);
     print_focus(o, s);
     print_timers(o, s);
     char shots[64];

@@ -71,6 +71,11 @@ struct summary {
     size_t agents, agents_lost;    /* agents with status "lost" or "failed" */
     uint32_t agents_lost_sessions; /* sessions failed with reason "lost" (their agent vanished) */
     double lag_p99_ms, lag_max_ms, cpu_max_pct;   /* worst over all health records; NaN none */
+    /* External clients (client: x11), per session, averaged over the health records that
+     * measured any (ext_sessions > 0): MiB of the client and of its X server, CPU in % of a core.
+     * ext_sessions_max: the most measured at once; 0 (figures NaN) for the built-in engine. */
+    uint32_t ext_sessions_max;
+    double ext_client_rss_mib, ext_client_pss_mib, ext_xserver_rss_mib, ext_xserver_pss_mib, ext_cpu_pct;
     double kbps_per_session;       /* payload bytes in+out * 8 / 1000 / session-seconds active */
     double rtt_p50_ms, rtt_p95_ms; /* TCP smoothed RTT over every traffic record; NaN: none */
     double retrans_pct;            /* client segments retransmitted / data segments sent; NaN: none */

@@ -29,12 +29,12 @@ expect() {
 # A healthy file, built the way the store builds one: schema.sql, then the version marks.
 good="$TMP/good.db"
 sqlite3 "$good" < "$SRC/db/schema.sql"
-sqlite3 "$good" "PRAGMA user_version = 8; PRAGMA application_id = 1397968216;
+sqlite3 "$good" "PRAGMA user_version = 9; PRAGMA application_id = 1397968216;
   INSERT INTO runs (name, started_us) VALUES ('r1', 1);
   INSERT INTO timer_names (name) VALUES ('open');
   INSERT INTO samples (run_id, session, t_us, name_id, value_us, ok) VALUES (1, 0, 5, 1, 100, 1), (1, 0, 6, 1, 90, 1);"
 expect 0 'integrity: ok' db check "$good"
-expect 0 'schema version 8' db check "$good"
+expect 0 'schema version 9' db check "$good"
 expect 0 'samples: 2' db check "$good"
 
 foreign="$TMP/foreign.db"
@@ -43,8 +43,8 @@ expect 65 "^sessmax db: $foreign: not a sessmax database \(an SQLite file of ano
 
 newer="$TMP/newer.db"
 cp "$good" "$newer"
-sqlite3 "$newer" "PRAGMA user_version = 9;"
-expect 65 "^sessmax db: $newer: schema version 9 is newer than this sessmax supports \([0-9]+\); use a newer sessmax$" db check "$newer"
+sqlite3 "$newer" "PRAGMA user_version = 10;"
+expect 65 "^sessmax db: $newer: schema version 10 is newer than this sessmax supports \([0-9]+\); use a newer sessmax$" db check "$newer"
 
 text="$TMP/notes.db"
 yes 'just some text' | head -n 500 > "$text"

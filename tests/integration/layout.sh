@@ -4,7 +4,8 @@
 # in tests/CMakeLists.txt, and none of those CMakeLists.txt uses file(GLOB). Every module .c of the
 # parts (main.c aside) has a header named after it that it includes, and every .c and .h opens with
 # a comment naming it ("/* name.c -- what it is for"; a part's main header may name its folder).
-# Fails naming the file.
+# No source file (.c, .h, .sh, .py anywhere in the tree but build folders) is over 600 lines; that
+# check is first shown to catch a planted 601-line file. Fails naming the file.
 set -u
 SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
 failures=0
@@ -53,8 +54,29 @@ for f in "$SRC"/common/*.[ch] "$SRC"/db/*.[ch] "$SRC"/agent/*.[ch] "$SRC"/simhos
     head -n 1 "$f" | grep -qE "^/\* ($(basename "$f")|$dir/) -- " || fail "$rel does not open with '/* $(basename "$f") -- what it is for'"
 done
 
+# too_long DIR -- the sources under DIR over MAX_LINES lines, "N path" each (build folders, .git
+# and node_modules skipped).
+MAX_LINES=600
+too_long() {
+    find "$1" -mindepth 1 \( -type d \( -name 'build*' -o -name .git -o -name node_modules \) -prune \) -o \
+         -type f \( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.py' \) -print0 |
+        xargs -0 -r wc -l | awk -v max="$MAX_LINES" '$2 != "total" && $1 > max { print $1, $2 }'
+}
+plant=$(mktemp -d)
+trap 'rm -rf "$plant"' EXIT
+mkdir -p "$plant/simhost" "$plant/build/gen"
+seq 1 601 | sed 's|^|/* line |; s|$| */|' >"$plant/simhost/planted.c"
+seq 1 600 >"$plant/simhost/at_limit.sh"
+seq 1 900 >"$plant/build/gen/generated.c"
+planted=$(too_long "$plant")
+[ "$planted" = "601 $plant/simhost/planted.c" ] ||
+    fail "the line-count check did not catch exactly the planted 601-line file (got: ${planted:-nothing})"
+while read -r n path; do
+    [ -n "$path" ] && fail "${path#"$SRC/"} has $n lines (over $MAX_LINES): split it along a seam"
+done < <(too_long "$SRC")
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures problem(s)"
     exit 1
 fi
-echo "ok: every source and test is listed by name, every module has its header and its opening comment"
+echo "ok: every source and test is listed by name, every module has its header and its opening comment, none over $MAX_LINES lines"

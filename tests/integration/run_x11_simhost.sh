@@ -71,6 +71,11 @@ grep -qE '^smax +([0-9]|not reached at [0-9]+ active \(smax >= [0-9])' "$WORK/sc
     || fail "not every session has traffic records: $(q "select session, max(wire_in) from traffic group by session")"
 x11_kbps=$(sed -n 's/^bandwidth  \([0-9.]*\) kbit\/s per session$/\1/p' "$WORK/score.log")
 [ -n "$x11_kbps" ] && awk -v k="$x11_kbps" 'BEGIN { exit !(k > 0) }' || fail "no kbit/s: $(cat "$WORK/score.log")"
+# the clients' and X servers' costs came over the link, were stored and are printed per session
+[ "$(q "select count(*) from health where run_id = 1 and ext_sessions > 0 and ext_client_pss_kb > 0 and ext_xserver_pss_kb > 0")" -gt 0 ] \
+    || fail "no external costs stored: $(q "select * from health where run_id = 1")"
+grep -qE '^clients    per session: client [0-9.]+ MiB PSS' "$WORK/score.log" || fail "no per-session costs: $(cat "$WORK/score.log")"
+grep -qE '^           capacity   [0-9]+ sessions per core' "$WORK/score.log" || fail "no capacity: $(cat "$WORK/score.log")"
 # nothing outlives the run, nothing leaked the password
 sleep 0.5
 left=$(pgrep -af "xfreerdp /v:127\.0\.0\.1:$SIM_PORT" || true)

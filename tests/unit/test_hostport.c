@@ -1,9 +1,14 @@
-/* test_hostport.c -- the one HOST:PORT splitter used by the agent, the link, plans and simhost. */
+/* test_hostport.c -- the one HOST:PORT splitter used by the agent, the link, plans and simhost;
+ * the free loopback port of demo and the benches. */
 #include "unit.h"
 
 #include "common/hostport.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static void test_hostport__split(void)
 {
@@ -39,11 +44,23 @@ static void test_hostport__refused(void)
     CU_ASSERT_EQUAL(port, 65535);
 }
 
+/* The free loopback port is one a listener can take right after. */
+static void test_hostport__free_loopback(void)
+{
+    int port = hostport_free_loopback();
+    CU_ASSERT_TRUE(port > 0 && port <= 65535);
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    CU_ASSERT_EQUAL(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+    close(fd);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_hostport__split), UNIT_TEST(test_hostport__default_port),
-        UNIT_TEST(test_hostport__refused), UNIT_END,
+        UNIT_TEST(test_hostport__refused), UNIT_TEST(test_hostport__free_loopback), UNIT_END,
     };
     return unit_run("hostport", tests, NULL, NULL);
 }

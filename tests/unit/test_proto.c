@@ -124,6 +124,33 @@ static void test_proto__records_batch(void)
     proto_buf_free(&b);
 }
 
+/* health_ext (sent when CONFIG ext_costs asks) carries the external clients' costs; plain
+ * health leaves them out on the wire, so they decode as 0. */
+static void test_proto__health_ext(void)
+{
+    struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_EXT }, { .kind = PROTO_REC_HEALTH } };
+    r[0].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 5, 66, 1u << 20, 75000,
+                                         115000, 74000 };
+    r[1].u.health = r[0].u.health;
+    struct proto_buf b = { 0 };
+    CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
+    CU_ASSERT_EQUAL(proto_records_add(&b, &r[0]), 0);
+    CU_ASSERT_EQUAL(proto_records_add(&b, &r[1]), 0);
+    proto_records_end(&b);
+    struct proto_msg o;
+    uint32_t n;
+    CU_ASSERT_EQUAL_FATAL(proto_frame_header(b.data, PROTO_MAX_FRAME, &n, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(proto_decode(b.data + 4, n, &o, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(o.u.records.count, 2);
+    CU_ASSERT_EQUAL(o.u.records.recs[0].kind, PROTO_REC_HEALTH_EXT);
+    CU_ASSERT_EQUAL(memcmp(&o.u.records.recs[0].u.health, &r[0].u.health, sizeof r[0].u.health), 0);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.rss_kb, 123456);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_sessions, 0);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_client_pss_kb, 0);
+    proto_msg_clear(&o);
+    proto_buf_free(&b);
+}
+
 /* A RECORDS frame fills up at PROTO_MAX_FRAME: add refuses, the frame stays valid. */
 static void test_proto__records_frame_limit(void)
 {
@@ -524,6 +551,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_proto__roundtrip_control_messages),
         UNIT_TEST(test_proto__records_batch),
+        UNIT_TEST(test_proto__health_ext),
         UNIT_TEST(test_proto__records_frame_limit),
         UNIT_TEST(test_proto__refuses_bad_frames),
         UNIT_TEST(test_proto__mac),

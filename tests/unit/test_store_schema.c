@@ -203,6 +203,7 @@ static struct store *open_older(const char *path, const char *downgrade_sql, con
 {
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, downgrade_sql), SQLITE_OK);
     char report[2048];
@@ -279,12 +280,51 @@ static void test_store__migrate_v6_target_load(void)
     close_current(st, path);
 }
 
+/* 8 -> 9: a version-8 health row reads back with no external costs; a new one keeps them. */
+static void test_store__migrate_v8_ext_costs(void)
+{
+    const char *path = db_path("v8.db");
+    struct store *st = open_ok(path, STORE_WRITE);
+    store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                        "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
+                                        " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
+                                        " VALUES (1, 1, 1000, 3, 0, 10, 20, 30, 400, 5000);"
+                                        "PRAGMA user_version = 8"), SQLITE_OK);
+    char report[2048];
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 8 (older"));
+    st = open_ok(path, STORE_WRITE);
+    struct rec_health h = { .t_us = 2000, .sessions_active = 2, .rss_kb = 6000, .ext_sessions = 2,
+                            .ext_cpu_permille = 31, .ext_client_rss_kb = 84000, .ext_client_pss_kb = 30000,
+                            .ext_xserver_rss_kb = 46000, .ext_xserver_pss_kb = 29000 };
+    CU_ASSERT_EQUAL(store_add_health(st, 1, 1, &h), 0);
+    CU_ASSERT_EQUAL(store_flush(st), 0);
+    struct store_health_row *rows = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_health(st, 1, &rows, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(rows[0].h.rss_kb, 5000);
+    CU_ASSERT_EQUAL(rows[0].h.ext_sessions, 0);
+    CU_ASSERT_EQUAL(rows[0].h.ext_client_pss_kb, 0);
+    CU_ASSERT_EQUAL(rows[1].h.ext_sessions, 2);
+    CU_ASSERT_EQUAL(rows[1].h.ext_cpu_permille, 31);
+    CU_ASSERT_EQUAL(rows[1].h.ext_client_rss_kb, 84000);
+    CU_ASSERT_EQUAL(rows[1].h.ext_client_pss_kb, 30000);
+    CU_ASSERT_EQUAL(rows[1].h.ext_xserver_rss_kb, 46000);
+    CU_ASSERT_EQUAL(rows[1].h.ext_xserver_pss_kb, 29000);
+    free(rows);
+    close_current(st, path);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_store__migrate_v1),
         UNIT_TEST(test_store__migrate_v5_agent_clock),
         UNIT_TEST(test_store__migrate_v6_target_load),
+        UNIT_TEST(test_store__migrate_v8_ext_costs),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),

@@ -1,0 +1,56 @@
+/* sim_session.h -- what one logged-on session does between FreeRDP's callbacks: input queued
+ * by the callbacks is run in order (keys change the desktop, commands do their work on this
+ * thread and log an event, a drive copy steps until it ends), then the dirty rectangles go out
+ * as one frame of SurfaceBits (or the session's codec) between frame markers. The peer's
+ * lifecycle (connection, logon checks, teardown) is sim_peer.c's. */
+#ifndef SIM_SESSION_H
+#define SIM_SESSION_H
+
+#include "simhost/sim_desktop.h"
+#include "simhost/sim_eventlog.h"
+#include "simhost/sim_frame.h"
+#include "simhost/sim_server.h"
+
+#include <freerdp/peer.h>
+#include <stdint.h>
+
+#define SIM_QUEUE 512
+#define SIM_HOLD_US 1000000u     /* a client that never speaks gets its first frame after this */
+
+struct sim_input {
+    uint16_t flags, code;
+    int unicode;
+};
+
+struct sim_session {
+    struct sim_server *srv;
+    freerdp_peer *peer;
+    unsigned id;
+    struct sim_peer_entry ent;
+    struct sim_desktop desk;
+    struct sim_frame_buf fb;
+    struct sim_codec *codec;     /* NULL: uncompressed SurfaceBits (sim_frame) */
+    char user[64];
+    char dir[4096];
+    int bpp;
+    int logged_on, activated, suppressed, logoff;
+    int client_ready;            /* the client spoke after activation: the first frame may go */
+    uint64_t activated_us;
+    uint32_t refuse;             /* ERRINFO_* to send before closing, 0 = none */
+    int bad_password;
+    uint32_t frame_id;
+    int markers;                 /* client supports surface frame markers */
+    struct sim_input q[SIM_QUEUE];
+    int qn;
+    struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */
+    struct sim_event copy_ev;    /* the copy in progress, logged when it ends */
+};
+
+/* Queues one key press or release (unicode: a UTF-16 unit) to be run by sim_session_drain();
+ * a full queue drops it with a rate-limited warning. */
+void sim_session_queue(struct sim_session *s, uint16_t flags, uint16_t code, int unicode);
+/* Runs the queued input in order (none while a copy is in progress, which steps instead) and
+ * paints what changed. Returns 0, or -1 when the client is gone. */
+int sim_session_drain(struct sim_session *s);
+
+#endif
