@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <winpr/synch.h>
+#include <winpr/wlog.h>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -155,12 +157,50 @@ static void done_cb(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* WinPR creates a named logger on its first WLog_Get and keeps it in the root logger's child
+ * list; the lookup and the insertion take the root's lock separately, so two connector threads
+ * asking for the same new name both create it. Every logger FreeRDP 2.11 and WinPR use on the
+ * connect path (the TAGs of libfreerdp2 and libwinpr2) is therefore created here, on the loop
+ * thread before any worker starts: a worker only ever finds them. */
+static void create_loggers(void)
+{
+    static const char *const names[] = {
+        "core", "core.activation", "core.autodetect", "core.capabilities", "core.channels",
+        "core.client", "core.codecs", "core.connection", "core.fastpath", "core.gateway.http",
+        "core.gateway.ntlm", "core.gateway.rdg", "core.gateway.rpc", "core.gateway.rts",
+        "core.gateway.tsg", "core.gcc", "core.heartbeat", "core.license", "core.message",
+        "core.nego", "core.nla", "core.orders", "core.proxy", "core.rdp", "core.redirection",
+        "core.surface", "core.tpkt", "core.transport", "core.update", "core.window", "crypto",
+        "addin", "cache.bitmap", "cache.glyph", "cache.offscreen", "cache.palette", "cache.pointer",
+        "codec", "codec.clear", "codec.color", "codec.mppc", "codec.nsc", "codec.progressive",
+        "codec.rfx", "color", "common", "common.settings", "gdi", "gdi.bitmap", "gdi.region",
+        "gdi.shape", "primitives", "utils",
+    };
+    static const char *const winpr[] = {
+        "crt", "file", "io", "library", "negotiate", "nt", "path", "pool", "registry", "sspi",
+        "sspi.Kerberos", "sspi.NTLM", "sspi.Schannel", "sspi.gss", "sspi.schannel", "sync",
+        "sync.mutex", "sync.pollset", "sync.wait", "synch.critical", "synch.event",
+        "synch.semaphore", "synch.sleep", "synch.timer", "thread", "timezone", "unicode", "utils",
+        "utils.ssl", "utils.wlog",
+    };
+    char tag[64];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(tag, sizeof tag, "com.freerdp.%s", names[i]);
+        WLog_Get(tag);
+    }
+    for (size_t i = 0; i < sizeof winpr / sizeof winpr[0]; i++) {
+        snprintf(tag, sizeof tag, "com.winpr.%s", winpr[i]);
+        WLog_Get(tag);
+    }
+}
+
 struct connector *connector_new(struct event_base *base, unsigned threads)
 {
     struct connector *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->efd = -1;
+    create_loggers();
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->work_cv, NULL);
     pthread_condattr_t ca;

@@ -98,14 +98,15 @@ for name in $NAMES; do
         "$bin" "${args[@]}" "$corpus" "$seeddir" >"$log" 2>&1; } 2>"$log.cpu"
     rc=$?
     secs=$(( $(date +%s) - start ))
-    cpu=$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$log.cpu")
+    cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.cpu")
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     if [ $rc -ne 0 ]; then
         echo "FAIL: $name: findings 1 (exit $rc after ${execs:-?} executions in ${secs} s); log $log:"
         grep -E 'ERROR|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -20
         failures=$((failures + 1))
     else
-        rate=$(( ${execs:-0} / (secs > 0 ? secs : 1) )) crate=$(( ${execs:-0} / (cpu > 0 ? cpu : 1) ))
+        rate=$(( ${execs:-0} / (secs > 0 ? secs : 1) ))
+        crate=$(awk -v n="${execs:-0}" -v c="$cpu" 'BEGIN { printf "%d", (c > 0 ? n / c : 0) }')
         echo "$name: ${execs:-?} executions in ${secs} s ($rate exec/s; ${cpu} s of CPU, $crate per CPU-second), findings 0, corpus $(ls "$corpus" | wc -l) inputs"
         if [ -n "${FUZZ_RUNS:-}" ] && [ "${execs:-0}" -lt "$FUZZ_RUNS" ] && [ "$crate" -gt 0 ]; then
             echo "$name: stopped by the time limit short of $FUZZ_RUNS executions; they take $(( FUZZ_RUNS / (rate > 0 ? rate : 1) )) s at this rate, $(( FUZZ_RUNS / crate )) s of one idle core"

@@ -14,21 +14,8 @@ for t in xfreerdp Xvfb; do
     command -v $t >/dev/null || { echo "SKIP: $t missing (scripts/install-deps)"; exit 77; }
 done
 start_simhost 6
-cat >"$WORK/plan.yaml" <<YAML
-name: mxc
-target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
-credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
-platform: simhost-e2e
-network: lan
-workload: $S/tests/integration/short-worker.yaml
-sessions: 2
-launch_window: 2s
-steady_state: 15s
-logoff_deadline: 20s
-agents: {local: 1, heartbeat_timeout: 10s}
-score: {baseline_count: 3}
-results: $WORK/r.db
-YAML
+plan_fields "name: mxc" "sessions: 2" "launch_window: 2s" "steady_state: 15s" \
+    "agents: {local: 1, heartbeat_timeout: 10s}" "score: {baseline_count: 3}"
 rc=0
 timeout -k 10 400 "$B/sessmax" matrix "$WORK/plan.yaml" --plain --vary client=builtin,xfreerdp \
     --vary network=lan,wan-100ms >"$WORK/m.log" 2>&1 || rc=$?

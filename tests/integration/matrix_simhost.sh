@@ -110,13 +110,7 @@ CTL=$!
 PIDS+=("$CTL")
 wait_for 120 running_cell sessions=3 || fail "cell 3 never started on resume"
 grep -q '(2 runs to do)' "$WORK/i2.log" || fail "first resume should have 2 runs to do"
-SM=$(controller)
-AGENTS=$(pgrep -P "$SM" -d ' ' -f "sessmax-agent connect") || fail "agents not found"
-PIDS+=($AGENTS)
-kill -9 "$SM"
-wait "$CTL" 2>/dev/null || true
-gone() { for p in $AGENTS; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
-wait_for 40 gone || fail "agents kept running after the controller died"
+kill_controller "$(controller)"
 [ "$(qi "select status from runs where cell = 'sessions=3'")" = running ] || fail "the killed run should read running"
 rc=0
 mx --vary sessions=1,2,3 --resume >"$WORK/i3.log" 2>&1 || rc=$?

@@ -15,22 +15,9 @@ done
 N=5
 start_simhost $((N + 2)) --work-scale 0.2
 W=$S/workloads/simhost-task-worker.yaml
-cat >"$WORK/plan.yaml" <<YAML
-name: x11-e2e
-target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
-credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
-platform: simhost-e2e
-network: lan
-client: {x11: xfreerdp}
-workload: $W
-sessions: $N
-launch_window: 5s
-steady_state: 45s
-logoff_deadline: 30s
-agents: {local: 1, heartbeat_timeout: 10s}
-score: {baseline_count: 3}
-results: $WORK/r.db
-YAML
+plan_fields "name: x11-e2e" "client: {x11: xfreerdp}" "workload: $W" "sessions: $N" "launch_window: 5s" \
+    "steady_state: 45s" "logoff_deadline: 30s" "agents: {local: 1, heartbeat_timeout: 10s}" \
+    "score: {baseline_count: 3}"
 "$B/sessmax" validate "$WORK/plan.yaml" >"$WORK/validate.log" 2>&1 || fail "validate: $(cat "$WORK/validate.log")"
 grep -q 'labels .*transport=tcp .*client=xfreerdp' "$WORK/validate.log" || fail "validate labels: $(cat "$WORK/validate.log")"
 

@@ -11,18 +11,9 @@ set -u
 trap xrdp_cleanup EXIT
 xrdp_lock
 
-SESSIONS=3
-PORT=$(free_port)
-DB=$WORK/results.db
-PLAN=$WORK/xrdp-wan-plan.yaml
-for b in sessmax sessmax-agent; do [ -x "$BUILD/$b" ] || fail "$BUILD/$b is not built"; done
-sed -e "s|^  port: 3389|  port: $PORT|" \
-    -e "s|^workload: xrdp-task-worker.yaml|workload: $SRC/workloads/xrdp-task-worker.yaml|" \
-    -e "s|^network: lan|network: wan-100ms|" -e "s|^sessions: .*|sessions: $SESSIONS|" \
-    -e "s|^launch_window: .*|launch_window: 20s|" -e "s|^steady_state: .*|steady_state: 60s|" \
-    "$SRC/workloads/xrdp-plan.yaml" > "$PLAN"
-echo "results: $DB" >> "$PLAN"
-grep -q "port: $PORT" "$PLAN" && grep -q "^network: wan-100ms" "$PLAN" || fail "could not edit the plan copy"
+xrdp_plan 3 xrdp-wan-plan.yaml -e "s|^network: lan|network: wan-100ms|" \
+    -e "s|^launch_window: .*|launch_window: 20s|" -e "s|^steady_state: .*|steady_state: 60s|"
+grep -q "^network: wan-100ms" "$PLAN" || fail "could not edit the plan copy"
 
 xrdp_start --users $SESSIONS --cpus 1 --port "$PORT"
 note "sessmax run ($SESSIONS sessions on xrdp over wan-100ms)"

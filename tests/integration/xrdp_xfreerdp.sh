@@ -12,24 +12,13 @@ trap xrdp_cleanup EXIT
 for t in xfreerdp Xvfb; do command -v $t >/dev/null || fail "$t missing (scripts/install-deps --xrdp)"; done
 xrdp_lock
 
-SESSIONS=2
-PORT=$(free_port)
-DB=$WORK/results.db
-PLAN=$WORK/plan.yaml
-for b in sessmax sessmax-agent; do [ -x "$BUILD/$b" ] || fail "$BUILD/$b is not built"; done
 export SESSMAX_AGENT_BIN=$BUILD/sessmax-agent
 # one loop takes about 60 s (more on a loaded machine, and logons take up to 10 s): the steady
 # state lets both sessions finish their first
-sed -e "s|^  port: 3389|  port: $PORT|" \
-    -e "s|^workload: xrdp-task-worker.yaml|workload: $SRC/workloads/xrdp-task-worker.yaml|" \
-    -e "s|^sessions: .*|sessions: $SESSIONS|" \
-    -e "s|^launch_window: .*|launch_window: 4s|" \
-    -e "s|^steady_state: .*|steady_state: 110s|" \
-    -e "s|^platform: .*|platform: xrdp-0.9-openbox|" \
-    -e "s|^transport: tcp|client: {x11: xfreerdp}|" \
-    "$SRC/workloads/xrdp-plan.yaml" > "$PLAN"
-echo "results: $DB" >> "$PLAN"
-grep -q '^client: {x11: xfreerdp}$' "$PLAN" && grep -q "port: $PORT" "$PLAN" || fail "could not edit the plan copy"
+xrdp_plan 2 plan.yaml -e "s|^launch_window: .*|launch_window: 4s|" \
+    -e "s|^steady_state: .*|steady_state: 110s|" -e "s|^platform: .*|platform: xrdp-0.9-openbox|" \
+    -e "s|^transport: tcp|client: {x11: xfreerdp}|"
+grep -q '^client: {x11: xfreerdp}$' "$PLAN" || fail "could not edit the plan copy"
 
 xrdp_start --users $SESSIONS --port "$PORT"
 note "sessmax run: $SESSIONS sessions through xfreerdp on xrdp"
@@ -44,12 +33,7 @@ q() { sqlite3 -batch -noheader "$DB" "$1"; }
     || fail "run: $(q "SELECT status, client, transport, message FROM runs")"
 n=$(q "SELECT count(*) FROM sessions WHERE run_id = 1 AND logon_us > 0 AND state = 'ended' AND reason = 'none'")
 [ "$n" = $SESSIONS ] || fail "$n of $SESSIONS sessions logged on and off cleanly: $(q "SELECT user, state, reason, detail FROM sessions" | tr '\n' ' ')"
-timers=$(awk '/^  - timer: / { print $3 } /^logoff:/ { exit }' "$SRC/workloads/xrdp-task-worker.yaml" | sort -u)
-[ "$(echo "$timers" | wc -l)" -ge 8 ] || fail "could not read the workload's timers"
-for t in $timers vsi; do
-    c=$(q "SELECT count(*) FROM samples s JOIN timer_names t ON t.id = s.name_id WHERE s.run_id = 1 AND t.name = '$t' AND s.ok = 1")
-    [ "$c" -gt 0 ] || fail "no successful sample for timer $t"
-done
+xrdp_timers_ok 1
 note "logoff ended every process of every user on the server"
 for k in $(seq $SESSIONS); do
     wait_for 20 no_user_procs rdpuser$k || fail "rdpuser$k still has processes: $(pgrep -u rdpuser$k -l | tr '\n' ' ')"
