@@ -85,11 +85,8 @@ static int integrity(sqlite3 *db, const char *path, struct report *r)
 /* Whether chunk row `s` has its shape and decimal records; NULL or what is wrong. */
 static const char *chunk_problem(sqlite3_stmt *s)
 {
-    struct store_chunk_view v = { .n = sqlite3_column_int64(s, 1), .t_min = sqlite3_column_int64(s, 2) };
-    for (int f = 0; f < CHUNK__FIELDS; f++)
-        v.w[f] = sqlite3_column_int64(s, 3 + f);
-    v.data = sqlite3_column_blob(s, 3 + CHUNK__FIELDS);
-    v.len = (size_t)sqlite3_column_bytes(s, 3 + CHUNK__FIELDS);
+    struct store_chunk_view v;
+    store_chunk_view_read(&v, s, 1);
     const char *why;
     struct store_chunk_rec rec;
     if (store_chunk_check(&v, &why) != 0)

@@ -137,3 +137,13 @@ int store_chunk_decode(const struct store_chunk_view *v, size_t k, struct store_
     r->f[CHUNK_T] = (int64_t)((uint64_t)v->t_min + (uint64_t)r->f[CHUNK_T]);
     return 0;
 }
+
+void store_chunk_view_read(struct store_chunk_view *v, sqlite3_stmt *s, int first)
+{
+    v->n = sqlite3_column_int64(s, first);
+    v->t_min = sqlite3_column_int64(s, first + 1);
+    for (int f = 0; f < CHUNK__FIELDS; f++)
+        v->w[f] = sqlite3_column_int64(s, first + 2 + f);
+    v->data = sqlite3_column_blob(s, first + 2 + CHUNK__FIELDS);
+    v->len = (size_t)sqlite3_column_bytes(s, first + 2 + CHUNK__FIELDS);
+}

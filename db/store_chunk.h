@@ -54,6 +54,9 @@ struct store_chunk_view {
     const unsigned char *data;
     size_t len;
 };
+/* Fills v from the row `s` is on, whose columns from `first` on are n, t_min, w_session ..
+ * w_active, data (the data stays SQLite's until the next step). */
+void store_chunk_view_read(struct store_chunk_view *v, sqlite3_stmt *s, int first);
 /* Checks the chunk's shape (n, widths, length). 0 or -1 with a reason in why. */
 int store_chunk_check(const struct store_chunk_view *v, const char **why);
 /* Decodes record k (0 <= k < n) of a checked chunk into r (t absolute); -1 on a malformed field. */

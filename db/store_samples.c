@@ -78,11 +78,8 @@ static int64_t count_samples(struct store *st, int64_t run)
 static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, struct store_samples *out,
                         size_t *cap)
 {
-    struct store_chunk_view v = { .n = sqlite3_column_int64(s, 1), .t_min = sqlite3_column_int64(s, 2) };
-    for (int f = 0; f < CHUNK__FIELDS; f++)
-        v.w[f] = sqlite3_column_int64(s, 3 + f);
-    v.data = sqlite3_column_blob(s, 3 + CHUNK__FIELDS);
-    v.len = (size_t)sqlite3_column_bytes(s, 3 + CHUNK__FIELDS);
+    struct store_chunk_view v;
+    store_chunk_view_read(&v, s, 1);
     const char *why;
     long long id = sqlite3_column_int64(s, 0);
     if (store_chunk_check(&v, &why) != 0)
