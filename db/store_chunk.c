@@ -97,7 +97,8 @@ int store_chunk_check(const struct store_chunk_view *v, const char **why)
     for (int f = 0; f < CHUNK__FIELDS && !*why; f++) {
         if (v->w[f] < 1 || v->w[f] > 20)
             *why = "field width outside 1..20";
-        rw += v->w[f];
+        else
+            rw += v->w[f];      /* only checked widths: a forged one would overflow the sum */
     }
     if (!*why && (!v->data || (int64_t)v->len != rw * v->n))
         *why = "data length does not match its count and widths";

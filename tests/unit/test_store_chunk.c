@@ -175,7 +175,8 @@ static void test_store_chunk__damaged(void)
     store_close(st);
     const char *edits[] = { "UPDATE sample_chunks SET data = CAST('Z' || substr(data, 2) AS BLOB)",
                             "UPDATE sample_chunks SET n = 11", "UPDATE sample_chunks SET w_value = 0",
-                            "UPDATE sample_chunks SET data = zeroblob(3)", "UPDATE sample_chunks SET n = 100000" };
+                            "UPDATE sample_chunks SET data = zeroblob(3)", "UPDATE sample_chunks SET n = 100000",
+                            "UPDATE sample_chunks SET w_loop = 9223372036854775807" };
     for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
         sqlite3 *db = NULL;
         CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &db), SQLITE_OK);
