@@ -171,6 +171,10 @@ static void print_acks(const struct scale_report *r)
     printf("  %-44s %llu regular + %llu burst of %llu   target 0: %s\n", "ACKs late (> 1 s: one heartbeat interval)",
            (unsigned long long)r->late, (unsigned long long)r->burst_late, (unsigned long long)r->batches,
            met(!r->late && !r->burst_late));
+    if (r->late_first)
+        printf("  %-44s between %.1f s and %.1f s after the first START (STOP came at %.1f s)\n",
+               "late batches were sent", (r->late_first - r->first_start) / 1e6, (r->late_last - r->first_start) / 1e6,
+               r->stop_at ? (r->stop_at - r->first_start) / 1e6 : 0);
 }
 
 struct figures {

@@ -8,7 +8,8 @@
  * extra sample batches as fast as the ACKs allow (<= WINDOW unacknowledged): the committed-rate
  * figure. Burst batches are encoded once per agent and sent again with a new sequence number, and
  * the links use TLS_AES_128_GCM_SHA256, so the load generator costs little next to the
- * controller. STOP ends every session, DONE, the last ACK. */
+ * controller. After STOP each session logs off within LOGOFF_US (spread, as sessions take their
+ * own time to log off), then DONE and the last ACK. */
 #include "bench/bench_controller_scale_agents.h"
 
 #include "common/clock.h"
@@ -33,6 +34,7 @@
 #define TRAFFIC_US 5000000ull
 #define HEALTH_US 2000000ull
 #define LOGON_US 1000000ull
+#define LOGOFF_US 5000000ull     /* after STOP, each session logs off within this (as sessions do, not at once) */
 #define TICK_US 50000           /* batch flush, as agent/link.c */
 #define RING 4096u              /* batches in flight per agent we can time */
 #define SEQ_AT 5                /* a RECORDS frame: u32 length, u8 type, u64 seq, ... */
@@ -43,7 +45,7 @@ static const char *const step_name[STEPS] = { "app_start", "file_open", "echo", 
 struct ssess {
     uint32_t index;
     uint64_t due, traffic_due;
-    uint8_t step, active;
+    uint8_t step, active, ended;
 };
 
 struct sagent {
@@ -59,6 +61,8 @@ struct sagent {
     uint32_t count[RING];
     uint8_t is_burst[RING];
     int ready, stopping, done_sent, closed;
+    uint32_t ended;
+    uint64_t stop_us;
 };
 
 struct agents {
@@ -190,35 +194,46 @@ static void burst_fill(struct sagent *a, uint64_t now)
     }
 }
 
+/* After STOP: the sessions whose logoff is due log off and end; DONE after the last. */
+static void sa_logoff(struct sagent *a, uint64_t now)
+{
+    for (uint32_t i = 0; i < a->n; i++) {
+        struct ssess *s = &a->s[i];
+        if (s->ended || now < a->stop_us + (s->index * 2654435761u) % LOGOFF_US)
+            continue;
+        s->ended = 1;
+        a->ended++;
+        session_rec(a, s->index, SESSION_LOGOFF, 0);
+        session_rec(a, s->index, SESSION_ENDED, 0);
+    }
+    if (a->ended < a->n)
+        return;
+    sa_flush(a);
+    struct proto_msg d = { .type = PROTO_DONE };
+    d.u.done.ended = a->n;
+    wire_send(a->w, &d);
+    a->done_sent = 1;
+}
+
 static void sa_tick(struct sagent *a, uint64_t now)
 {
     if (!a->ready || a->closed || a->done_sent)
         return;
     for (uint32_t i = 0; i < a->n && !a->stopping; i++)
         session_due(a, &a->s[i], now);
+    if (a->stopping)
+        sa_logoff(a, now);
+    if (a->done_sent)
+        return;
     if (now >= a->health_due) {
         struct proto_record r = { .kind = PROTO_REC_HEALTH };
-        r.u.health = (struct rec_health){ .t_us = clock_wall_us(), .sessions_active = a->n, .cpu_permille = 50,
-                                          .rss_kb = 20000 };
+        r.u.health = (struct rec_health){ .t_us = clock_wall_us(), .sessions_active = a->n - a->ended,
+                                          .cpu_permille = 50, .rss_kb = 20000 };
         sa_add(a, &r);
         a->health_due = now + HEALTH_US;
     }
     sa_flush(a);
     burst_fill(a, now);
-}
-
-static void sa_stop(struct sagent *a)
-{
-    a->stopping = 1;
-    for (uint32_t i = 0; i < a->n; i++) {
-        session_rec(a, a->s[i].index, SESSION_LOGOFF, 0);
-        session_rec(a, a->s[i].index, SESSION_ENDED, 0);
-    }
-    sa_flush(a);
-    struct proto_msg d = { .type = PROTO_DONE };
-    d.u.done.ended = a->n;
-    wire_send(a->w, &d);
-    a->done_sent = 1;
 }
 
 static void sa_ack(struct sagent *a, uint64_t seq)
@@ -232,6 +247,10 @@ static void sa_ack(struct sagent *a, uint64_t seq)
         uint32_t *h = a->is_burst[k] ? rep->bhist : rep->hist;
         h[lat / 1000 < HIST_MS ? lat / 1000 : HIST_MS]++;
         rep->late += !a->is_burst[k] && lat > LATE_US;
+        if (lat > LATE_US) {
+            rep->late_first = rep->late_first && rep->late_first < a->sent_us[k] ? rep->late_first : a->sent_us[k];
+            rep->late_last = rep->late_last > a->sent_us[k] ? rep->late_last : a->sent_us[k];
+        }
         if (a->is_burst[k]) {
             rep->burst_late += lat > LATE_US;
             rep->burst_samples += a->count[k];
@@ -268,8 +287,12 @@ static void sa_msg(struct wire *w, struct proto_msg *m, void *arg)
     (void)w;
     if (m->type == PROTO_START && !a->stopping && a->n < PER_AGENT)
         sa_start(a, &m->u.start);
-    else if (m->type == PROTO_STOP && !a->stopping)
-        sa_stop(a);
+    else if (m->type == PROTO_STOP && !a->stopping) {
+        a->stopping = 1;
+        a->stop_us = clock_now_us();
+        if (!a->all->rep.stop_at)
+            a->all->rep.stop_at = clock_wall_us();
+    }
     else if (m->type == PROTO_ACK)
         sa_ack(a, m->u.ack_seq);
 }

@@ -43,6 +43,8 @@ struct scale_report {
     uint64_t burst_samples, burst_t0, burst_t1;   /* acked burst samples; first sent, last acked (wall µs) */
     uint64_t first_start;                         /* wall µs of the first START */
     uint64_t last_close;                          /* wall µs the last link closed */
+    uint64_t stop_at;                             /* wall µs of the first STOP */
+    uint64_t late_first, late_last;               /* wall µs the first and last late batch left */
     uint64_t cpu_us;                              /* CPU time of the agents' process */
     uint32_t hist[HIST_MS + 1];                   /* regular batch -> ACK latency, ms buckets (last: more) */
     uint32_t bhist[HIST_MS + 1];                  /* the same for burst batches */
