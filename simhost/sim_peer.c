@@ -1,10 +1,8 @@
-/* sim_peer.c -- per-peer thread: FreeRDP peer callbacks and the session loop.
+/* sim_peer.c -- a peer's FreeRDP callbacks, its handshake thread and its teardown.
  *
- *   accepted -> (TLS/NLA accept inside CheckFileDescriptor) -> PostConnect: check account,
- *   password, --max-sessions -> Activate -> first PDU from the client (or SIM_HOLD_US): paint
- *   everything -> loop { input queued by callbacks; run it in order: keys change the desktop,
- *   commands do their work and paint; flush dirty rectangles } -> logoff / refusal / client gone /
- *   server stop -> teardown.
+ *   accepted -> handshake thread: (TLS/NLA accept inside CheckFileDescriptor, which blocks) ->
+ *   PostConnect: check account, password, --max-sessions -> logged on or refused: handed to an
+ *   event loop (sim_loop.c), which runs the session, the goodbye and the teardown.
  * The first frame waits for the client: a FreeRDP 2.11 client leaves its connect loop at the Font
  * Map and reads TLS with read-ahead, so a frame right behind it can sit unseen in its buffer. Its
  * first PDU after that (input Synchronize, any input, Refresh Rect, Suppress Output) proves it reads.
@@ -22,6 +20,7 @@
 #include "simhost/sim_appstart.h"
 #include "simhost/sim_drive.h"
 #include "simhost/sim_frame.h"
+#include "simhost/sim_loop.h"
 #include "simhost/sim_server.h"
 #include "simhost/sim_session.h"
 
@@ -34,7 +33,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -47,7 +45,7 @@ struct sim_peer_ctx {
 
 static struct sim_session *session_of(rdpContext *ctx) { return ((struct sim_peer_ctx *)ctx)->s; }
 
-/* ---- FreeRDP callbacks (run inside CheckFileDescriptor on this thread) ---- */
+/* ---- FreeRDP callbacks (run inside CheckFileDescriptor, on the thread that owns the peer) ---- */
 
 static BOOL queue_input(rdpInput *input, UINT16 flags, UINT16 code, int unicode)
 {
@@ -216,7 +214,7 @@ static void ctx_free(freerdp_peer *peer, rdpContext *ctx)
     ((struct sim_peer_ctx *)ctx)->s = NULL;
 }
 
-/* ---- the thread ---- */
+/* ---- the handshake thread ---- */
 
 static int configure(freerdp_peer *peer, struct sim_server *srv)
 {
@@ -254,9 +252,7 @@ static int configure(freerdp_peer *peer, struct sim_server *srv)
     return 0;
 }
 
-/* Tells the client why it is going away: bad password (logon error + 0x9), full (0x7), logoff
- * (0xC); then the server side of the disconnect sequence. */
-static void say_goodbye(struct sim_session *s, uint32_t errinfo)
+void sim_peer_goodbye(struct sim_session *s, uint32_t errinfo)
 {
     rdpContext *ctx = s->peer->context;
     if (s->bad_password) {
@@ -273,59 +269,56 @@ static void say_goodbye(struct sim_session *s, uint32_t errinfo)
     s->peer->Close(s->peer);   /* Deactivate All, Set Error Info, MCS Disconnect Provider Ultimatum */
 }
 
-/* Lets the goodbye reach the client: flush, half-close, then discard what the client still sends
- * until it closes (or 2 s). Closing with unread input would send a RST that can destroy the
- * Set Error Info PDU in flight. */
-static void linger_close(struct sim_session *s)
-{
-    int fd = s->peer->sockfd;
-    char sink[4096];
-    for (int i = 0; i < 20 && s->peer->DrainOutputBuffer(s->peer) > 0; i++)
-        usleep(10 * 1000);
-    shutdown(fd, SHUT_WR);
-    uint64_t end = clock_now_us() + 2000000u;
-    while (clock_now_us() < end) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 100) < 0)
-            break;
-        if (p.revents && read(fd, sink, sizeof sink) <= 0)
-            break;
-    }
-}
-
-static void session_loop(struct sim_session *s)
+/* Until the session is logged on or refused (1: hand it to a loop) or the connection ends (0).
+ * TLS and NLA block inside CheckFileDescriptor; the watchdog shuts the socket of a handshake
+ * past its deadline, which wakes it. */
+static int handshake(struct sim_session *s)
 {
     freerdp_peer *peer = s->peer;
-    struct sim_server *srv = s->srv;
     HANDLE handles[32];
-    while (!srv->stop) {
+    while (!s->srv->stop) {
         DWORD n = peer->GetEventHandles(peer, handles, 31);
         if (n == 0)
             break;
         n += sim_drive_handles(s->drive, handles + n, 32 - n);
-        int soon = sim_drive_busy(s->drive) || (s->activated && !s->client_ready);
-        DWORD w = WaitForMultipleObjects(n, handles, FALSE, soon ? 50 : 1000);   /* stop and the watchdog shut the socket: it wakes us */
-        if (w == WAIT_FAILED)
+        if (WaitForMultipleObjects(n, handles, FALSE, 1000) == WAIT_FAILED)
             break;
         if (!peer->CheckFileDescriptor(peer) || sim_drive_check(s->drive) != 0)
             break;
-        if (s->refuse) {
-            say_goodbye(s, s->refuse);
-            linger_close(s);
-            break;
-        }
+        if (s->refuse || s->logged_on)
+            return 1;
         if (s->ent.killed)
             break;
-        if (sim_session_drain(s) != 0)
-            break;
-        if (s->logoff) {
-            log_info("session %u: %s logged off", s->id, s->user);
-            say_goodbye(s, ERRINFO_LOGOFF_BY_USER);
-            linger_close(s);
-            break;
-        }
     }
+    return 0;
 }
+
+/* Ends a connection: logs, leaves the registry (before the socket closes: the watchdog lets
+ * go), disconnects, frees the peer (and s), and releases its admission. */
+static void finish(freerdp_peer *peer, struct sim_session *s, int registered, int initialized)
+{
+    struct sim_server *srv = peer->ContextExtra;
+    if (s && s->logged_on && !s->logoff)
+        log_info("session %u: %s disconnected", s->id, s->user);
+    else if (s && !s->logged_on && !s->refuse)
+        log_ratelimited(LOG_INFO, "sim_prelogon", "peer %s: connection ended before logon (%s)",
+                        peer->hostname, s->ent.killed ? "handshake deadline or shutdown"
+                                                      : "client left or spoke bad protocol");
+    int logged_on = s && s->logged_on;
+    if (registered)
+        sim_server_unregister(srv, &s->ent);
+    if (!initialized)
+        close(peer->sockfd);   /* the transport never adopted it */
+    if (peer->context) {
+        if (initialized)
+            peer->Disconnect(peer);
+        freerdp_peer_context_free(peer);
+    }
+    freerdp_peer_free(peer);
+    sim_server_conn_done(srv, logged_on);
+}
+
+void sim_peer_end(struct sim_session *s) { finish(s->peer, s, 1, 1); }
 
 static void *peer_thread(void *arg)
 {
@@ -348,26 +341,12 @@ static void *peer_thread(void *arg)
     s->ent.peer = peer->hostname;
     sim_server_register(srv, &s->ent, peer->sockfd);
     registered = 1;
-    session_loop(s);
-done:
-    if (s && s->logged_on && !s->logoff)
-        log_info("session %u: %s disconnected", s->id, s->user);
-    else if (s && !s->logged_on && !s->refuse)
-        log_ratelimited(LOG_INFO, "sim_prelogon", "peer %s: connection ended before logon (%s)",
-                        peer->hostname, s->ent.killed ? "handshake deadline or shutdown"
-                                                      : "client left or spoke bad protocol");
-    int logged_on = s && s->logged_on;
-    if (registered)
-        sim_server_unregister(srv, &s->ent);   /* before the socket closes: the watchdog lets go */
-    if (!initialized)
-        close(peer->sockfd);   /* the transport never adopted it */
-    if (peer->context) {
-        if (initialized)
-            peer->Disconnect(peer);
-        freerdp_peer_context_free(peer);
+    if (handshake(s)) {
+        sim_loops_adopt(srv->loops, s);
+        return NULL;
     }
-    freerdp_peer_free(peer);
-    sim_server_thread_done(srv, logged_on);
+done:
+    finish(peer, s, registered, initialized);
     return NULL;
 }
 
@@ -385,8 +364,8 @@ BOOL sim_peer_accepted(freerdp_listener *listener, freerdp_peer *peer)
     int rc = pthread_create(&th, &attr, peer_thread, peer);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
-        sim_server_thread_done(srv, 0);
-        log_ratelimited(LOG_WARN, "sim_thread", "cannot start a peer thread: %s", strerror(rc));
+        sim_server_conn_done(srv, 0);
+        log_ratelimited(LOG_WARN, "sim_thread", "cannot start a handshake thread: %s", strerror(rc));
         return FALSE;
     }
     return TRUE;

@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "simhost/sim_codec.h"
+#include "simhost/sim_loop.h"
 #include "simhost/sim_peer.h"
 
 #include <errno.h>
@@ -164,7 +165,7 @@ int sim_server_admit(struct sim_server *srv, const char *peer)
     int cap = sim_server_pending_cap(srv->opts), dead;
     pthread_mutex_lock(&srv->mu);
     srv->accepted++;
-    if (srv->threads >= srv->opts->max_conns || srv->stop) {
+    if (srv->conns >= srv->opts->max_conns || srv->stop) {
         srv->refused_busy++;
         pthread_mutex_unlock(&srv->mu);
         log_ratelimited(LOG_WARN, "sim_busy", "peer %s: refused: %d connections live (--max-conns)",
@@ -186,16 +187,16 @@ int sim_server_admit(struct sim_server *srv, const char *peer)
         log_ratelimited(LOG_WARN, "sim_evict", "peer %s: handshake shut down to admit peer %s "
                         "(%d handshakes pending, --max-pending %d)", old->peer, peer, srv->pending, cap);
     }
-    srv->threads++;
+    srv->conns++;
     srv->pending++;
     pthread_mutex_unlock(&srv->mu);
     return 0;
 }
 
-void sim_server_thread_done(struct sim_server *srv, int logged_on)
+void sim_server_conn_done(struct sim_server *srv, int logged_on)
 {
     pthread_mutex_lock(&srv->mu);
-    srv->threads--;
+    srv->conns--;
     if (!logged_on)
         srv->pending--;
     pthread_cond_broadcast(&srv->idle);
@@ -226,7 +227,7 @@ static void *watchdog(void *arg)
     return NULL;
 }
 
-/* Ends every peer: shut their sockets down, then wait (bounded) for the threads. */
+/* Ends every connection: shut their sockets down, then wait (bounded) for them to end. */
 static void stop_peers(struct sim_server *srv)
 {
     pthread_mutex_lock(&srv->mu);
@@ -237,7 +238,7 @@ static void stop_peers(struct sim_server *srv)
             shutdown(e->fd, SHUT_RDWR);
         }
     pthread_cond_broadcast(&srv->idle);
-    for (int i = 0; i < 100 && srv->threads > 0; i++) {
+    for (int i = 0; i < 100 && srv->conns > 0; i++) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 100 * 1000000L;
@@ -245,8 +246,8 @@ static void stop_peers(struct sim_server *srv)
             ts.tv_sec++, ts.tv_nsec -= 1000000000L;
         pthread_cond_timedwait(&srv->idle, &srv->mu, &ts);
     }
-    if (srv->threads > 0)
-        log_warn("%d peer threads still busy at exit", srv->threads);
+    if (srv->conns > 0)
+        log_warn("%d connections still busy at exit", srv->conns);
     pthread_mutex_unlock(&srv->mu);
 }
 
@@ -256,7 +257,7 @@ int sim_server_run(struct sim_server *srv)
     freerdp_listener *l = freerdp_listener_new();
     pthread_t wd;
     int wd_started = 0, rc = 1;
-    if (!l)
+    if (!l || !(srv->loops = sim_loops_start(srv)))
         goto done;
     l->info = srv;
     l->PeerAccepted = sim_peer_accepted;
@@ -293,6 +294,10 @@ done:
         freerdp_listener_free(l);
     }
     stop_peers(srv);
+    if (srv->conns == 0) {   /* else a session may still be on a loop: leave them to exit() */
+        sim_loops_stop(srv->loops);
+        srv->loops = NULL;
+    }
     if (wd_started)
         pthread_join(wd, NULL);
     return rc;

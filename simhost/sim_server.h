@@ -1,11 +1,13 @@
 /* sim_server.h -- the simhost process: shared read-only state (font, certificate, accounts, cost
- * table), the listener loop, the registry of live peer threads and the handshake watchdog.
+ * table), the listener loop, the registry of live connections and the handshake watchdog.
  *
- * Threads: main (listener, accepts, starts one detached thread per peer), one thread per peer
- * (sim_peer.c: blocking TLS/NLA accept, then the session), one watchdog (shuts down the socket
- * of any peer still not logged on after --handshake-timeout, so a silent or stalled client
- * cannot keep a thread forever). The registry lock guards every fd the watchdog touches: a peer
- * unregisters before its socket is closed. */
+ * Threads: main (listener, accepts, starts one detached handshake thread per admitted
+ * connection), the handshake threads (sim_peer.c: blocking TLS/NLA accept and logon; at most the
+ * pending-handshake cap, below, plus its slack), the event loops that carry logged-on sessions
+ * (sim_loop.h: one per CPU), a worker thread per action in progress, one watchdog (shuts down the
+ * socket of any peer still not logged on after --handshake-timeout, so a silent or stalled client
+ * cannot keep a handshake thread forever). The registry lock guards every fd the watchdog
+ * touches: a peer unregisters before its socket is closed. */
 #ifndef SIM_SERVER_H
 #define SIM_SERVER_H
 
@@ -40,42 +42,43 @@ struct sim_server {
     char home_dir[2300];          /* <state>/home: one directory per user */
 
     pthread_mutex_t mu;
-    pthread_cond_t idle;          /* signalled when threads drops */
+    pthread_cond_t idle;          /* signalled when conns drops */
     struct sim_peer_entry *peers;
-    int threads;                  /* live peer threads */
+    int conns;                    /* live connections (handshaking, logged on or saying goodbye) */
     int sessions;                 /* logged-on sessions (for --max-sessions) */
-    int pending;                  /* peer threads not (yet) logged on: handshakes in progress */
+    int pending;                  /* connections not (yet) logged on: handshakes in progress */
     unsigned next_id;
     uint64_t accepted, refused_busy, evicted;
+    struct sim_loops *loops;      /* sim_loop.h, while serving */
     volatile sig_atomic_t stop;
 };
 
 /* Loads everything the peers share (font, certificate, accounts, event log, calibration) and
  * prints the cost table. Returns 0, or -1 after printing one error line. */
 int sim_server_init(struct sim_server *srv, const struct sim_opts *o);
-/* Listens, prints the ready line and serves until srv->stop; then ends every peer and waits for
- * their threads. Returns the process exit code. */
+/* Starts the event loops, listens, prints the ready line and serves until srv->stop; then ends
+ * every connection, waits for them and stops the loops. Returns the process exit code. */
 int sim_server_run(struct sim_server *srv);
 void sim_server_free(struct sim_server *srv);
 
-/* Admission gate (called at accept, before a peer thread exists). A pending handshake costs
- * about SIM_PENDING_COST_MB of memory (FreeRDP's peer context and the thread), so their number
+/* Admission gate (called at accept, before the handshake thread exists). A pending handshake
+ * costs about SIM_PENDING_COST_MB of memory (FreeRDP's peer context and the thread), so their number
  * is capped at the lower of --max-pending and --max-pending-mb / SIM_PENDING_COST_MB. At the cap
  * the oldest pending handshake still alive is shut down (its peer is logged) and the new client
  * is admitted, so a flood of half-open connections cannot keep fresh clients out; shut-down
  * handshakes whose threads have not ended yet count too, up to twice the cap, past which the new
  * connection is refused (its peer is logged). Returns 0 to admit (the caller starts the thread
- * and later calls sim_server_thread_done), or -1 to refuse. */
+ * and the connection's end calls sim_server_conn_done), or -1 to refuse. */
 #define SIM_PENDING_COST_MB 3
 int sim_server_admit(struct sim_server *srv, const char *peer);
 int sim_server_pending_cap(const struct sim_opts *o);
 
-/* Registry (called by peer threads). */
+/* Registry (called by the thread that owns the peer). */
 void sim_server_register(struct sim_server *srv, struct sim_peer_entry *e, int fd);
 void sim_server_unregister(struct sim_server *srv, struct sim_peer_entry *e);
 /* Marks e logged on and counts it against --max-sessions; returns 0, or -1 when full. */
 int sim_server_logon(struct sim_server *srv, struct sim_peer_entry *e);
-/* A peer thread ends (or could not start): releases what sim_server_admit counted. */
-void sim_server_thread_done(struct sim_server *srv, int logged_on);
+/* A connection ends (or its thread could not start): releases what sim_server_admit counted. */
+void sim_server_conn_done(struct sim_server *srv, int logged_on);
 
 #endif

@@ -51,6 +51,8 @@ static int flush(struct sim_session *s)
     struct sim_desktop *d = &s->desk;
     if (!s->activated || s->suppressed || d->dirty.n == 0)
         return 0;
+    if (s->peer->IsWriteBlocked(s->peer))   /* the event loop paints again once the client read */
+        return 0;
     if (!s->client_ready && clock_now_us() - s->activated_us < SIM_HOLD_US)
         return 0;
     if (!s->client_ready)
@@ -80,8 +82,8 @@ static void show_result(struct sim_session *s, enum sim_cmd_kind kind, const str
         sim_desktop_show_app(&s->desk, o->title, o->title_rgb, o->editor, lines, o->n);
 }
 
-/* Runs one command: work on this thread, then paint; logs the event. Returns -1 when the client
- * is gone. */
+/* Runs one command: work on this thread (a worker), then paint; logs the event. Returns -1 when
+ * the client is gone. */
 static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
 {
     struct sim_app_out out;
@@ -137,7 +139,23 @@ static void log_input(struct sim_session *s, const struct sim_input *in, const s
         sim_eventlog_write_line(s->srv->ilog, line, (size_t)n);
 }
 
-static int run_input(struct sim_session *s, const struct sim_input *in)
+/* Commands whose work the cost model meters run on a worker thread, never on the event loop. */
+static int is_work(enum sim_cmd_kind kind)
+{
+    return kind != SIM_CMD_NONE && kind != SIM_CMD_LOGOFF && kind != SIM_CMD_COPYIN && kind != SIM_CMD_COPYOUT;
+}
+
+/* Runs a command now, or (work = 0 and it does work) keeps it in s->cmd for a worker. */
+static int command(struct sim_session *s, const struct sim_cmd *cmd, int work)
+{
+    if (work || !is_work(cmd->kind))
+        return run_command(s, cmd);
+    s->cmd = *cmd;
+    s->has_cmd = 1;
+    return 0;
+}
+
+static int run_input(struct sim_session *s, const struct sim_input *in, int work)
 {
     struct sim_cmd cmd;
     enum sim_key_result r;
@@ -152,11 +170,11 @@ static int run_input(struct sim_session *s, const struct sim_input *in)
         log_input(s, in, sim_kbd_decode(code));
     }
     if (r == SIM_KEY_COMMAND)
-        return run_command(s, &cmd);
+        return command(s, &cmd, work);
     if (r == SIM_KEY_OPEN_DIALOG) {
         memset(&cmd, 0, sizeof cmd);
         cmd.kind = SIM_CMD_OPEN;
-        return run_command(s, &cmd);
+        return command(s, &cmd, work);
     }
     return 0;
 }
@@ -180,21 +198,41 @@ static int copy_step(struct sim_session *s)
     return rc;
 }
 
-int sim_session_drain(struct sim_session *s)
+int sim_session_drain(struct sim_session *s, int work)
 {
     int rc = 0;
+    if (s->has_cmd) {
+        if (!work)
+            return SIM_DRAIN_WORK;
+        s->has_cmd = 0;
+        if ((rc = run_command(s, &s->cmd)) != 0)
+            return rc;
+    }
     if (sim_drive_busy(s->drive) && (rc = copy_step(s)) != 0)
         return rc;
     if (sim_drive_busy(s->drive))   /* input waits for the copy, like a busy desktop */
         return 0;
     int i = 0;
-    for (; i < s->qn && rc == 0 && !s->logoff && !sim_drive_busy(s->drive); i++)
-        rc = run_input(s, &s->q[i]);
+    for (; i < s->qn && rc == 0 && !s->logoff && !s->has_cmd && !sim_drive_busy(s->drive); i++)
+        rc = run_input(s, &s->q[i], work);
     memmove(s->q, s->q + i, (size_t)(s->qn - i) * sizeof s->q[0]);
     s->qn -= i;
+    if (rc == 0 && s->has_cmd)
+        return SIM_DRAIN_WORK;      /* painted by the worker, with the command's result */
     if (rc == 0 && !s->logoff)
         rc = flush(s);
     return rc;
+}
+
+uint64_t sim_session_wake_us(const struct sim_session *s, uint64_t now)
+{
+    if (sim_drive_busy(s->drive))
+        return SIM_COPY_TICK_US;
+    if (s->activated && !s->client_ready) {
+        uint64_t due = s->activated_us + SIM_HOLD_US;
+        return due > now ? due - now : 1;
+    }
+    return 0;
 }
 
 void sim_session_queue(struct sim_session *s, uint16_t flags, uint16_t code, int unicode)

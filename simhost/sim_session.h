@@ -1,11 +1,14 @@
 /* sim_session.h -- what one logged-on session does between FreeRDP's callbacks: input queued
- * by the callbacks is run in order (keys change the desktop, commands do their work on this
- * thread and log an event, a drive copy steps until it ends), then the dirty rectangles go out
- * as one frame of SurfaceBits (or the session's codec) between frame markers. The peer's
- * lifecycle (connection, logon checks, teardown) is sim_peer.c's. */
+ * by the callbacks is run in order (keys change the desktop, commands do their work and log an
+ * event, a drive copy steps until it ends), then the dirty rectangles go out as one frame of
+ * SurfaceBits (or the session's codec) between frame markers. The event loop (sim_loop.c) runs
+ * keys and paints; a command that does work stops the loop's drain and is run, with the rest of
+ * the queue, by a worker thread (sim_session_drain(s, 1)). The peer's lifecycle (connection,
+ * logon checks, teardown) is sim_peer.c's. */
 #ifndef SIM_SESSION_H
 #define SIM_SESSION_H
 
+#include "simhost/sim_cmd.h"
 #include "simhost/sim_desktop.h"
 #include "simhost/sim_eventlog.h"
 #include "simhost/sim_frame.h"
@@ -16,6 +19,8 @@
 
 #define SIM_QUEUE 512
 #define SIM_HOLD_US 1000000u     /* a client that never speaks gets its first frame after this */
+#define SIM_COPY_TICK_US 50000u  /* a drive copy in progress is stepped this often */
+#define SIM_DRAIN_WORK 1         /* sim_session_drain: a command waits for a worker */
 
 struct sim_input {
     uint16_t flags, code;
@@ -40,6 +45,8 @@ struct sim_session {
     int bad_password;
     uint32_t frame_id;
     int markers;                 /* client supports surface frame markers */
+    struct sim_cmd cmd;          /* has_cmd: the command the event loop left for a worker */
+    int has_cmd;
     struct sim_input q[SIM_QUEUE];
     int qn;
     struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */
@@ -50,7 +57,15 @@ struct sim_session {
  * a full queue drops it with a rate-limited warning. */
 void sim_session_queue(struct sim_session *s, uint16_t flags, uint16_t code, int unicode);
 /* Runs the queued input in order (none while a copy is in progress, which steps instead) and
- * paints what changed. Returns 0, or -1 when the client is gone. */
-int sim_session_drain(struct sim_session *s);
+ * paints what changed, unless the client has not read what went out before (write blocked).
+ * work = 0 (the event loop): stops before a command that does work (anything but an empty line,
+ * logoff and the start of a copy), keeps it and returns SIM_DRAIN_WORK; the caller hands the
+ * session to a thread that calls again with work = 1, which runs it, the rest of the queue and
+ * the paint. Returns 0, SIM_DRAIN_WORK, or -1 when the client is gone. */
+int sim_session_drain(struct sim_session *s, int work);
+/* How long (µs from now) until the session must be served again without input: a copy in
+ * progress steps every SIM_COPY_TICK_US, the first frame waits for the client at most SIM_HOLD_US.
+ * 0 = only input wakes it. */
+uint64_t sim_session_wake_us(const struct sim_session *s, uint64_t now);
 
 #endif
