@@ -189,6 +189,12 @@ static void process_usage(uint64_t *cpu_us, uint64_t *rss_kb)
         fclose(f);
 }
 
+/* The agent's memory per external session: its copy of the screen and the MIT-SHM segment. */
+static uint64_t screen_kb(const struct x11_client *c)
+{
+    return (uint64_t)c->width * c->height * 4 * 2 / 1024;
+}
+
 /* The external clients' processes: the figures of the last read into h, and the next read
  * handed to a worker (x11_costs.h). */
 static void ext_usage(struct engine *e, struct rec_health *h)
@@ -336,7 +342,7 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
     e->conn = connector_new(base, cfg->connect_threads);
     e->lag = looplag_new(base, LOOPLAG_PERIOD_MS);
     e->deadline_ev = evtimer_new(base, deadline_cb, e);
-    if (!e->conn || !e->lag || !e->deadline_ev || (e->cfg.client && !(e->costs = x11_costs_new(e->conn))))
+    if (!e->conn || !e->lag || !e->deadline_ev || (e->cfg.client && !(e->costs = x11_costs_new(e->conn, screen_kb(&e->client)))))
         goto fail;
     e->host_info = (struct session_host){ .base = base, .cfg = &e->cfg, .sink = &e->sink,
                                           .conn = e->conn, .on_terminal = on_terminal,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agent/connector.h"
+#include "agent/x11_capacity.h"
 #include "agent/x11_proc.h"
 #include "common/clock.h"
 
@@ -25,6 +26,13 @@ struct x11_costs {
     uint64_t t_read_us, t_prev_us;      /* monotonic time of this read, of the last */
     struct rec_health ready;            /* ext_ fields of the last read not yet taken */
     int have_ready;
+    struct x11_capacity_room room;      /* read by the worker with the costs */
+    int room_ok;
+    /* for the capacity: CPU of sessions seen in two reads over their time, the agent's CPU over
+     * the sessions it carried, the largest memory per session seen */
+    uint64_t cpu_us_sum, session_us_sum, agent_permille_sum, agent_sessions_sum, mem_kb_max;
+    uint64_t agent_kb;                  /* the agent's own memory per session */
+    uint32_t announced;                 /* capacity last put in a record; 0: none yet */
 };
 
 static void work(struct connector_job *j)
@@ -36,14 +44,22 @@ static void work(struct connector_job *j)
             if (e->pid[k] && x11_proc_cost(e->pid[k], &e->cost[k]) == 0)
                 e->read = 1;
     }
+    uint64_t held = 0;
+    for (size_t i = 0; i < c->n; i++)
+        held += c->list[i].cost[0].pss_kb + c->list[i].cost[1].pss_kb;
+    c->room_ok = x11_capacity_room_read(held, &c->room) == 0;
     c->t_read_us = clock_now_us();
 }
 
-static uint64_t prev_cpu(const struct x11_costs *c, uint32_t session)
+/* The session's CPU at the last read; 0 and *seen = 0 for a session new in this read. */
+static uint64_t prev_cpu(const struct x11_costs *c, uint32_t session, int *seen)
 {
+    *seen = 0;
     for (size_t i = 0; i < c->nprev; i++)
-        if (c->prev[i].session == session)
+        if (c->prev[i].session == session && c->prev[i].read) {
+            *seen = 1;
             return c->prev[i].cost[0].cpu_us + c->prev[i].cost[1].cpu_us;
+        }
     return 0;                           /* new: everything it used so far */
 }
 
@@ -63,11 +79,21 @@ static void done(struct connector_job *j)
         h->ext_client_pss_kb += e->cost[0].pss_kb;
         h->ext_xserver_rss_kb += e->cost[1].rss_kb;
         h->ext_xserver_pss_kb += e->cost[1].pss_kb;
-        uint64_t now = e->cost[0].cpu_us + e->cost[1].cpu_us, before = prev_cpu(c, e->session);
-        cpu += now > before ? now - before : 0;
+        int seen;
+        uint64_t now = e->cost[0].cpu_us + e->cost[1].cpu_us, before = prev_cpu(c, e->session, &seen);
+        uint64_t used = now > before ? now - before : 0;
+        cpu += used;
+        if (seen && c->t_read_us > c->t_prev_us) {  /* a start's burst stays out of the average */
+            c->cpu_us_sum += used;
+            c->session_us_sum += c->t_read_us - c->t_prev_us;
+        }
     }
     if (c->t_read_us > c->t_prev_us)
         h->ext_cpu_permille = (uint32_t)(cpu * 1000 / (c->t_read_us - c->t_prev_us));
+    if (h->ext_sessions) {
+        uint64_t per = (h->ext_client_pss_kb + h->ext_xserver_pss_kb) / h->ext_sessions;
+        c->mem_kb_max = per > c->mem_kb_max ? per : c->mem_kb_max;
+    }
     c->have_ready = 1;
     struct entry *t = c->prev;          /* this read becomes the last one */
     size_t tc = c->capprev;
@@ -77,12 +103,13 @@ static void done(struct connector_job *j)
     c->busy = 0;
 }
 
-struct x11_costs *x11_costs_new(struct connector *conn)
+struct x11_costs *x11_costs_new(struct connector *conn, uint64_t agent_kb_per_session)
 {
     struct x11_costs *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->conn = conn;
+    c->agent_kb = agent_kb_per_session;
     c->job.work = work;
     c->job.done = done;
     c->t_prev_us = clock_now_us();
@@ -116,6 +143,23 @@ void x11_costs_submit(struct x11_costs *c)
     connector_submit(c->conn, &c->job);
 }
 
+/* The capacity from the costs so far (x11_capacity.h) into h; announced again only when it moved
+ * by more than a tenth, so that the controller is not told of every small change. */
+static void capacity(struct x11_costs *c, struct rec_health *h)
+{
+    c->agent_permille_sum += h->cpu_permille;
+    c->agent_sessions_sum += h->ext_sessions;
+    struct x11_capacity_cost cost = { .mem_kb = c->mem_kb_max ? c->mem_kb_max + c->agent_kb : 0 };
+    if (c->session_us_sum)
+        cost.cpu_permille = (uint32_t)(c->cpu_us_sum * 1000 / c->session_us_sum +
+                                       c->agent_permille_sum / c->agent_sessions_sum);
+    uint32_t n = c->room_ok ? x11_capacity_derive(&cost, &c->room) : 0;
+    if (n && (!c->announced || (uint64_t)(n > c->announced ? n - c->announced : c->announced - n) * 10 >
+                                   c->announced))
+        c->announced = n;
+    h->ext_capacity = c->announced;
+}
+
 void x11_costs_take(struct x11_costs *c, struct rec_health *h)
 {
     if (!c->have_ready)
@@ -128,6 +172,8 @@ void x11_costs_take(struct x11_costs *c, struct rec_health *h)
     h->ext_xserver_rss_kb = r->ext_xserver_rss_kb;
     h->ext_xserver_pss_kb = r->ext_xserver_pss_kb;
     c->have_ready = 0;
+    if (h->ext_sessions)
+        capacity(c, h);
 }
 
 void x11_costs_free(struct x11_costs *c)
