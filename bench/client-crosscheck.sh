@@ -116,5 +116,5 @@ for r in ${RUNS#1 }; do
 done
 echo
 for r in $RUNS; do
-    "$B/sessmax" score "$W/x.db" --run $r 2>/dev/null | grep -E '^(run|smax|logon|agents) ' || true
+    "$B/sessmax" score "$W/x.db" --run $r 2>/dev/null | grep -E '^(run|smax|logon|agents|agent|clients) ' || true
 done

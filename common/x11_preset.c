@@ -17,6 +17,9 @@ struct preset {
     enum x11_secret secret;
     const char *transports;     /* allowed labels, the first is the default */
     const char *source;         /* where the program comes from */
+    /* Words added after the command for each transport label ("LABEL=WORDS;..."): the label
+     * names what the client is told, never only what the plan says. */
+    const char *transport_words;
 };
 
 /* The exact settings each preset starts its client with (docs/clients.md explains them). */
@@ -25,21 +28,23 @@ static const struct preset presets[] = {
       "xfreerdp /v:{host}:{port} /u:{user} /d:{domain} /from-stdin:force /cert:{cert} "
       "/sec:{security} /f /size:{width}x{height} /bpp:16 -clipboard -grab-keyboard "
       "/log-level:WARN",
-      X11_SECRET_STDIN, "tcp", "Debian package freerdp2-x11" },
+      X11_SECRET_STDIN, "tcp", "Debian package freerdp2-x11", "" },
     { "vncviewer",
       "vncviewer -PasswordFile={passfile} -FullScreen=1 -AlertOnFatalError=0 "
       "-ReconnectOnError=0 -Shared=1 -RemoteResize=0 {host}::{port}",
       X11_SECRET_VNCPASSWD, "tcp",
-      "Debian packages tigervnc-viewer and tigervnc-tools (vncpasswd)" },
+      "Debian packages tigervnc-viewer and tigervnc-tools (vncpasswd)", "" },
     { "citrix",
       "/opt/Citrix/ICAClient/wfica -icaroot /opt/Citrix/ICAClient {icafile}",
       X11_SECRET_ICA, "tcp,edt",
-      "Citrix Workspace app for Linux (https://www.citrix.com/downloads/workspace-app/linux/)" },
+      "Citrix Workspace app for Linux (https://www.citrix.com/downloads/workspace-app/linux/)",
+      "" },   /* the transport goes into the ICA file (x11_ica_file) */
     { "vmware-view",
       "vmware-view --serverURL={host} --userName={user} --domainName={domain} "
       "--protocol=BLAST --fullscreen --nonInteractive --password=-",
       X11_SECRET_STDIN, "tcp,udp",
-      "VMware Horizon Client for Linux (https://customerconnect.vmware.com/downloads/)" },
+      "VMware Horizon Client for Linux (https://customerconnect.vmware.com/downloads/)",
+      "tcp=--enableUDP=FALSE;udp=--enableUDP=TRUE" },   /* Blast over TCP only, or UDP allowed */
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
@@ -202,6 +207,23 @@ void x11_client_program(const struct x11_client *c, char *out, size_t outlen)
         n = e ? (size_t)(e - s) : strlen(s);
     }
     snprintf(out, outlen, "%.*s", (int)n, s);
+}
+
+void x11_client_transport_words(const struct x11_client *c, char *out, size_t outlen)
+{
+    const struct preset *p = c->preset[0] ? find_preset(c->preset) : NULL;
+    const char *t = x11_client_transport(c);
+    size_t n = strlen(t);
+    out[0] = '\0';
+    for (const char *w = p ? p->transport_words : NULL; w && *w;) {
+        const char *e = strchr(w, ';');
+        size_t len = e ? (size_t)(e - w) : strlen(w);
+        if (len > n && !strncmp(w, t, n) && w[n] == '=') {
+            snprintf(out, outlen, "%.*s", (int)(len - n - 1), w + n + 1);
+            return;
+        }
+        w = e ? e + 1 : NULL;
+    }
 }
 
 const char *x11_client_source(const struct x11_client *c)
@@ -404,7 +426,10 @@ int x11_client_argv(const struct x11_client *c, const struct x11_vars *v, char *
 {
     size_t n = 0;
     argv[0] = NULL;
+    char words[128];
+    x11_client_transport_words(c, words, sizeof words);
     if (split_into(c->command, v, argv, &n, max, err, errlen) < 0 ||
+        split_into(words, v, argv, &n, max, err, errlen) < 0 ||
         split_into(c->args, v, argv, &n, max, err, errlen) < 0) {
         x11_argv_free(argv);
         return -1;

@@ -56,6 +56,9 @@ int x11_client_finish(struct x11_client *c, char *err, size_t errlen);
 void x11_client_label(const struct x11_client *c, char *out, size_t outlen);
 /* The transport label of the run. */
 const char *x11_client_transport(const struct x11_client *c);
+/* The words the preset adds for the run's transport (vmware-view: "--enableUDP=FALSE" for tcp,
+ * "--enableUDP=TRUE" for udp); "" for a command template or a preset with one transport. */
+void x11_client_transport_words(const struct x11_client *c, char *out, size_t outlen);
 /* The program the command starts (first word of the template). */
 void x11_client_program(const struct x11_client *c, char *out, size_t outlen);
 /* Where a missing program comes from ("Debian package freerdp2-x11", a download URL, ...). */

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "controller/report/report_charts.h"
+#include "controller/report/report_costs.h"
 #include "controller/report/report_html.h"
 #include "controller/score/summary.h"
 #include "controller/score/summary_copy.h"
@@ -237,6 +238,7 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     report_chart_bandwidth(o, s);
     fprintf(o, "<h2>Agent health</h2>\n");
     report_chart_health(o, s);
+    report_costs(o, s);
 }
 
 int report_write_summary(const struct summary *s, const struct verdict *v, const char *path,

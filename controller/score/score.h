@@ -91,7 +91,8 @@ struct score_result {
 /* Computes the score over `n` samples in time order. `index_ms`, when not NULL, receives the
  * index at each input position (NaN at failed samples) so reports can draw the curve; it must
  * hold n doubles. Returns 0 (check out->status) or -1 on bad parameters, an ok sample outside
- * 0..SCORE_VALUE_MAX_US or allocation failure, with err filled. Cost: O(n log n) time, O(n) memory. */
+ * 0..SCORE_VALUE_MAX_US or allocation failure, with err filled. Cost: O(n log w) time with w the
+ * largest window, 4n bytes + O(w) memory. */
 int score_compute(const struct score_params *p, const struct score_sample *s, size_t n,
                   struct score_result *out, double *index_ms, char *err, size_t errlen);
 

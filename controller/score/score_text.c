@@ -57,6 +57,10 @@ static void print_focus(FILE *o, const struct summary *s)
  * cores x the first and GiB x the second. */
 static void print_ext_costs(FILE *o, const struct summary *s)
 {
+    if (s->agent_sessions_max)
+        fprintf(o, "agent      per session: %.1f MiB RSS at %u sessions, CPU %.2f %% of a core "
+                "(the agent process: summary_cost.h)\n", s->agent_rss_mib, s->agent_sessions_max,
+                s->agent_cpu_pct);
     if (!s->ext_sessions_max)
         return;
     double pss = s->ext_client_pss_mib + s->ext_xserver_pss_mib;

@@ -2,6 +2,7 @@
  * bandwidth per session, agent health and the chart buckets. Pure over the store's rows. */
 #include "controller/score/summary.h"
 #include "controller/score/summary_copy.h"
+#include "controller/score/summary_cost.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
 #include "controller/score/summary_target.h"
@@ -219,32 +220,6 @@ static int do_sessions(const struct summary_input *in, struct summary *out)
     return 0;
 }
 
-/* Per-session costs of external clients, averaged over the health records that measured any. */
-static void do_ext_costs(const struct summary_input *in, struct summary *out)
-{
-    double sum[5] = { 0 };
-    size_t m = 0;
-    for (size_t i = 0; i < in->health_count; i++) {
-        const struct rec_health *h = &in->health[i].h;
-        if (!h->ext_sessions)
-            continue;
-        double k = h->ext_sessions * 1024.0;
-        sum[0] += h->ext_client_rss_kb / k;
-        sum[1] += h->ext_client_pss_kb / k;
-        sum[2] += h->ext_xserver_rss_kb / k;
-        sum[3] += h->ext_xserver_pss_kb / k;
-        sum[4] += h->ext_cpu_permille / 10.0 / h->ext_sessions;
-        m++;
-        if (h->ext_sessions > out->ext_sessions_max)
-            out->ext_sessions_max = h->ext_sessions;
-    }
-    out->ext_client_rss_mib = m ? sum[0] / (double)m : NAN;
-    out->ext_client_pss_mib = m ? sum[1] / (double)m : NAN;
-    out->ext_xserver_rss_mib = m ? sum[2] / (double)m : NAN;
-    out->ext_xserver_pss_mib = m ? sum[3] / (double)m : NAN;
-    out->ext_cpu_pct = m ? sum[4] / (double)m : NAN;
-}
-
 static void do_agents(const struct summary_input *in, struct summary *out)
 {
     out->agents = in->agent_count;
@@ -266,7 +241,7 @@ static void do_agents(const struct summary_input *in, struct summary *out)
         qsort(v, n, sizeof *v, dcmp);
     out->lag_p99_ms = v ? summary_percentile(v, n, 99) : NAN;
     free(v);
-    do_ext_costs(in, out);
+    summary_cost(in, out);
 }
 
 /* Traffic rows are cumulative per session: each consecutive pair of one session gives a byte

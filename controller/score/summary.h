@@ -76,6 +76,10 @@ struct summary {
      * ext_sessions_max: the most measured at once; 0 (figures NaN) for the built-in engine. */
     uint32_t ext_sessions_max;
     double ext_client_rss_mib, ext_client_pss_mib, ext_xserver_rss_mib, ext_xserver_pss_mib, ext_cpu_pct;
+    /* The agent process per session (summary_cost.h): RSS at the most sessions an agent held
+     * (agent_sessions_max), CPU in % of a core averaged over the records with sessions; NaN none. */
+    uint32_t agent_sessions_max;
+    double agent_rss_mib, agent_cpu_pct;
     double kbps_per_session;       /* payload bytes in+out * 8 / 1000 / session-seconds active */
     double rtt_p50_ms, rtt_p95_ms; /* TCP smoothed RTT over every traffic record; NaN: none */
     double retrans_pct;            /* client segments retransmitted / data segments sent; NaN: none */

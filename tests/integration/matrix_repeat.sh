@@ -4,20 +4,7 @@
 # CSV), and a --resume of the finished matrix has nothing to do.
 . "$(dirname "$0")/lib/controller.sh"
 start_simhost 6
-cat >"$WORK/plan.yaml" <<YAML
-name: mxr
-target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
-credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
-platform: simhost-e2e
-workload: $S/tests/integration/short-worker.yaml
-sessions: 1
-launch_window: 1s
-steady_state: 4s
-logoff_deadline: 20s
-agents: {local: 1, heartbeat_timeout: 5s}
-score: {baseline_count: 3}
-results: $WORK/r.db
-YAML
+plan_fields "name: mxr" "sessions: 1" "launch_window: 1s" "steady_state: 4s" "score: {baseline_count: 3}"
 mx() { timeout -k 10 200 "$B/sessmax" matrix "$WORK/plan.yaml" --plain --vary sessions=1,2 --repeat 2 "$@"; }
 rc=0
 mx --format csv >"$WORK/t.csv" 2>"$WORK/m.log" || rc=$?

@@ -21,25 +21,9 @@ python3 "$S/tests/integration/lib/vnc_desktops.py" "$WORK/vnc.port" "$WORK/vncpa
 PIDS+=($!)
 wait_for 20 test -s "$WORK/vnc.port" || fail "VNC desktops did not start"
 VNC_PORT=$(cat "$WORK/vnc.port")
-cat >"$WORK/plan.yaml" <<YAML
-name: mxv
-target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
-credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
-platform: simhost-e2e
-client: builtin
-clients:
-  vncviewer:
-    resolution: 1024x768
-    target: {host: 127.0.0.1, port: $VNC_PORT}
-workload: $S/tests/integration/short-worker.yaml
-sessions: 2
-launch_window: 2s
-steady_state: 15s
-logoff_deadline: 20s
-agents: {local: 1, heartbeat_timeout: 10s}
-score: {baseline_count: 3}
-results: $WORK/r.db
-YAML
+plan_fields "name: mxv" "client: builtin" \
+    "clients: {vncviewer: {resolution: 1024x768, target: {host: 127.0.0.1, port: $VNC_PORT}}}" \
+    "launch_window: 2s" "steady_state: 15s" "agents: {local: 1, heartbeat_timeout: 10s}" "score: {baseline_count: 3}"
 "$B/sessmax" validate "$WORK/plan.yaml" >"$WORK/validate.log" 2>&1 || fail "validate: $(cat "$WORK/validate.log")"
 rc=0
 timeout -k 10 300 "$B/sessmax" matrix "$WORK/plan.yaml" --plain --vary client=builtin,xfreerdp,vncviewer \

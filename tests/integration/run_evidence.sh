@@ -7,19 +7,8 @@
 # time and that PNG; the logons are counted as first-try logons.
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 start_simhost 2
-cat > "$WORK/wl.yaml" <<'YAML'
-version: 1
-name: evidence
-regions: {taskbar: [0, 740, 1024, 28], runbox: [8, 600, 420, 132], appwin: [112, 60, 800, 500]}
-defaults: {type_rate: 20ms, timeout: 10s}
-logon: {change: taskbar, stable: {region: taskbar, for: 300ms}, timeout: 60s}
-loop:
-  - key: win+r
-  - wait: {change: runbox, timeout: 5s}
-  - type: "cpu"
-  - timer: cpu
-    steps: [{key: enter}]
-    until: {change: appwin, stable: {region: appwin, for: 200ms}, timeout: 20s}
+# after the timed `cpu`, a wait for a pixel that never appears ends the session
+cat "$S/tests/integration/lib/cpu-loop.yaml" - > "$WORK/wl.yaml" <<'YAML'
   - wait: {pixel: {x: 5, y: 5, rgb: "#123456"}, timeout: 2s, on_timeout: fail}
 YAML
 write_plan 2 1 2 1s 60s

@@ -5,25 +5,9 @@
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 
 start_simhost 2
-# the "never" timer watches a region nothing ever paints (the desktop background): it times out
-cat >"$WORK/never.yaml" <<'YAML'
-version: 1
-name: never-worker
-desktop: {width: 1024, height: 768, bpp: 16}
-regions:
-  taskbar: [0, 740, 1024, 28]
-  runbox: [8, 600, 420, 132]
-  appwin: [112, 60, 800, 500]
-  corner: [980, 4, 40, 20]
-defaults: {type_rate: 20ms, timeout: 10s, on_timeout: continue}
-logon: {change: taskbar, stable: {region: taskbar, for: 300ms}, timeout: 60s}
-loop:
-  - key: win+r
-  - wait: {change: runbox, timeout: 5s}
-  - type: "cpu"
-  - timer: cpu
-    steps: [{key: enter}]
-    until: {change: appwin, timeout: 20s}
+# after the timed `cpu`, the "never" timer watches a region nothing ever paints (the desktop
+# background): it times out
+cat "$S/tests/integration/lib/cpu-loop.yaml" - >"$WORK/never.yaml" <<'YAML'
   - timer: never
     steps: [{key: esc}]
     until: {change: corner, timeout: 1s}

@@ -7,19 +7,9 @@
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 command -v Xvfb >/dev/null || { echo "SKIP: Xvfb missing (scripts/install-deps)"; exit 77; }
 start_simhost 4
-cat >"$WORK/plan.yaml" <<YAML
-name: x11-crash
-target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
-credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
-client: {x11: "sh -c 'echo starting >&2; echo cannot open the session: boom >&2; exit 3' {host}", password: none}
-workload: $S/tests/integration/short-worker.yaml
-sessions: 2
-launch_window: 1s
-steady_state: 5s
-logoff_deadline: 10s
-agents: {local: 1, heartbeat_timeout: 10s}
-results: $WORK/r.db
-YAML
+plan_fields "name: x11-crash" \
+    "client: {x11: \"sh -c 'echo starting >&2; echo cannot open the session: boom >&2; exit 3' {host}\", password: none}" \
+    "launch_window: 1s" "steady_state: 5s" "logoff_deadline: 10s" "agents: {local: 1, heartbeat_timeout: 10s}"
 rc=0
 timeout -k 5 120 "$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 || rc=$?
 [ $rc -le 2 ] || fail "sessmax run exited $rc: $(tail -5 "$WORK/run.log")"

@@ -18,11 +18,21 @@ static void go_samples(int n, const char *user, const char *shot_dir)
     go(user, shot_dir, 1, 0);
 }
 
+/* Loads a workload of HEAD, a logon that holds at once (the black pixel at 0,0) and `loop`, lets
+ * Enter make the app paint win once, and runs it as u1 (screenshots under /shots) until `n` samples. */
+static void go_loop_on_enter(const char *loop, int n)
+{
+    char yaml[2048];
+    int len = snprintf(yaml, sizeof yaml, HEAD "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\nloop:\n%s", loop);
+    CU_ASSERT_FATAL(len > 0 && (size_t)len < sizeof yaml);
+    run(yaml);
+    app_on_key(KEYMAP_SC_ENTER, 20, 1);
+    go_samples(n, "u1", "/shots");
+}
+
 static void test_interp__timeout_continues(void)
 {
-    run(HEAD
-        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
-        "loop:\n"
+    go_loop_on_enter(
         "  - timer: slow\n"
         "    steps: [{key: f1}]\n"
         "    until: {change: win, timeout: 20ms}\n"
@@ -31,9 +41,7 @@ static void test_interp__timeout_continues(void)
         "    steps: [{key: enter}]\n"
         "    until: {change: win}\n"
         "  - think: 1s\n"
-        "measures: {m: {slow: 1, a: 1}}\n");
-    app_on_key(KEYMAP_SC_ENTER, 20, 1);
-    go_samples(4, "u1", "/shots");
+        "measures: {m: {slow: 1, a: 1}}\n", 4);
     CU_ASSERT_EQUAL(F.finished, 1);
     CU_ASSERT_EQUAL(F.reason, FAIL_NONE);
     CU_ASSERT_EQUAL_FATAL(F.nsamples, 4);
@@ -57,17 +65,13 @@ static void test_interp__timeout_continues(void)
  * the 20 s guard would end the test first), a screenshot, and the loop goes on. */
 static void test_interp__fail_condition(void)
 {
-    run(HEAD
-        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
-        "loop:\n"
+    go_loop_on_enter(
         "  - timer: copy\n"
         "    steps: [{key: enter}]\n"
         "    until: {pixel: {x: 25, y: 25, rgb: \"#ffffff\"}, timeout: 60s, fail: {change: win}}\n"
         "  - timer: next\n"
         "    steps: [{key: f1}]\n"
-        "    until: {stable: {region: win, for: 5ms}}\n");
-    app_on_key(KEYMAP_SC_ENTER, 20, 1);
-    go_samples(2, "u1", "/shots");
+        "    until: {stable: {region: win, for: 5ms}}\n", 2);
     CU_ASSERT_EQUAL(F.finished, 1);
     CU_ASSERT_EQUAL_FATAL(F.nsamples, 2);
     CU_ASSERT_STRING_EQUAL(F.samples[0].name, "copy");

@@ -2,6 +2,7 @@
  * names, password sources (env, 0600 file, refused 0644 file) and the plan+workload check. */
 #include "unit.h"
 
+#include "common/file_read.h"
 #include "common/workload.h"
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
@@ -188,20 +189,26 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* Copies workloads/simhost-task-worker.yaml to wl.yaml in the temporary directory, the workload
+ * TAIL names for a plan written there. */
+static void write_task_worker(void)
+{
+    char path[512];
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/wl.yaml", unit_tmpdir());
+    char *text = file_read_all(unit_source_path("workloads/simhost-task-worker.yaml"), FILE_READ_MAX_CONFIG, &n,
+                               err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT(n > 0);
+    write_file(path, text);
+    free(text);
+}
+
 static void test_plan__check_with_workload_and_thresholds(void)
 {
-    char plan[512], wl[512];
+    char plan[512];
     snprintf(plan, sizeof plan, "%s/p.yaml", unit_tmpdir());
-    snprintf(wl, sizeof wl, "%s/wl.yaml", unit_tmpdir());
-    char *wltext = NULL;
-    FILE *f = fopen(unit_source_path("workloads/simhost-task-worker.yaml"), "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    wltext = calloc(1, 1 << 16);
-    size_t n = fread(wltext, 1, (1 << 16) - 1, f);
-    fclose(f);
-    CU_ASSERT(n > 0);
-    write_file(wl, wltext);
-    free(wltext);
+    write_task_worker();
 
     struct plan_checked pc;
     write_file(plan, HEAD TAIL "thresholds: [\"p95(app_start) < 3000\"]\n");
@@ -266,10 +273,6 @@ static void test_plan__drives_loops_focus(void)
     }
 }
 
-/* The sample estimate: simhost-task-worker's loop takes 28.5 s of thinks, typing and pauses
- * (hand-summed from the file), so 4 sessions over 10 s + 30 s steady give at most 4 loops:
- * not enough for 15 (and that is certain: timers and waits only add time); with loops: 10 the
- * four sessions give 40 samples of the measure and of the focus timer, with time to spare. */
 static void test_plan__client(void)
 {
     char label[64];
@@ -362,19 +365,15 @@ static void test_plan__clients_map(void)
     CU_ASSERT(refused_with(HEAD TAIL "clients: [vncviewer]\n", "t.yaml:7:10: clients must be a map, not a list"));
 }
 
+/* The sample estimate: simhost-task-worker's loop takes 28.5 s of thinks, typing and pauses
+ * (hand-summed from the file), so 4 sessions over 10 s + 30 s steady give at most 4 loops:
+ * not enough for 15 (and that is certain: timers and waits only add time); with loops: 10 the
+ * four sessions give 40 samples of the measure and of the focus timer, with time to spare. */
 static void test_plan__sample_estimate(void)
 {
-    char plan[512], wl[512];
+    char plan[512];
     snprintf(plan, sizeof plan, "%s/p3.yaml", unit_tmpdir());
-    snprintf(wl, sizeof wl, "%s/wl.yaml", unit_tmpdir());
-    FILE *f = fopen(unit_source_path("workloads/simhost-task-worker.yaml"), "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    char *wltext = calloc(1, 1 << 16);
-    size_t n = fread(wltext, 1, (1 << 16) - 1, f);
-    fclose(f);
-    CU_ASSERT(n > 0);
-    write_file(wl, wltext);
-    free(wltext);
+    write_task_worker();
     struct plan_checked pc;
     struct plan_estimate e;
     write_file(plan, HEAD TAIL "steady_state: 30s\n");

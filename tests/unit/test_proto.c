@@ -99,6 +99,15 @@ static void fill_records(struct proto_record r[4])
     r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 0, 0, 0, 0, 0, 0 };
 }
 
+/* Ends the RECORDS frame being built in b and decodes it into out; the test stops unless it decodes. */
+static void end_and_decode(struct proto_buf *b, struct proto_msg *out)
+{
+    uint32_t n;
+    proto_records_end(b);
+    CU_ASSERT_EQUAL_FATAL(proto_frame_header(b->data, PROTO_MAX_FRAME, &n, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(proto_decode(b->data + 4, n, out, err, sizeof err), 0);
+}
+
 static void test_proto__records_batch(void)
 {
     struct proto_record r[4];
@@ -108,11 +117,8 @@ static void test_proto__records_batch(void)
     for (int i = 0; i < 4; i++)
         CU_ASSERT_EQUAL(proto_records_add(&b, &r[i]), 0);
     CU_ASSERT_EQUAL(proto_records_open_count(&b), 4);
-    proto_records_end(&b);
     struct proto_msg o;
-    uint32_t n;
-    CU_ASSERT_EQUAL_FATAL(proto_frame_header(b.data, PROTO_MAX_FRAME, &n, err, sizeof err), 0);
-    CU_ASSERT_EQUAL_FATAL(proto_decode(b.data + 4, n, &o, err, sizeof err), 0);
+    end_and_decode(&b, &o);
     CU_ASSERT_EQUAL(o.u.records.seq, 77);
     CU_ASSERT_EQUAL_FATAL(o.u.records.count, 4);
     CU_ASSERT_EQUAL(memcmp(&o.u.records.recs[0].u.sample, &r[0].u.sample, sizeof r[0].u.sample), 0);
@@ -136,11 +142,8 @@ static void test_proto__health_ext(void)
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
     CU_ASSERT_EQUAL(proto_records_add(&b, &r[0]), 0);
     CU_ASSERT_EQUAL(proto_records_add(&b, &r[1]), 0);
-    proto_records_end(&b);
     struct proto_msg o;
-    uint32_t n;
-    CU_ASSERT_EQUAL_FATAL(proto_frame_header(b.data, PROTO_MAX_FRAME, &n, err, sizeof err), 0);
-    CU_ASSERT_EQUAL_FATAL(proto_decode(b.data + 4, n, &o, err, sizeof err), 0);
+    end_and_decode(&b, &o);
     CU_ASSERT_EQUAL_FATAL(o.u.records.count, 2);
     CU_ASSERT_EQUAL(o.u.records.recs[0].kind, PROTO_REC_HEALTH_EXT);
     CU_ASSERT_EQUAL(memcmp(&o.u.records.recs[0].u.health, &r[0].u.health, sizeof r[0].u.health), 0);

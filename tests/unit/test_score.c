@@ -337,6 +337,106 @@ static void test_score__matches_brute_force(void)
     free(idx);
 }
 
+/* Oracle over long runs: the window kept as a sorted array, moved one sample at a time. */
+struct sorted_window { int64_t *v; size_t n; };
+
+static size_t sw_find(const struct sorted_window *w, int64_t x)
+{
+    size_t lo = 0, hi = w->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (w->v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void sw_add(struct sorted_window *w, int64_t x)
+{
+    size_t k = sw_find(w, x);
+    memmove(w->v + k + 1, w->v + k, (w->n - k) * sizeof *w->v);
+    w->v[k] = x;
+    w->n++;
+}
+
+static void sw_del(struct sorted_window *w, int64_t x)
+{
+    size_t k = sw_find(w, x);
+    memmove(w->v + k, w->v + k + 1, (w->n - k - 1) * sizeof *w->v);
+    w->n--;
+}
+
+/* Counts ok samples whose index differs from the oracle's; *checked: how many were compared. */
+static size_t oracle_mismatches(const struct score_params *p, const struct score_sample *s, size_t n,
+                                const double *idx, size_t *checked)
+{
+    int64_t *v = malloc(n * sizeof *v);
+    struct sorted_window w = { malloc(n * sizeof *w.v), 0 };
+    size_t m = 0, lo = 0, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!s[i].ok) {
+            bad += !isnan(idx[i]);
+            continue;
+        }
+        v[m++] = s[i].value_us;
+        sw_add(&w, s[i].value_us);
+        size_t ws = p->window_base + (size_t)ceil(p->window_frac * s[i].active - 1e-9);
+        ws = ws > m ? m : ws;
+        for (; lo < m - ws; lo++)
+            sw_del(&w, v[lo]);
+        for (; lo > m - ws; lo--)
+            sw_add(&w, v[lo - 1]);
+        size_t t = (size_t)floor(p->trim_frac * ws + 0.5 + 1e-9);
+        t = t < p->trim_min ? p->trim_min : t;
+        t = 2 * t >= ws ? (ws - 1) / 2 : t;
+        int64_t sum = 0;
+        for (size_t k = t; k < ws - t; k++)
+            sum += w.v[k];
+        bad += idx[i] != (double)sum / (double)(ws - 2 * t) / 1000.0;
+    }
+    *checked = m;
+    free(v);
+    free(w.v);
+    return bad;
+}
+
+/* Long runs cross the score's internal blocks (4096 ok samples, or more for windows above that):
+ * windows carried over a block boundary, shrinking windows reaching back into the previous
+ * block, windows of over 4096 samples and many equal values give exactly the oracle's index. */
+static void test_score__long_runs_match_oracle(void)
+{
+    enum { N = 40000 };
+    struct score_sample *s = malloc(N * sizeof *s);
+    double *idx = malloc(N * sizeof *idx);
+    for (unsigned shape = 0; shape < 3; shape++) {
+        srand(11 + shape);
+        uint32_t active = 1;
+        for (size_t i = 0; i < N; i++) {
+            if (shape == 1 && active < 12000)
+                active++;                          /* windows up to 4805 samples */
+            else if (rand() % 3 == 0 && active < 400)
+                active++;
+            if (rand() % 500 == 0 && active > 1)
+                active -= (uint32_t)(rand() % 200) % active;
+            int64_t v = 300000 + active * 800 + rand() % 400000;
+            s[i] = (struct score_sample){ .t_us = i, .value_us = shape == 2 ? v / 50000 * 50000 : v,
+                                          .active = active, .ok = rand() % 20 != 0 };
+        }
+        struct score_params p = defaults();
+        struct score_result r;
+        char err[256];
+        CU_ASSERT_EQUAL_FATAL(score_compute(&p, s, N, &r, idx, err, sizeof err), 0);
+        size_t checked = 0;
+        CU_ASSERT_EQUAL(oracle_mismatches(&p, s, N, idx, &checked), 0);
+        CU_ASSERT_EQUAL(checked, r.samples_ok);
+        CU_ASSERT_TRUE(checked > 3 * 8192);
+    }
+    free(s);
+    free(idx);
+}
+
 /* Adding a constant delay to every sample raises baseline and index by it, smax unchanged. */
 static void test_score__constant_delay_property(void)
 {
@@ -392,6 +492,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_score__early_spike_does_not_cross),
         UNIT_TEST(test_score__baseline_drops_two_lowest),
+        UNIT_TEST(test_score__long_runs_match_oracle),
         UNIT_TEST(test_score__window_grows_with_active),
         UNIT_TEST(test_score__trim_rounding),
         UNIT_TEST(test_score__exactly_at_threshold_is_not_crossed),

@@ -183,6 +183,58 @@ static void test_x11_preset__ica_file(void)
     CU_ASSERT_EQUAL(x11_ica_file(&c, &vars, "s3cret", ica, 32), -1);
 }
 
+/* The transport label of vmware-view and citrix comes from the preset and reaches the client:
+ * vmware-view gets the UDP switch on its command line, citrix the ICA file's HDXoverUDP; a label
+ * the preset does not know is refused, from a plan or from CONFIG's JSON. */
+static void test_x11_preset__transport_from_preset(void)
+{
+    struct x11_client c;
+    char *argv[X11_ARGV_MAX + 1], label[64], ica[2048];
+    const char *vdef[] = { "x11", "vmware-view", NULL };
+    const char *vudp[] = { "x11", "vmware-view", "transport", "udp", NULL };
+    const char *vedt[] = { "x11", "vmware-view", "transport", "edt", NULL };
+    const char *cudp[] = { "x11", "citrix", "transport", "udp", NULL };
+    CU_ASSERT_EQUAL_FATAL(make(&c, vdef), 0);
+    x11_client_label(&c, label, sizeof label);
+    CU_ASSERT_STRING_EQUAL(label, "vmware-view");
+    CU_ASSERT_STRING_EQUAL(x11_client_transport(&c), "tcp");
+    CU_ASSERT_FATAL(x11_client_argv(&c, &vars, argv, X11_ARGV_MAX, err, sizeof err) > 0);
+    CU_ASSERT(find(argv, "--protocol=BLAST") > 0);
+    CU_ASSERT(find(argv, "--enableUDP=FALSE") > 0);
+    CU_ASSERT(find(argv, "--enableUDP=TRUE") < 0);
+    x11_argv_free(argv);
+    CU_ASSERT_EQUAL_FATAL(make(&c, vudp), 0);
+    CU_ASSERT_STRING_EQUAL(x11_client_transport(&c), "udp");
+    CU_ASSERT_FATAL(x11_client_argv(&c, &vars, argv, X11_ARGV_MAX, err, sizeof err) > 0);
+    CU_ASSERT(find(argv, "--enableUDP=TRUE") > 0);
+    CU_ASSERT(find(argv, "--enableUDP=FALSE") < 0);
+    x11_argv_free(argv);
+    CU_ASSERT_EQUAL(make(&c, vedt), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not available with vmware-view (expected one of: tcp,udp)"));
+    CU_ASSERT_EQUAL(x11_client_from_json(&c, "{\"x11\":\"vmware-view\",\"transport\":\"blast\"}", err,
+                                         sizeof err), -1);
+    CU_ASSERT_EQUAL_FATAL(x11_client_from_json(&c, "{\"x11\":\"vmware-view\",\"transport\":\"udp\"}",
+                                               err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(x11_client_transport(&c), "udp");
+    /* citrix: the label decides the ICA file, never the command line */
+    const char *cdef[] = { "x11", "citrix", NULL };
+    CU_ASSERT_EQUAL_FATAL(make(&c, cdef), 0);
+    x11_client_label(&c, label, sizeof label);
+    CU_ASSERT_STRING_EQUAL(label, "citrix");
+    CU_ASSERT_STRING_EQUAL(x11_client_transport(&c), "tcp");
+    CU_ASSERT_EQUAL_FATAL(x11_client_argv(&c, &vars, argv, X11_ARGV_MAX, err, sizeof err), 4);
+    CU_ASSERT_STRING_EQUAL(argv[3], "/d/s.ica");
+    x11_argv_free(argv);
+    CU_ASSERT(x11_ica_file(&c, &vars, "pw", ica, sizeof ica) > 0);
+    CU_ASSERT_PTR_NULL(strstr(ica, "HDXoverUDP=Preferred"));
+    CU_ASSERT_EQUAL(make(&c, cudp), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not available with citrix (expected one of: tcp,edt)"));
+    CU_ASSERT_EQUAL_FATAL(x11_client_from_json(&c, "{\"x11\":\"citrix\",\"transport\":\"edt\"}", err,
+                                               sizeof err), 0);
+    CU_ASSERT(x11_ica_file(&c, &vars, "pw", ica, sizeof ica) > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ica, "[WFClient]\r\nVersion=2\r\nHDXoverUDP=Preferred\r\n"));
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -193,6 +245,7 @@ int main(void)
         UNIT_TEST(test_x11_preset__json_round_trip),
         UNIT_TEST(test_x11_preset__errors_one_line),
         UNIT_TEST(test_x11_preset__ica_file),
+        UNIT_TEST(test_x11_preset__transport_from_preset),
         UNIT_END,
     };
     return unit_run("x11_preset", tests, NULL, NULL);
