@@ -19,6 +19,7 @@
 
 #include "agent/connector.h"
 #include "agent/looplag.h"
+#include "agent/rdp_mem.h"
 #include "agent/session.h"
 #include "agent/x11_display.h"
 #include "agent/x11_session.h"
@@ -340,6 +341,7 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
         e->cfg.bpp = 16;
     if (!e->cfg.max_attempts)
         e->cfg.max_attempts = 1;
+    rdp_mem_init();
     e->conn = connector_new(base, cfg->connect_threads);
     e->lag = looplag_new(base, LOOPLAG_PERIOD_MS);
     e->deadline_ev = evtimer_new(base, deadline_cb, e);

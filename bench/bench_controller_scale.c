@@ -4,357 +4,43 @@
  * The controller is run_execute() on a generated plan (remote agents expected on loopback with
  * TLS, 100,000 sessions ramped over LAUNCH_S, the task-worker workload): listener, TLS 1.3,
  * token proofs, clock probes, tagged frames, ramp and START messages, intake, ledger, live
- * score, batched store commits and ACKs are all the production ones. The agents are WORKERS
- * child processes of this program, each holding AGENTS / WORKERS agent links (each its own TCP +
- * TLS connection, HELLO, proof and identity, pinned to the controller's certificate, token from
- * SESSMAX_TOKEN as remote agents take it). An agent answers START as a session does: LAUNCHED,
- * ACTIVE after a logon second, then the task worker's samples (simhost-task-worker: 6 timers and
- * the vsi measure per 30 s loop), a traffic record per session every 5 s and a health record
- * every 2 s, batched every 50 ms like agent/link.c. During BURST_S seconds of the steady state
- * every agent also streams extra sample batches as fast as the ACKs allow (<= WINDOW unacked):
- * that is the committed-rate figure. STOP ends every session, DONE, the last ACK.
+ * score, batched store commits and ACKs are all the production ones. The agents are one child
+ * process (bench_controller_scale_agents.h); by default the controller runs on CPU 1 and the
+ * agents on CPU 0 (--controller-cpu, --agents-cpu; -1: not pinned), so that neither takes the
+ * other's CPU. On a loaded machine run it under `chrt -r 10` and say so beside the figures.
  *
- * Printed: ingest rates, controller CPU and peak RSS (this process; the agents are children),
- * live-score cost, commit time and batch-to-ACK latency, ACKs dropped or late, each with its
- * target. Run: build/bench/bench_controller_scale (about 4 minutes, ~1 GB of disk in /tmp). */
+ * Printed, each with its target: ingest rates, controller CPU and peak RSS (this process; the
+ * agents are a child), the agents' CPU, live-score cost, commit time, batch-to-ACK latency and
+ * ACKs dropped or late (LATE_US). Run: build/bench/bench_controller_scale (about 4 minutes,
+ * ~1 GB of disk in /tmp). */
+#include "bench/bench_controller_scale_agents.h"
 #include "bench/bench_proc.h"
 #include "common/clock.h"
 #include "common/hostport.h"
 #include "common/log.h"
-#include "common/proto.h"
+#include "common/numarg.h"
 #include "common/proto_auth.h"
 #include "common/tls.h"
-#include "common/wire.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/run.h"
 
-#include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
-#include <event2/event.h>
-#include <netinet/in.h>
-#include <openssl/ssl.h>
+#include <getopt.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <sysexits.h>
 #include <unistd.h>
 
-#ifndef AGENTS
-#define AGENTS 200
-#endif
-#ifndef PER_AGENT
-#define PER_AGENT 500
-#endif
-#define WORKERS 8
-#ifndef LAUNCH_S
-#define LAUNCH_S 100            /* launch window: 1,000 sessions/s */
-#endif
-#ifndef STEADY_S
-#define STEADY_S 60
-#endif
-#ifndef BURST_AT_S
-#define BURST_AT_S 20           /* into the steady state */
-#endif
-#ifndef BURST_S
-#define BURST_S 15
-#endif
-#define LOOP_US 30000000ull     /* one task-worker loop: 6 timers + the vsi measure */
-#define STEPS 7
-#define TRAFFIC_US 5000000ull
-#define HEALTH_US 2000000ull
-#define LOGON_US 1000000ull
-#define TICK_US 50000           /* batch flush, as agent/link.c */
-#define BURST_BATCH 2000u
-#define WINDOW 16u              /* batches unacknowledged per agent while bursting */
-#define RING 4096u              /* batches in flight per agent we can time */
-#define LATE_US 1000000ull      /* an ACK later than this after its batch left is late */
-#define HIST_MS 5000
-
-static const char *const step_name[STEPS] = { "app_start", "file_open", "echo", "zip_high", "zip_low", "cpu", "vsi" };
-
-/* What a worker reports to the controller side when its agents are finished. */
-struct report {
-    uint32_t agents_ready, agents_lost, sessions;
-    uint64_t samples, records, batches, acked, late, dropped;
-    uint64_t burst_batches, burst_late;           /* burst batches queue behind WINDOW others: timed apart */
-    uint64_t burst_samples, burst_t0, burst_t1;   /* acked burst samples; first sent, last acked (wall µs) */
-    uint64_t first_start;                         /* wall µs of the first START */
-    uint32_t hist[HIST_MS + 1];                   /* batch -> ACK latency, ms buckets (last: more) */
-    uint32_t bhist[HIST_MS + 1];                  /* the same for burst batches */
-};
-
-/* --- the synthetic agents (worker processes) ------------------------------------------------- */
-
-struct ssess {
-    uint32_t index;
-    uint64_t due, traffic_due;
-    uint8_t step, active;
-};
-
-struct sagent {
-    struct worker *wk;
-    struct wire *w;
-    char name[32];
-    struct ssess *s;
-    uint32_t n;
-    struct proto_buf b;
-    uint64_t seq, acked, health_due;
-    uint64_t sent_us[RING];
-    uint32_t count[RING];
-    uint8_t burst[RING];
-    int ready, stopping, done_sent, closed;
-};
-
-struct worker {
-    struct event_base *base;
-    SSL_CTX *ctx;
-    struct sagent a[AGENTS / WORKERS];
-    int open;
-    uint64_t burst_from, burst_to;
-    struct report rep;
-};
-
-static void sa_add(struct sagent *a, const struct proto_record *r)
-{
-    if (!a->b.records_open)
-        proto_records_begin(&a->b, ++a->seq);
-    if (proto_records_add(&a->b, r) < 0)
-        abort();   /* batches are flushed every tick, far below the frame limit */
-    a->wk->rep.records++;
-    a->wk->rep.samples += r->kind == PROTO_REC_SAMPLE;
-}
-
-static void sa_flush(struct sagent *a, int burst)
-{
-    if (!a->b.records_open)
-        return;
-    uint32_t n = proto_records_open_count(&a->b);
-    proto_records_end(&a->b);
-    if (a->seq - a->acked >= RING)
-        abort();
-    a->sent_us[a->seq % RING] = clock_wall_us();
-    a->count[a->seq % RING] = n;
-    a->burst[a->seq % RING] = (uint8_t)burst;
-    a->wk->rep.batches++;
-    a->wk->rep.burst_batches += burst != 0;
-    wire_send_raw(a->w, a->b.data, a->b.len);
-    a->b.len = 0;
-}
-
-static void session_rec(struct sagent *a, uint32_t index, enum session_event_kind kind, int64_t value)
-{
-    struct proto_record r = { .kind = PROTO_REC_SESSION };
-    r.u.session = (struct rec_session){ .session = index, .t_us = clock_wall_us(), .kind = kind, .value_us = value };
-    snprintf(r.u.session.user, sizeof r.u.session.user, "u%06u", index + 1);
-    sa_add(a, &r);
-}
-
-static void sample_rec(struct sagent *a, uint32_t index, uint32_t loop, const char *name, int measure, int64_t v)
-{
-    struct proto_record r = { .kind = PROTO_REC_SAMPLE };
-    r.u.sample = (struct rec_sample){ .session = index, .loop = loop, .t_us = clock_wall_us(), .value_us = v,
-                                      .ok = 1, .is_measure = (uint8_t)measure };
-    snprintf(r.u.sample.name, sizeof r.u.sample.name, "%s", name);
-    sa_add(a, &r);
-}
-
-/* One session's records that are due: ACTIVE after the logon, then one step every loop/7. */
-static void session_due(struct sagent *a, struct ssess *s, uint64_t now)
-{
-    while (s->due <= now) {
-        if (!s->active) {
-            s->active = 1;
-            session_rec(a, s->index, SESSION_ACTIVE, (int64_t)LOGON_US);
-        } else {
-            int64_t v = 300000 + (int64_t)((s->index * 7919u + s->step * 104729u) % 900000u);
-            sample_rec(a, s->index, s->step / STEPS, step_name[s->step % STEPS], s->step % STEPS == STEPS - 1, v);
-            s->step++;
-        }
-        s->due += LOOP_US / STEPS;
-    }
-    if (s->traffic_due <= now) {
-        struct proto_record r = { .kind = PROTO_REC_TRAFFIC };
-        r.u.traffic = (struct rec_traffic){ .session = s->index, .t_us = clock_wall_us(), .bytes_in = 60000,
-                                            .bytes_out = 4000, .wire_in = 64000, .wire_out = 6000, .rtt_us = 300,
-                                            .frames = 40 };
-        sa_add(a, &r);
-        s->traffic_due += TRAFFIC_US;
-    }
-}
-
-/* Extra sample batches while the burst lasts, up to WINDOW unacknowledged. */
-static void burst_fill(struct sagent *a, uint64_t now)
-{
-    struct worker *wk = a->wk;
-    if (!a->n || now < wk->burst_from || now >= wk->burst_to || a->stopping)
-        return;
-    while (a->seq - a->acked < WINDOW) {
-        sa_flush(a, 0);
-        for (uint32_t i = 0; i < BURST_BATCH; i++)
-            sample_rec(a, a->s[i % a->n].index, 1000 + i, "app_start", 0, 500000 + i);
-        if (!wk->rep.burst_t0)
-            wk->rep.burst_t0 = clock_wall_us();
-        sa_flush(a, 1);
-    }
-}
-
-static void sa_tick(struct sagent *a, uint64_t now)
-{
-    if (!a->ready || a->closed || a->done_sent)
-        return;
-    for (uint32_t i = 0; i < a->n && !a->stopping; i++)
-        session_due(a, &a->s[i], now);
-    if (now >= a->health_due) {
-        struct proto_record r = { .kind = PROTO_REC_HEALTH };
-        r.u.health = (struct rec_health){ .t_us = clock_wall_us(), .sessions_active = a->n, .cpu_permille = 50,
-                                          .rss_kb = 20000 };
-        sa_add(a, &r);
-        a->health_due = now + HEALTH_US;
-    }
-    sa_flush(a, 0);
-    burst_fill(a, now);
-}
-
-static void sa_stop(struct sagent *a)
-{
-    a->stopping = 1;
-    for (uint32_t i = 0; i < a->n; i++) {
-        session_rec(a, a->s[i].index, SESSION_LOGOFF, 0);
-        session_rec(a, a->s[i].index, SESSION_ENDED, 0);
-    }
-    sa_flush(a, 0);
-    struct proto_msg d = { .type = PROTO_DONE };
-    d.u.done.ended = a->n;
-    wire_send(a->w, &d);
-    a->done_sent = 1;
-}
-
-static void sa_ack(struct sagent *a, uint64_t seq)
-{
-    struct report *rep = &a->wk->rep;
-    uint64_t now = clock_wall_us();
-    for (; a->acked < seq && a->acked < a->seq; a->acked++) {
-        uint32_t k = (uint32_t)((a->acked + 1) % RING);
-        uint64_t lat = now - a->sent_us[k];
-        rep->acked++;
-        uint32_t *h = a->burst[k] ? rep->bhist : rep->hist;
-        h[lat / 1000 < HIST_MS ? lat / 1000 : HIST_MS]++;
-        rep->late += !a->burst[k] && lat > LATE_US;
-        if (a->burst[k]) {
-            rep->burst_late += lat > LATE_US;
-            rep->burst_samples += a->count[k];
-            rep->burst_t1 = now;
-        }
-    }
-    if (a->done_sent && a->acked >= a->seq)
-        wire_close(a->w, "done");
-    else
-        burst_fill(a, clock_now_us());
-}
-
-static void sa_msg(struct wire *w, struct proto_msg *m, void *arg)
-{
-    struct sagent *a = arg;
-    (void)w;
-    if (m->type == PROTO_START && !a->stopping) {
-        struct ssess *s = &a->s[a->n++];
-        uint64_t now = clock_now_us();
-        if (!a->wk->rep.first_start)
-            a->wk->rep.first_start = clock_wall_us();
-        if (!a->wk->burst_from) {
-            a->wk->burst_from = now + (LAUNCH_S + BURST_AT_S) * 1000000ull;
-            a->wk->burst_to = a->wk->burst_from + BURST_S * 1000000ull;
-        }
-        s->index = m->u.start.index;
-        s->due = now + LOGON_US;
-        s->traffic_due = now + (m->u.start.seed % TRAFFIC_US);
-        a->wk->rep.sessions++;
-        session_rec(a, s->index, SESSION_LAUNCHED, 0);
-    } else if (m->type == PROTO_STOP && !a->stopping) {
-        sa_stop(a);
-    } else if (m->type == PROTO_ACK) {
-        sa_ack(a, m->u.ack_seq);
-    }
-}
-
-static void sa_ready(struct wire *w, void *arg)
-{
-    struct sagent *a = arg;
-    (void)w;
-    a->ready = 1;
-    a->wk->rep.agents_ready++;
-}
-
-static void sa_close(struct wire *w, const char *reason, void *arg)
-{
-    struct sagent *a = arg;
-    if (!(a->done_sent && a->acked >= a->seq)) {
-        fprintf(stderr, "bench: agent %s: %s\n", a->name, reason);
-        a->wk->rep.agents_lost++;
-    }
-    a->wk->rep.dropped += a->seq - a->acked;
-    a->closed = 1;
-    wire_free(w);
-    a->w = NULL;
-    if (--a->wk->open == 0)
-        event_base_loopexit(a->wk->base, NULL);
-}
-
-static void worker_tick(evutil_socket_t fd, short what, void *arg)
-{
-    struct worker *wk = arg;
-    (void)fd;
-    (void)what;
-    uint64_t now = clock_now_us();
-    for (size_t i = 0; i < AGENTS / WORKERS; i++)
-        sa_tick(&wk->a[i], now);
-}
-
-static int worker_main(int id, int pin_fd, int rep_fd)
-{
-    static struct worker wk;
-    char line[400], addr[100], pin[TLS_FP_LEN], err[200];
-    ssize_t k = read(pin_fd, line, sizeof line - 1);
-    line[k > 0 ? k : 0] = 0;
-    if (sscanf(line, "%99s %119s", addr, pin) != 2)
-        return EX_SOFTWARE;   /* the controller did not start: it said why */
-    struct sockaddr_storage ss;
-    int sslen = sizeof ss;
-    wk.base = event_base_new();
-    wk.ctx = tls_client_ctx(err, sizeof err);
-    if (!wk.base || !wk.ctx || evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss, &sslen) < 0)
-        return EX_SOFTWARE;
-    for (int i = 0; i < AGENTS / WORKERS; i++) {
-        struct sagent *a = &wk.a[i];
-        a->wk = &wk;
-        a->s = calloc(PER_AGENT, sizeof *a->s);
-        snprintf(a->name, sizeof a->name, "synth-%03d", id * (AGENTS / WORKERS) + i);
-        struct bufferevent *bev = bufferevent_openssl_socket_new(wk.base, -1, SSL_new(wk.ctx),
-                                                                 BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
-        struct wire_params wp = { .role = WIRE_AGENT, .token = getenv("SESSMAX_TOKEN"), .peer = addr,
-                                  .name = a->name, .capacity = PER_AGENT, .tls_pin = pin };
-        struct wire_callbacks cb = { a, sa_ready, sa_msg, sa_close };
-        a->w = bev ? wire_new(wk.base, bev, &wp, &cb) : NULL;
-        if (!a->s || !a->w || bufferevent_socket_connect(bev, (struct sockaddr *)&ss, sslen) < 0)
-            return EX_UNAVAILABLE;
-        wk.open++;
-    }
-    struct event *t = event_new(wk.base, -1, EV_PERSIST, worker_tick, &wk);
-    struct timeval tv = { 0, TICK_US };
-    event_add(t, &tv);
-    event_base_dispatch(wk.base);
-    return write(rep_fd, &wk.rep, sizeof wk.rep) == (ssize_t)sizeof wk.rep ? 0 : EX_IOERR;
-}
-
 /* --- the controller side (this process) ------------------------------------------------------- */
 
-struct probe {                   /* CPU and RSS of this process, once a second */
+struct probe {                   /* CPU and RSS of this process, twice a second */
     uint64_t t[4096], cpu[4096];
+    long rss_kb[4096], anon_kb[4096], file_kb[4096];   /* VmRSS; heap and the like; pages of mapped files */
     size_t n;
     volatile int stop;
 };
@@ -372,10 +58,23 @@ static void *probe_main(void *arg)
     struct probe *p = arg;
     while (!p->stop && p->n < 4096) {
         p->t[p->n] = clock_wall_us();
+        p->rss_kb[p->n] = bench_proc_kb(getpid(), "VmRSS:");
+        p->anon_kb[p->n] = bench_proc_kb(getpid(), "RssAnon:");
+        p->file_kb[p->n] = bench_proc_kb(getpid(), "RssFile:");
         p->cpu[p->n++] = cpu_us();
         usleep(500000);
     }
     return NULL;
+}
+
+/* The highest of v[] sampled between two wall-clock instants, in MiB. */
+static double peak_mib(const struct probe *p, const long *v, uint64_t from, uint64_t to)
+{
+    long m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->t[i] >= from && p->t[i] <= to && v[i] > m)
+            m = v[i];
+    return m / 1024.0;
 }
 
 /* Share of one core this process used between two wall-clock instants. */
@@ -392,10 +91,10 @@ static double cpu_share(const struct probe *p, uint64_t from, uint64_t to)
 }
 
 /* The run's console goes to stderr; the line naming the certificate pin is handed to the
- * workers ("ADDR PIN"). */
+ * agents' process ("ADDR PIN"). */
 struct console {
     char addr[64];
-    int pin_fd[WORKERS];
+    int pin_fd;
     int sent;
 };
 
@@ -408,9 +107,8 @@ static ssize_t console_write(void *cookie, const char *buf, size_t len)
         char pin[TLS_FP_LEN], line[200];
         if (sscanf(p + 10, "%119s", pin) == 1) {
             int n = snprintf(line, sizeof line, "%s %s\n", c->addr, pin);
-            for (int i = 0; i < WORKERS; i++)
-                if (write(c->pin_fd[i], line, (size_t)n) != n)
-                    fprintf(stderr, "bench: cannot reach worker %d\n", i);
+            if (write(c->pin_fd, line, (size_t)n) != n)
+                fprintf(stderr, "bench: cannot reach the agents\n");
             c->sent = 1;
         }
     }
@@ -433,29 +131,6 @@ static int write_plan(const char *dir, const char *addr, char *path, size_t len)
     return fclose(f);
 }
 
-struct totals {
-    struct report r;
-    uint64_t burst_t0, burst_t1, first_start;
-};
-
-static void add_report(struct totals *t, const struct report *w)
-{
-    t->r.agents_ready += w->agents_ready; t->r.agents_lost += w->agents_lost; t->r.sessions += w->sessions;
-    t->r.samples += w->samples; t->r.records += w->records; t->r.batches += w->batches; t->r.acked += w->acked;
-    t->r.late += w->late; t->r.dropped += w->dropped; t->r.burst_samples += w->burst_samples;
-    t->r.burst_batches += w->burst_batches; t->r.burst_late += w->burst_late;
-    for (int i = 0; i <= HIST_MS; i++) {
-        t->r.hist[i] += w->hist[i];
-        t->r.bhist[i] += w->bhist[i];
-    }
-    if (w->burst_t0 && (!t->burst_t0 || w->burst_t0 < t->burst_t0))
-        t->burst_t0 = w->burst_t0;
-    if (w->burst_t1 > t->burst_t1)
-        t->burst_t1 = w->burst_t1;
-    if (w->first_start && (!t->first_start || w->first_start < t->first_start))
-        t->first_start = w->first_start;
-}
-
 static double hist_ms(const uint32_t *h, uint64_t n, double q)
 {
     uint64_t want = (uint64_t)(q * (double)n), seen = 0;
@@ -473,73 +148,173 @@ static uint64_t hist_n(const uint32_t *h)
     return n;
 }
 
-/* Batch -> ACK latency. Burst batches wait behind up to WINDOW x BURST_BATCH samples of their
- * agent (in flight = rate x latency), so they are timed apart from the regular batches and the
- * no-late target applies to the regular ones. */
-static void print_acks(const struct report *r)
+static const char *met(int ok)
 {
-    uint64_t n = hist_n(r->hist), bn = hist_n(r->bhist);
-    printf("  %-46s p50 %.0f ms, p99 %.0f ms, max %s%.0f ms (%llu batches)\n", "regular batch sent -> ACK received",
-           hist_ms(r->hist, n, 0.5), hist_ms(r->hist, n, 0.99), r->hist[HIST_MS] ? "> " : "", hist_ms(r->hist, n, 1.0),
-           (unsigned long long)n);
-    printf("  %-46s p50 %.0f ms, p99 %.0f ms, max %s%.0f ms (%llu late of %llu batches of %u, %u in flight per agent)\n",
-           "burst batch sent -> ACK received", hist_ms(r->bhist, bn, 0.5), hist_ms(r->bhist, bn, 0.99),
-           r->bhist[HIST_MS] ? "> " : "", hist_ms(r->bhist, bn, 1.0), (unsigned long long)r->burst_late,
-           (unsigned long long)bn, BURST_BATCH, WINDOW);
-    printf("  %-46s %llu dropped, %llu late (> %llu ms) of %llu regular   target: none: %s\n", "ACKs",
-           (unsigned long long)r->dropped, (unsigned long long)r->late, LATE_US / 1000,
-           (unsigned long long)(r->batches - r->burst_batches),
-           !r->dropped && !r->late && r->acked == r->batches ? "met" : "NOT met");
+    return ok ? "met" : "NOT met";
 }
 
-static void print_figures(const struct totals *t, const struct run_outcome *o, const struct probe *p, long rss_kb,
-                          uint64_t end_us)
+/* Batch -> ACK latency and lateness, regular and burst batches apart, against LATE_US. */
+static void print_acks(const struct scale_report *r)
 {
-    const struct report *r = &t->r;
-    uint64_t ramp_end = t->first_start + LAUNCH_S * 1000000ull;
-    double burst_s = (double)(t->burst_t1 - t->burst_t0) / 1e6, burst_rate = burst_s > 0 ? r->burst_samples / burst_s : 0;
-    double run_s = (double)(end_us - t->first_start) / 1e6;
+    uint64_t n = hist_n(r->hist), bn = hist_n(r->bhist);
+    printf("  %-44s p50 %.0f ms, p99 %.0f ms, max %s%.0f ms (%llu batches)   target p99 <= %llu ms: %s\n",
+           "regular batch sent -> ACK received", hist_ms(r->hist, n, 0.5), hist_ms(r->hist, n, 0.99),
+           r->hist[HIST_MS] ? "> " : "", hist_ms(r->hist, n, 1.0), (unsigned long long)n, LATE_US / 1000,
+           met(n && hist_ms(r->hist, n, 0.99) <= LATE_US / 1000));
+    printf("  %-44s p50 %.0f ms, p99 %.0f ms, max %s%.0f ms (%llu batches of %u, %u in flight per agent)"
+           "   target p99 <= %llu ms: %s\n", "burst batch sent -> ACK received", hist_ms(r->bhist, bn, 0.5),
+           hist_ms(r->bhist, bn, 0.99), r->bhist[HIST_MS] ? "> " : "", hist_ms(r->bhist, bn, 1.0),
+           (unsigned long long)bn, BURST_BATCH, WINDOW, LATE_US / 1000, met(bn && hist_ms(r->bhist, bn, 0.99) <=
+                                                                                        LATE_US / 1000));
+    printf("  %-44s %llu of %llu   target 0: %s\n", "ACKs dropped (link closed before the ACK)",
+           (unsigned long long)r->dropped, (unsigned long long)r->batches, met(!r->dropped && r->acked == r->batches));
+    printf("  %-44s %llu regular + %llu burst of %llu   target 0: %s\n", "ACKs late (> 1 s: one heartbeat interval)",
+           (unsigned long long)r->late, (unsigned long long)r->burst_late, (unsigned long long)r->batches,
+           met(!r->late && !r->burst_late));
+    if (r->late_first)
+        printf("  %-44s between %.1f s and %.1f s after the first START (STOP came at %.1f s)\n",
+               "late batches were sent", (r->late_first - r->first_start) / 1e6, (r->late_last - r->first_start) / 1e6,
+               r->stop_at ? (r->stop_at - r->first_start) / 1e6 : 0);
+}
+
+struct figures {
+    const struct scale_report *r;
+    const struct run_outcome *o;
+    const struct probe *p;
+    long rss_kb;
+    uint64_t end_us;
+    int controller_cpu, agents_cpu;
+};
+
+static void print_load(const struct figures *f)
+{
+    const struct scale_report *r = f->r;
+    uint64_t ramp_end = r->first_start + LAUNCH_S * 1000000ull;
+    double burst_s = (double)(r->burst_t1 - r->burst_t0) / 1e6, rate = burst_s > 0 ? r->burst_samples / burst_s : 0;
+    double run_s = (double)(f->end_us - r->first_start) / 1e6;
+    printf("  %-44s %u of %d, %u lost   target all, none lost: %s\n", "agents connected", r->agents_ready, AGENTS,
+           r->agents_lost, met(r->agents_ready == AGENTS && !r->agents_lost));
+    printf("  %-44s %u of %d   target all: %s\n", "sessions started", r->sessions, AGENTS * PER_AGENT,
+           met(r->sessions == AGENTS * PER_AGENT));
+    printf("  %-44s %llu samples, %llu records in %llu batches (%.0f records/s over the run)\n", "sent",
+           (unsigned long long)r->samples, (unsigned long long)r->records, (unsigned long long)r->batches,
+           run_s > 0 ? r->records / run_s : 0);
+    if (!r->burst_t0)
+        printf("  %-44s no burst batch could be sent   target >= 500000 samples/s: NOT met\n",
+               "committed + acked during the burst");
+    else
+        printf("  %-44s %.0f samples/s (%llu in %.1f s)   target >= 500000 samples/s: %s\n",
+               "committed + acked during the burst", rate, (unsigned long long)r->burst_samples, burst_s,
+               met(rate >= 500000));
+    uint64_t steady_end = r->burst_t0 ? r->burst_t0 : ramp_end + STEADY_S * 1000000ull;
+    printf("  %-44s %.0f %% / %.0f %% / %.0f %% of one core (CPU %d)%s\n", "controller CPU: ramp / steady / burst",
+           100 * cpu_share(f->p, r->first_start, ramp_end), 100 * cpu_share(f->p, ramp_end + 2000000, steady_end),
+           100 * cpu_share(f->p, r->burst_t0, r->burst_t1), f->controller_cpu, r->burst_t0 ? "" : " (no burst)");
+    printf("  %-44s %.0f %% of one core on average (CPU %d)\n", "synthetic agents' CPU",
+           run_s > 0 ? 100 * r->cpu_us / 1e6 / run_s : 0, f->agents_cpu);
+    uint64_t end = r->last_close;
+    printf("  %-44s %.1f MiB   target <= 1024 MiB: %s\n", "controller peak RSS (VmHWM)", f->rss_kb / 1024.0,
+           met(f->rss_kb <= 1024 * 1024));
+    printf("  %-44s %.1f MiB (%.1f MiB anonymous, %.1f MiB mapped files)   target <= 1024 MiB: %s\n",
+           "  highest seen until the last agent left", peak_mib(f->p, f->p->rss_kb, 0, end),
+           peak_mib(f->p, f->p->anon_kb, 0, end), peak_mib(f->p, f->p->file_kb, 0, end),
+           met(peak_mib(f->p, f->p->rss_kb, 0, end) <= 1024));
+    printf("  %-44s %.1f MiB (%.1f MiB anonymous: the closing score holds every sample)\n",
+           "  highest seen after (report and score)", peak_mib(f->p, f->p->rss_kb, end, UINT64_MAX),
+           peak_mib(f->p, f->p->anon_kb, end, UINT64_MAX));
+}
+
+static void print_figures(const struct figures *f)
+{
+    const struct scale_report *r = f->r;
+    const struct run_outcome *o = f->o;
+    double run_s = (double)(f->end_us - r->first_start) / 1e6;
     printf("controller at scale: %u synthetic agents x %d sessions over the agent link (TLS 1.3, token proofs, tagged frames),\n"
            "  run by run_execute: ramp over %d s, steady %d s, task-worker samples + traffic + health, burst of %d s\n",
            r->agents_ready, PER_AGENT, LAUNCH_S, STEADY_S, BURST_S);
-    printf("  %-46s %u of %d, %u lost\n", "agents connected", r->agents_ready, AGENTS, r->agents_lost);
-    printf("  %-46s %u of %d\n", "sessions started", r->sessions, AGENTS * PER_AGENT);
-    printf("  %-46s %llu samples, %llu records in %llu batches (%.0f records/s over the run)\n", "sent",
-           (unsigned long long)r->samples, (unsigned long long)r->records, (unsigned long long)r->batches,
-           run_s > 0 ? r->records / run_s : 0);
-    if (!t->burst_t0)   /* every agent kept WINDOW batches unacknowledged all through the burst */
-        printf("  %-46s no burst batch could be sent (ACKs too late)   target >= 500000: NOT met\n",
-               "committed + acked during the burst");
-    else
-        printf("  %-46s %12.0f samples/s   target >= 500000: %s\n", "committed + acked during the burst", burst_rate,
-               burst_rate >= 500000 ? "met" : "NOT met");
-    uint64_t steady_end = t->burst_t0 ? t->burst_t0 : ramp_end + STEADY_S * 1000000ull;
-    printf("  %-46s %5.0f %% / %5.0f %% / %5.0f %% of one core%s\n", "controller CPU: ramp / steady / burst",
-           100 * cpu_share(p, t->first_start, ramp_end), 100 * cpu_share(p, ramp_end + 2000000, steady_end),
-           100 * cpu_share(p, t->burst_t0, t->burst_t1), t->burst_t0 ? "" : " (no burst)");
-    printf("  %-46s %9.1f MiB   target <= 1024 MiB: %s\n", "controller peak RSS", rss_kb / 1024.0,
-           rss_kb <= 1024 * 1024 ? "met" : "NOT met");
-    printf("  %-46s %u runs, %.1f ms each on average, %.1f ms the longest (%.2f %% of the run)\n",
+    print_load(f);
+    printf("  %-44s %u runs, %.1f ms each on average, %.1f ms the longest (%.2f %% of the run, off the loop thread)\n",
            "live score", o->live_score_runs, o->live_score_runs ? o->live_score_us / 1e3 / o->live_score_runs : 0,
            o->live_score_max_us / 1e3, run_s > 0 ? 100 * o->live_score_us / 1e6 / run_s : 0);
-    printf("  %-46s p99 %.0f ms, max %.0f ms (the loop thread held up by anything)\n",
+    printf("  %-44s p99 %.0f ms, max %.0f ms (the loop thread held up by anything)\n",
            "controller tick later than due (every 250 ms)", o->tick_lag_p99_us / 1e3, o->tick_lag_max_us / 1e3);
-    printf("  %-46s %llu commits, %.1f ms on average, %.1f ms the longest\n", "store commits (every 250 ms)",
+    printf("  %-44s %llu commits, %.1f ms on average, %.1f ms the longest\n", "store commits (every 250 ms)",
            (unsigned long long)o->commits, o->commits ? o->commit_us / 1e3 / o->commits : 0, o->commit_max_us / 1e3);
     print_acks(r);
+    printf("  late: an ACK that reaches the agent more than %llu ms after its batch left (one heartbeat interval of the\n"
+           "  link, four 250 ms commits); dropped: a batch whose link closed before its ACK\n", LATE_US / 1000);
     printf("  run %s: %s\n", o->status, o->message);
+}
+
+static int pin_to(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return cpu < 0 ? 0 : sched_setaffinity(0, sizeof set, &set);
+}
+
+static const char usage[] = "usage: bench_controller_scale [--controller-cpu N] [--agents-cpu N]\n"
+                            "  pin the controller (default CPU 1) and the synthetic agents (default CPU 0); -1: not pinned\n";
+
+static int parse_args(int argc, char **argv, int *controller_cpu, int *agents_cpu)
+{
+    static const struct option opts[] = { { "controller-cpu", required_argument, NULL, 'c' },
+                                          { "agents-cpu", required_argument, NULL, 'a' },
+                                          { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    *controller_cpu = ncpu > 1 ? 1 : -1;
+    *agents_cpu = ncpu > 1 ? 0 : -1;
+    int c;
+    char err[200];
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        unsigned long v;
+        if (c == 'h' || c == '?') {
+            fputs(usage, c == 'h' ? stdout : stderr);
+            return c == 'h' ? EX_OK : EX_USAGE;
+        }
+        if (strcmp(optarg, "-1") == 0) {
+            v = (unsigned long)-1;
+        } else if (numarg_ulong(c == 'c' ? "--controller-cpu" : "--agents-cpu", optarg, 0, (unsigned long)ncpu - 1, &v,
+                                err, sizeof err) < 0) {
+            fprintf(stderr, "bench_controller_scale: %s\n", err);
+            return EX_USAGE;
+        }
+        *(c == 'c' ? controller_cpu : agents_cpu) = (int)(long)v;
+    }
+    return optind < argc ? (fputs(usage, stderr), EX_USAGE) : -1;
+}
+
+/* The agents' process, pinned; its report comes back on the pipe it returns (-1: none). */
+static int spawn_agents(struct console *con, int cpu, pid_t *pid)
+{
+    int pp[2], rp[2];
+    if (pipe(pp) < 0 || pipe(rp) < 0)
+        return -1;
+    if ((*pid = fork()) == 0) {
+        close(pp[1]);
+        close(rp[0]);
+        if (pin_to(cpu) < 0)
+            perror("bench: agents' CPU");
+        _exit(scale_agents_main(pp[0], rp[1]));
+    }
+    close(pp[0]);
+    close(rp[1]);
+    con->pin_fd = pp[1];
+    return *pid < 0 ? -1 : rp[0];
 }
 
 int main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    struct figures f = { 0 };
+    int rc = parse_args(argc, argv, &f.controller_cpu, &f.agents_cpu);
+    if (rc >= 0)
+        return rc;
     log_init("bench_controller_scale", LOG_WARN);
     signal(SIGPIPE, SIG_IGN);
     char dir[] = "/tmp/bench_scale_XXXXXX", plan[256], token[65], err[512];
     struct console con = { 0 };
-    int rep_fd[WORKERS];
-    pid_t pids[WORKERS];
+    pid_t pid;
     if (!mkdtemp(dir) || proto_new_token(token) < 0)
         return EX_IOERR;
     snprintf(con.addr, sizeof con.addr, "127.0.0.1:%d", hostport_free_loopback());
@@ -547,20 +322,9 @@ int main(int argc, char **argv)
     setenv("SESSMAX_BENCH_PASSWORD", "bench-password", 1);
     if (write_plan(dir, con.addr, plan, sizeof plan) < 0)
         return EX_IOERR;
-    for (int i = 0; i < WORKERS; i++) {
-        int pp[2], rp[2];
-        if (pipe(pp) < 0 || pipe(rp) < 0)
-            return EX_OSERR;
-        if ((pids[i] = fork()) == 0) {
-            close(pp[1]);
-            close(rp[0]);
-            _exit(worker_main(i, pp[0], rp[1]));
-        }
-        close(pp[0]);
-        close(rp[1]);
-        con.pin_fd[i] = pp[1];
-        rep_fd[i] = rp[0];
-    }
+    int rep_fd = spawn_agents(&con, f.agents_cpu, &pid);
+    if (rep_fd < 0 || pin_to(f.controller_cpu) < 0)
+        return EX_OSERR;
     struct plan_checked pc;
     if (plan_check_load(plan, &pc, err, sizeof err) != 0) {
         fprintf(stderr, "bench: %s\n", err);
@@ -574,26 +338,25 @@ int main(int argc, char **argv)
     struct run_options ro = { .tty = 0, .out = out };
     struct run_outcome o;
     run_execute(&pc, &ro, &o);
-    uint64_t end_us = clock_wall_us();
+    f.end_us = clock_wall_us();
     probe.stop = 1;
     pthread_join(th, NULL);
-    long rss = bench_proc_kb(getpid(), "VmHWM:");
+    f.rss_kb = bench_proc_kb(getpid(), "VmHWM:");
     fclose(out);
-    for (int i = 0; i < WORKERS; i++)
-        close(con.pin_fd[i]);
-    static struct totals tot;
-    static struct report w;
-    for (int i = 0; i < WORKERS; i++) {
-        int st = 0;
-        if (read(rep_fd[i], &w, sizeof w) == (ssize_t)sizeof w)
-            add_report(&tot, &w);
-        waitpid(pids[i], &st, 0);
-    }
+    close(con.pin_fd);
+    static struct scale_report r;
+    int st = 0;
+    if (read(rep_fd, &r, sizeof r) != (ssize_t)sizeof r)
+        fprintf(stderr, "bench: no report from the agents\n");
+    waitpid(pid, &st, 0);
     plan_check_free(&pc);
-    print_figures(&tot, &o, &probe, rss, end_us);
+    f.r = &r;
+    f.o = &o;
+    f.p = &probe;
+    print_figures(&f);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "bench: could not remove %s\n", dir);
-    return tot.r.dropped || tot.r.late || tot.r.agents_ready != AGENTS ? 1 : 0;
+    return r.dropped || r.late || r.agents_ready != AGENTS ? 1 : 0;
 }

@@ -25,6 +25,7 @@
 #include "db/store.h"
 
 #include <errno.h>
+#include <event2/event.h>
 #include <openssl/crypto.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -224,9 +225,28 @@ static int finish(struct runner *r, struct run_outcome *out)
     return r->exit_code ? r->exit_code : score_end(r);
 }
 
+/* The loop has two priorities: the tick (commit, ACKs, launches, phases) and signals first,
+ * agents' links after. Once links' callbacks ran for PHASES_TICK_MS / 5 in a row, libevent looks
+ * for due timers again, so a flood of records (every agent's logoff batch at once) cannot hold
+ * the commit and the ACKs of what is already stored behind it. */
+static struct event_base *new_base(void)
+{
+    struct event_config *cfg = event_config_new();
+    struct timeval most = { 0, PHASES_TICK_MS * 1000 / 5 };
+    struct event_base *base = cfg && event_config_set_max_dispatch_interval(cfg, &most, -1, 1) == 0 ?
+                              event_base_new_with_config(cfg) : NULL;
+    if (cfg)
+        event_config_free(cfg);
+    if (base && event_base_priority_init(base, 2) < 0) {
+        event_base_free(base);
+        return NULL;
+    }
+    return base;
+}
+
 static int setup_loop(struct runner *r)
 {
-    r->base = event_base_new();
+    r->base = new_base();
     if (!r->base)
         return -1;
     r->tick = event_new(r->base, -1, EV_PERSIST, phases_tick_cb, r);
@@ -234,7 +254,9 @@ static int setup_loop(struct runner *r)
     r->sig_int = evsignal_new(r->base, SIGINT, phases_signal_cb, r);
     r->sig_term = evsignal_new(r->base, SIGTERM, phases_signal_cb, r);
     struct timeval tv = { 0, PHASES_TICK_MS * 1000 };
-    if (!r->tick || !r->launch_ev || !r->sig_int || !r->sig_term || event_add(r->tick, &tv) < 0 ||
+    if (!r->tick || !r->launch_ev || !r->sig_int || !r->sig_term || event_priority_set(r->tick, 0) < 0 ||
+        event_priority_set(r->launch_ev, 0) < 0 || event_priority_set(r->sig_int, 0) < 0 ||
+        event_priority_set(r->sig_term, 0) < 0 || event_add(r->tick, &tv) < 0 ||
         event_add(r->sig_int, NULL) < 0 || event_add(r->sig_term, NULL) < 0)
         return -1;
     return 0;

@@ -151,12 +151,8 @@ static void test_plan__refusals_name_the_position(void)
 
 static void test_plan__password_sources(void)
 {
-    char path[512], text[1024], pw[128];
-    snprintf(path, sizeof path, "%s/pw", unit_tmpdir());
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs("s3cret\n", f);
-    fclose(f);
+    char text[1024], pw[128];
+    const char *path = unit_write_file("pw", "s3cret\n");
     snprintf(text, sizeof text, "target: {host: h, verify: false}\n"
              "credentials: {user: \"u{n}\", password_file: %s}\n" TAIL, path);
     struct plan *p = load(text);
@@ -181,48 +177,37 @@ static void test_plan__password_sources(void)
     plan_free(p);
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Copies workloads/simhost-task-worker.yaml to wl.yaml in the temporary directory, the workload
  * TAIL names for a plan written there. */
 static void write_task_worker(void)
 {
-    char path[512];
     size_t n = 0;
-    snprintf(path, sizeof path, "%s/wl.yaml", unit_tmpdir());
     char *text = file_read_all(unit_source_path("workloads/simhost-task-worker.yaml"), FILE_READ_MAX_CONFIG, &n,
                                err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT(n > 0);
-    write_file(path, text);
+    unit_write_file("wl.yaml", text);
     free(text);
 }
 
 static void test_plan__check_with_workload_and_thresholds(void)
 {
-    char plan[512];
-    snprintf(plan, sizeof plan, "%s/p.yaml", unit_tmpdir());
     write_task_worker();
 
     struct plan_checked pc;
-    write_file(plan, HEAD TAIL "thresholds: [\"p95(app_start) < 3000\"]\n");
+    const char *plan = unit_write_file("p.yaml", HEAD TAIL "thresholds: [\"p95(app_start) < 3000\"]\n");
     CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 0);
     CU_ASSERT_PTR_NOT_NULL(pc.wl);
     CU_ASSERT_PTR_NOT_NULL(pc.score_json);
     CU_ASSERT_EQUAL(pc.score.threshold_count, 1);
     plan_check_free(&pc);
 
-    write_file(plan, HEAD TAIL "thresholds: [\"p95(app_strat) < 3000\"]\n");
+    plan = unit_write_file("p.yaml", HEAD TAIL "thresholds: [\"p95(app_strat) < 3000\"]\n");
     CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 65);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "p.yaml:7:"));
 
-    write_file(plan, HEAD "workload: missing.yaml\nsessions: 4\nlaunch_window: 10s\nagents: {local: 2}\n");
+    plan = unit_write_file("p.yaml", HEAD "workload: missing.yaml\nsessions: 4\nlaunch_window: 10s\n"
+                                          "agents: {local: 2}\n");
     CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 66);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "p.yaml:3:11: workload file "));
 }
@@ -231,13 +216,12 @@ static void test_plan__check_with_workload_and_thresholds(void)
  * loops (steady_state becomes a cap), focus (a timer of the workload), logon_retries. */
 static void test_plan__drives_loops_focus(void)
 {
-    char plan[512], wl[512];
-    snprintf(plan, sizeof plan, "%s/p2.yaml", unit_tmpdir());
-    snprintf(wl, sizeof wl, "%s/wl.yaml", unit_tmpdir());
-    write_file(wl, "version: 1\nname: c\nlogon: {change: screen}\nloop:\n"
-                   "  - {timer: in, copy: {to: server, size: s/f}, steps: [{key: enter}], until: {change: screen}}\n");
+    unit_write_file("wl.yaml", "version: 1\nname: c\nlogon: {change: screen}\nloop:\n"
+                               "  - {timer: in, copy: {to: server, size: s/f}, steps: [{key: enter}],\n"
+                               "     until: {change: screen}}\n");
     struct plan_checked pc;
-    write_file(plan, HEAD TAIL "loops: 7\nfocus: in\nlogon_retries: 2\ndrives: {s: {files: {f: 5MB}}}\n");
+    const char *plan = unit_write_file("p2.yaml", HEAD TAIL "loops: 7\nfocus: in\nlogon_retries: 2\n"
+                                                            "drives: {s: {files: {f: 5MB}}}\n");
     CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
     CU_ASSERT_EQUAL(pc.plan->loops, 7);
     CU_ASSERT_EQUAL(pc.plan->steady_state_us, 3600000000ull);
@@ -264,7 +248,7 @@ static void test_plan__drives_loops_focus(void)
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char text[1024];
         snprintf(text, sizeof text, HEAD TAIL "%s", bad[k].extra);
-        write_file(plan, text);
+        plan = unit_write_file("p2.yaml", text);
         int rc = plan_check_load(plan, &pc, err, sizeof err);
         if (rc != bad[k].rc || !strstr(err, bad[k].msg))
             fprintf(stderr, "\n  want %d '%s'\n  got  %d '%s'\n", bad[k].rc, bad[k].msg, rc, err);
@@ -371,12 +355,10 @@ static void test_plan__clients_map(void)
  * four sessions give 40 samples of the measure and of the focus timer, with time to spare. */
 static void test_plan__sample_estimate(void)
 {
-    char plan[512];
-    snprintf(plan, sizeof plan, "%s/p3.yaml", unit_tmpdir());
     write_task_worker();
     struct plan_checked pc;
     struct plan_estimate e;
-    write_file(plan, HEAD TAIL "steady_state: 30s\n");
+    const char *plan = unit_write_file("p3.yaml", HEAD TAIL "steady_state: 30s\n");
     CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
     plan_estimate(&pc, &e);
     CU_ASSERT_DOUBLE_EQUAL(e.loop_min_s, 28.5, 1e-9);
@@ -385,7 +367,7 @@ static void test_plan__sample_estimate(void)
     CU_ASSERT_EQUAL(e.samples_max, 4);    /* sessions start at 0, 2.5, 5, 7.5 s; 40 s in all */
     CU_ASSERT(e.slack_s < 0);
     plan_check_free(&pc);
-    write_file(plan, HEAD TAIL "loops: 10\nfocus: cpu\n");
+    plan = unit_write_file("p3.yaml", HEAD TAIL "loops: 10\nfocus: cpu\n");
     CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
     plan_estimate(&pc, &e);
     CU_ASSERT_EQUAL(e.samples_max, 40);

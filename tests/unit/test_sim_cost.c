@@ -67,21 +67,11 @@ static void test_sim_cost__calibration(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "/proc/no/such/dir"));
 }
 
-static const char *write_file(const char *name, const char *text)
-{
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 static void test_sim_cost__predict_walk(void)
 {
     struct sim_loop l;
     char err[512];
-    const char *p = write_file("w.yaml",
+    const char *p = unit_write_file("w.yaml",
         "version: 1\nname: t\nlogon: {change: screen, timeout: 5s}\n"
         "loop:\n"
         "  - repeat: {count: 3, steps: [{key: win+r}, {type: \"cpu\\n\"}, {think: 1s..3s}]}\n"
@@ -138,7 +128,7 @@ static void test_sim_cost__predict_settle_and_timers(void)
     char text[2048], err[512];
     struct sim_loop l;
     snprintf(text, sizeof text, "%smeasures:\n  m1: {start: 0.5, open: 1}\n  vsi: {z: 1}\n", timed_loop);
-    const char *p = write_file("timed.yaml", text);
+    const char *p = unit_write_file("timed.yaml", text);
     CU_ASSERT_EQUAL_FATAL(sim_predict_loop(p, &l, err, sizeof err), 0);
     CU_ASSERT_DOUBLE_EQUAL(l.settle_s, 0.3 + 2 * (0.2 + 0.1), 1e-9);   /* repeats flattened */
     CU_ASSERT_DOUBLE_EQUAL(sim_cost_loop_user_s(&l), 2 + l.typing_s + 0.9, 1e-9);
@@ -164,13 +154,13 @@ static void test_sim_cost__predict_settle_and_timers(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "timed.yaml"));
     /* the only group is used whatever its name; two without vsi, or none: no measure */
     snprintf(text, sizeof text, "%smeasures:\n  m1: {start: 0.5, open: 1}\n", timed_loop);
-    CU_ASSERT_EQUAL_FATAL(sim_predict_loop(write_file("one.yaml", text), &l, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_predict_loop(unit_write_file("one.yaml", text), &l, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(l.measure, "m1");
     snprintf(text, sizeof text, "%smeasures:\n  m1: {start: 0.5}\n  m2: {z: 1}\n", timed_loop);
-    CU_ASSERT_EQUAL_FATAL(sim_predict_loop(write_file("two.yaml", text), &l, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_predict_loop(unit_write_file("two.yaml", text), &l, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(l.measure, "");
     CU_ASSERT_EQUAL(l.nmeasures, 2);
-    CU_ASSERT_EQUAL_FATAL(sim_predict_loop(write_file("none.yaml", timed_loop), &l, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_predict_loop(unit_write_file("none.yaml", timed_loop), &l, err, sizeof err), 0);
     CU_ASSERT_STRING_EQUAL(l.measure, "");
     CU_ASSERT_EQUAL(l.nmeasures, 0);
 }
@@ -187,7 +177,7 @@ static void test_sim_cost__predict_output(void)
     c.work_s[SIM_CMD_ZIP9] = 0.3;
     c.key_s = 0.0001;
     snprintf(text, sizeof text, "%smeasures:\n  vsi: {z: 1, start: 1}\n", timed_loop);
-    struct sim_predict_args a = { .path = write_file("out.yaml", text), .cpus = 1, .offset_ms = 1000 };
+    struct sim_predict_args a = { .path = unit_write_file("out.yaml", text), .cpus = 1, .offset_ms = 1000 };
     FILE *f = tmpfile();
     CU_ASSERT_FATAL(f != NULL);
     CU_ASSERT_EQUAL(sim_predict_main(&a, &c, f), 0);
@@ -221,10 +211,10 @@ static void test_sim_cost__predict_shipped_workload(void)
     CU_ASSERT_STRING_EQUAL(l.measure, "vsi");
     CU_ASSERT(timer_of(&l, "zip_high") && timer_of(&l, "zip_high")->actions[SIM_CMD_ZIP9] == 1);
     CU_ASSERT(timer_of(&l, "file_open") && timer_of(&l, "file_open")->actions[SIM_CMD_OPEN] == 1);
-    const char *bad = write_file("bad.yaml", "version: 1\nname: t\nloop: [{think: 1s}]\nbogus: 1\n");
+    const char *bad = unit_write_file("bad.yaml", "version: 1\nname: t\nloop: [{think: 1s}]\nbogus: 1\n");
     CU_ASSERT_EQUAL(sim_predict_loop(bad, &l, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.yaml:"));
-    const char *empty = write_file("empty.yaml", "version: 1\nname: t\nlogon: {change: screen, timeout: 5s}\n"
+    const char *empty = unit_write_file("empty.yaml", "version: 1\nname: t\nlogon: {change: screen, timeout: 5s}\n"
                                                  "loop: [{key: win+r, pause: 0s}]\n");
     CU_ASSERT_EQUAL(sim_predict_loop(empty, &l, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unbounded"));

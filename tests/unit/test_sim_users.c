@@ -10,11 +10,7 @@
 
 static const char *write_file(const char *name, const char *text, int mode)
 {
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
+    const char *path = unit_write_file(name, text);
     chmod(path, (mode_t)mode);
     return path;
 }

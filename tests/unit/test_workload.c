@@ -202,12 +202,7 @@ static void test_workload__file_errors(void)
     char err[WORKLOAD_ERR_LEN];
     CU_ASSERT_PTR_NULL(workload_load_file("/nonexistent/w.yaml", err, sizeof err));
     CU_ASSERT_STRING_EQUAL(err, "/nonexistent/w.yaml: cannot open: No such file or directory");
-    char path[512];
-    snprintf(path, sizeof path, "%s/bad.yaml", unit_tmpdir());
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs("version: 1\nname: [unclosed\n", f);
-    fclose(f);
+    const char *path = unit_write_file("bad.yaml", "version: 1\nname: [unclosed\n");
     CU_ASSERT_PTR_NULL(workload_load_file(path, err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.yaml:"));
 }

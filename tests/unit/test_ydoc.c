@@ -143,11 +143,7 @@ static void test_ydoc__unknown_keys(void)
 static void test_ydoc__file(void)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/bad.yaml", unit_tmpdir());
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs("workload: demo\nsteps:\n  - click: [10, 20\n", f);
-    fclose(f);
+    snprintf(path, sizeof path, "%s", unit_write_file("bad.yaml", "workload: demo\nsteps:\n  - click: [10, 20\n"));
     CU_ASSERT_PTR_NULL(ydoc_load_file(path, err, sizeof err));
     char want[4400];
     snprintf(want, sizeof want, "%s:4:1: did not find expected ',' or ']'", path);

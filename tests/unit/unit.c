@@ -46,6 +46,17 @@ const char *unit_tmpdir(void)
     return dir;
 }
 
+const char *unit_write_file(const char *name, const char *text)
+{
+    static char path[PATH_MAX + 256];
+    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    CU_ASSERT_EQUAL_FATAL(fclose(f), 0);
+    return path;
+}
+
 const char *unit_source_path(const char *relative)
 {
     static char path[PATH_MAX];

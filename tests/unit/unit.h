@@ -26,6 +26,10 @@ int unit_run(const char *suite, const struct unit_test *tests,
  * it lives under the build tree's tests/tmp so a failure leaves evidence). */
 const char *unit_tmpdir(void);
 
+/* Writes `text` to the file `name` in unit_tmpdir() (the test stops when it cannot) and returns
+ * its path, in a static buffer the next call overwrites. */
+const char *unit_write_file(const char *name, const char *text);
+
 /* Path of a file under the source tree (e.g. "workloads/single-user.yaml"); static buffer. */
 const char *unit_source_path(const char *relative);
 
