@@ -3,6 +3,7 @@
  * opened either way; a writer's reads also see its open batch. */
 #include "db/store_read.h"
 #include "db/store_int.h"
+#include "common/prefault.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +96,7 @@ static int presize(struct store *st, const char *table, int64_t run, void **arr,
     void *p = malloc((size_t)n * size);
     if (!p)
         return store_fail(st, "out of memory");
+    prefault(p, (size_t)n * size);
     *arr = p;
     *cap = (size_t)n;
     return 0;

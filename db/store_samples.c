@@ -4,6 +4,7 @@
 #include "db/store_samples.h"
 #include "db/store_chunk.h"
 #include "db/store_int.h"
+#include "common/prefault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ static int room(struct store *st, struct store_samples *out, size_t need, size_t
         return store_fail(st, "out of memory");
     out->rows = p;
     *cap = ncap;
+    prefault(p, ncap * sizeof *p);
     return 0;
 }
 
