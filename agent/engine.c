@@ -19,7 +19,9 @@
 
 #include "agent/connector.h"
 #include "agent/looplag.h"
+#include "agent/rdp_mem.h"
 #include "agent/session.h"
+#include "agent/x11_costs.h"
 #include "agent/x11_display.h"
 #include "agent/x11_session.h"
 #include "common/clock.h"
@@ -33,7 +35,6 @@
 struct slot {
     struct session *rdp;
     struct x11_session *x;
-    uint64_t last_cpu_us;              /* x: client + X server CPU at the last health sample */
 };
 
 struct engine {
@@ -45,6 +46,7 @@ struct engine {
     struct session_host host_info;
     struct connector *conn;
     struct looplag *lag;
+    struct x11_costs *costs;           /* external clients' costs, read off the loop */
     struct event *health_ev, *deadline_ev;
     struct slot *sessions;
     size_t nsessions, cap;
@@ -188,27 +190,25 @@ static void process_usage(uint64_t *cpu_us, uint64_t *rss_kb)
         fclose(f);
 }
 
-/* The external clients' processes: memory now, CPU since the last sample (per session, so a
- * session that ended takes its counters with it). */
-static void ext_usage(struct engine *e, struct rec_health *h, uint64_t interval_us)
+/* The agent's memory per external session: its copy of the screen and the MIT-SHM segment. */
+static uint64_t screen_kb(const struct x11_client *c)
 {
-    uint64_t cpu = 0;
+    return (uint64_t)c->width * c->height * 4 * 2 / 1024;
+}
+
+/* The external clients' processes: the figures of the last read into h, and the next read
+ * handed to a worker (x11_costs.h). */
+static void ext_usage(struct engine *e, struct rec_health *h)
+{
+    x11_costs_take(e->costs, h);
+    if (!x11_costs_begin(e->costs))
+        return;
     for (size_t i = 0; i < e->nsessions; i++) {
-        struct slot *sl = &e->sessions[i];
-        struct x11_cost c, x;
-        if (!sl->x || !x11_session_cost(sl->x, &c, &x))
-            continue;
-        h->ext_sessions++;
-        h->ext_client_rss_kb += c.rss_kb;
-        h->ext_client_pss_kb += c.pss_kb;
-        h->ext_xserver_rss_kb += x.rss_kb;
-        h->ext_xserver_pss_kb += x.pss_kb;
-        uint64_t now = c.cpu_us + x.cpu_us;
-        cpu += now > sl->last_cpu_us ? now - sl->last_cpu_us : 0;
-        sl->last_cpu_us = now;
+        pid_t client, xserver;
+        if (e->sessions[i].x && x11_session_pids(e->sessions[i].x, &client, &xserver))
+            x11_costs_add(e->costs, x11_session_index(e->sessions[i].x), client, xserver);
     }
-    if (interval_us)
-        h->ext_cpu_permille = (uint32_t)(cpu * 1000 / interval_us);
+    x11_costs_submit(e->costs);
 }
 
 static void health_cb(evutil_socket_t fd, short what, void *arg)
@@ -227,8 +227,8 @@ static void health_cb(evutil_socket_t fd, short what, void *arg)
     process_usage(&cpu_us, &h.rss_kb);
     if (now > e->last_health_us)
         h.cpu_permille = (uint32_t)((cpu_us - e->last_cpu_us) * 1000 / (now - e->last_health_us));
-    if (e->cfg.client)
-        ext_usage(e, &h, now > e->last_health_us ? now - e->last_health_us : 0);
+    if (e->costs)
+        ext_usage(e, &h);
     e->last_cpu_us = cpu_us;
     e->last_health_us = now;
     if (e->sink.health)
@@ -340,10 +340,11 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
         e->cfg.bpp = 16;
     if (!e->cfg.max_attempts)
         e->cfg.max_attempts = 1;
+    rdp_mem_init();
     e->conn = connector_new(base, cfg->connect_threads);
     e->lag = looplag_new(base, LOOPLAG_PERIOD_MS);
     e->deadline_ev = evtimer_new(base, deadline_cb, e);
-    if (!e->conn || !e->lag || !e->deadline_ev)
+    if (!e->conn || !e->lag || !e->deadline_ev || (e->cfg.client && !(e->costs = x11_costs_new(e->conn, screen_kb(&e->client)))))
         goto fail;
     e->host_info = (struct session_host){ .base = base, .cfg = &e->cfg, .sink = &e->sink,
                                           .conn = e->conn, .on_terminal = on_terminal,
@@ -388,7 +389,7 @@ int engine_start_session(struct engine *e, const struct engine_session_spec *spe
         log_error("session %u not started: client drive files: %s", spec->session_index, err);
         return -1;
     }
-    struct slot sl = { NULL, NULL, 0 };
+    struct slot sl = { NULL, NULL };
     if (e->cfg.client)
         sl.x = x11_session_new(&e->host_info, e->x11_dir, spec);
     else
@@ -490,6 +491,7 @@ void engine_free(struct engine *e)
     for (size_t i = 0; i < e->nsessions; i++)
         x11_session_abort_start(e->sessions[i].x);
     connector_free(e->conn);               /* joins: no attempt runs after this */
+    x11_costs_free(e->costs);
     for (size_t i = 0; i < e->nsessions; i++) {
         session_free(e->sessions[i].rdp);
         x11_session_free(e->sessions[i].x);

@@ -25,6 +25,7 @@ struct jsonl_sink {
     size_t nlogon, caplogon;
     uint32_t max_active;
     struct rec_health ext_peak;         /* the health record that measured most external clients */
+    uint32_t ext_capacity;              /* the last capacity their costs allowed */
 };
 
 /* A JSON string of s; bytes that are not UTF-8 (a peer's text may hold any) become '?'. */
@@ -164,8 +165,9 @@ static void on_health(void *ctx, const struct rec_health *h)
                           "lag_max_us", (json_int_t)h->lag_max_us,
                           "cpu_permille", (json_int_t)h->cpu_permille, "rss_kb", (json_int_t)h->rss_kb);
     if (rec && h->ext_sessions)
-        json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+        json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
                                "ext_sessions", (json_int_t)h->ext_sessions,
+                               "ext_capacity", (json_int_t)h->ext_capacity,
                                "ext_cpu_permille", (json_int_t)h->ext_cpu_permille,
                                "ext_client_rss_kb", (json_int_t)h->ext_client_rss_kb,
                                "ext_client_pss_kb", (json_int_t)h->ext_client_pss_kb,
@@ -174,6 +176,8 @@ static void on_health(void *ctx, const struct rec_health *h)
     put_line(j, rec);
     if (h->ext_sessions && h->ext_sessions >= j->ext_peak.ext_sessions)
         j->ext_peak = *h;
+    if (h->ext_capacity)
+        j->ext_capacity = h->ext_capacity;
     if (h->sessions_active > j->max_active)
         j->max_active = h->sessions_active;
     fflush(j->out);
@@ -244,6 +248,8 @@ unsigned jsonl_sink_summary(struct jsonl_sink *j, FILE *f, uint32_t lag_p50_us,
                 x->ext_xserver_rss_kb / 1024.0 / x->ext_sessions,
                 x->ext_xserver_pss_kb / 1024.0 / x->ext_sessions,
                 x->ext_cpu_permille / 10.0 / x->ext_sessions, x->rss_kb / 1024.0);
+    if (j->ext_capacity)
+        fprintf(f, "capacity at these costs: %u sessions on this agent\n", j->ext_capacity);
     fprintf(f, "agent loop lag: p50=%.2f ms p99=%.2f ms max=%.2f ms; peak active sessions %u\n",
             lag_p50_us / 1000.0, lag_p99_us / 1000.0, lag_max_us / 1000.0, j->max_active);
     return bad;

@@ -74,11 +74,12 @@ struct link {
     uint32_t grace_ms;
     uint64_t lost_us;              /* when the link broke (clock_now_us); 0 while connected */
     unsigned attempts;
-    uint64_t produced[PROTO_REC_HEALTH_EXT + 1];   /* records the engine produced, by kind */
+    uint64_t produced[PROTO_REC_HEALTH_CAP + 1];   /* records the engine produced, by kind */
     uint8_t *started;              /* bitmap of session indexes already started */
     size_t started_len;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
     int ext_costs;                 /* CONFIG ext_costs: health with external costs as health_ext */
+    int ext_capacity;              /* CONFIG ext_capacity: as health_cap, with the capacity */
     struct x11_client client;      /* CONFIG `client` when it names an external client */
 };
 
@@ -170,9 +171,8 @@ static void sink_traffic(void *ctx, const struct rec_traffic *t)
 static void sink_health(void *ctx, const struct rec_health *h)
 {
     struct link *l = ctx;
-    struct proto_record r = { .kind = l->ext_costs && h->ext_sessions ? PROTO_REC_HEALTH_EXT
-                                                                       : PROTO_REC_HEALTH,
-                              .u.health = *h };
+    enum proto_record_kind ext = l->ext_capacity ? PROTO_REC_HEALTH_CAP : PROTO_REC_HEALTH_EXT;
+    struct proto_record r = { .kind = h->ext_sessions && l->ext_costs ? ext : PROTO_REC_HEALTH, .u.health = *h };
     add_record(ctx, &r);
 }
 
@@ -276,6 +276,7 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         cfg.client = &l->client;
     }
     l->ext_costs = (int)c->ext_costs;
+    l->ext_capacity = (int)c->ext_capacity;
     struct netprofile net;
     char host[64], nerr[512];
     netprofile_lan(&net);
@@ -586,7 +587,8 @@ int link_main(int argc, char **argv)
     log_info("results produced: %llu samples, %llu session events, %llu traffic and %llu health records; "
              "%zu batches not acknowledged", (unsigned long long)l.produced[PROTO_REC_SAMPLE],
              (unsigned long long)l.produced[PROTO_REC_SESSION], (unsigned long long)l.produced[PROTO_REC_TRAFFIC],
-             (unsigned long long)(l.produced[PROTO_REC_HEALTH] + l.produced[PROTO_REC_HEALTH_EXT]), outbox_frames(l.ob));
+             (unsigned long long)(l.produced[PROTO_REC_HEALTH] + l.produced[PROTO_REC_HEALTH_EXT] +
+                                   l.produced[PROTO_REC_HEALTH_CAP]), outbox_frames(l.ob));
 out:
     teardown(&l);
     OPENSSL_cleanse(token, strlen(token));

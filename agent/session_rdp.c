@@ -85,21 +85,6 @@ static BYTE *zeroed_framebuffer(rdpSettings *st, uint32_t format, uint32_t *stri
     return calloc((size_t)st->DesktopHeight ? st->DesktopHeight : 1, *stride ? *stride : 1);
 }
 
-/* FreeRDP 2.11 creates every codec at connect (notes §8), but without GFX the H.264, progressive
- * and ClearCodec decoders are unreachable: free them (about 1.2 MB per session). */
-static void trim_codecs(rdpContext *ctx)
-{
-    rdpCodecs *c = ctx->codecs;
-    if (!c || ctx->settings->SupportGraphicsPipeline)
-        return;
-    h264_context_free(c->h264);
-    c->h264 = NULL;
-    progressive_context_free(c->progressive);
-    c->progressive = NULL;
-    clear_context_free(c->clear);
-    c->clear = NULL;
-}
-
 static BOOL desktop_resize_cb(rdpContext *ctx)
 {
     uint32_t stride, format = ctx->gdi->dstFormat;
@@ -107,14 +92,7 @@ static BOOL desktop_resize_cb(rdpContext *ctx)
     BYTE *fb = zeroed_framebuffer(ctx->settings, format, &stride);
     if (!fb)
         return FALSE;
-    /* gdi_resize resets every codec: give it back the trimmed ones first */
-    if (!freerdp_client_codecs_prepare(ctx->codecs, FREERDP_CODEC_ALL, w, h)) {
-        free(fb);
-        return FALSE;
-    }
-    BOOL ok = gdi_resize_ex(ctx->gdi, w, h, stride, format, fb, free);
-    trim_codecs(ctx);
-    return ok;
+    return gdi_resize_ex(ctx->gdi, w, h, stride, format, fb, free);
 }
 
 static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
@@ -140,7 +118,6 @@ static BOOL post_connect_cb(freerdp *inst)
         return FALSE;
     if (!gdi_init_ex(inst, format, stride, fb, free))
         return FALSE;   /* fb may have been adopted and freed by gdi_free: not ours any more */
-    trim_codecs(inst->context);
     inst->update->EndPaint = end_paint_cb;
     ((struct session_ctx *)inst->context)->gdi_frame_marker = inst->update->SurfaceFrameMarker;
     inst->update->SurfaceFrameMarker = frame_marker_cb;

@@ -127,6 +127,16 @@ static const char *security_value(enum engine_security s)
     return names[s];
 }
 
+/* The connection type the built-in engine would announce (engine_config connection_type,
+ * MS-RDPBCGR values) in the words of FreeRDP 2's /network: option; "" (the word is left out, the
+ * client's default) when none is set. FreeRDP 2 has no word for satellite: it takes the number. */
+static const char *network_value(uint32_t type)
+{
+    static const char *const words[] = { "", "modem", "broadband-low", "3", "broadband-high", "wan",
+                                         "lan", "auto" };
+    return type < sizeof words / sizeof words[0] ? words[type] : "";
+}
+
 /* Every placeholder's value for this session; buffers in `b`. */
 struct vars_buf { char port[8], w[12], h[12], cert[1100], passfile[4200], icafile[4200]; };
 
@@ -143,7 +153,8 @@ static void fill_vars(const struct x11_launch_ctx *c, struct x11_vars *v, struct
                             .domain = cfg->domain, .width = b->w, .height = b->h,
                             .security = security_value(cfg->security), .cert = b->cert,
                             .passfile = b->passfile, .icafile = b->icafile,
-                            .display = c->display, .dir = c->dir };
+                            .display = c->display, .dir = c->dir,
+                            .network = network_value(cfg->connection_type) };
 }
 
 /* "password\n" for a stdin (heap, wiped by the caller with free_line). */

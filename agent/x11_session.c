@@ -40,6 +40,7 @@ struct x11_session {
     uint32_t frames;                    /* batches of damage handed to the interpreter */
     struct rec_traffic wire;            /* the client's TCP counters as last read (they stay
                                          * when its connection has closed) */
+    struct x11_traffic sockets;         /* the client's TCP sockets, held between reads */
     int traffic_warned;
 };
 
@@ -61,6 +62,7 @@ static void teardown(void *owner)
         traffic_cb(-1, 0, s);           /* a session shorter than the interval has its bytes */
         event_del(s->traffic_ev);
     }
+    x11_traffic_close(&s->sockets);
     interp_free(s->l.interp);
     s->l.interp = NULL;
     if (s->x_ev)
@@ -217,9 +219,11 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg)
     struct rec_traffic now = { 0 };
     if (!s->l.h->sink->traffic || !s->st.client)
         return;
-    int rc = x11_proc_running(s->st.client)
-                 ? x11_traffic_sample(x11_proc_pid(s->st.client), x11_proc_pidfd(s->st.client), &now)
-                 : 0;
+    int rc = 0;
+    if (x11_proc_running(s->st.client))
+        rc = x11_traffic_read(&s->sockets, x11_proc_pid(s->st.client), x11_proc_pidfd(s->st.client), &now);
+    else
+        x11_traffic_close(&s->sockets);
     if (rc < 0 && !s->traffic_warned) {
         s->traffic_warned = 1;
         log_warn("session %u: cannot read the client's sockets (pidfd_getfd); no traffic figures",
@@ -240,6 +244,7 @@ static void client_exit(void *arg, int status)
 {
     struct x11_session *s = arg;
     char how[64], tail[96], detail[RESULTS_DETAIL_LEN], path[4096];
+    x11_traffic_close(&s->sockets);     /* its connection must not outlive it in our hands */
     if (terminal(s) || s->l.finish_pending)
         return;
     if (s->l.state == SESSION_ST_LOGOFF) {      /* the workload's logoff ended the remote session */
@@ -330,6 +335,7 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
     if (!s)
         return NULL;
     static const struct session_life_ops ops = { .teardown = teardown };
+    x11_traffic_init(&s->sockets);
     int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
     snprintf(s->dir, sizeof s->dir, "%s/s%u", run_dir, s->l.index);
     s->window_ev = evtimer_new(h->base, window_timeout_cb, s);
@@ -410,18 +416,16 @@ int x11_session_save_png(struct x11_session *s, const char *path)
     return screen_write_png(&v, path);
 }
 
-int x11_session_cost(const struct x11_session *s, struct x11_cost *client, struct x11_cost *xserver)
+int x11_session_pids(const struct x11_session *s, pid_t *client, pid_t *xserver)
 {
-    memset(client, 0, sizeof *client);
-    memset(xserver, 0, sizeof *xserver);
-    int any = 0;
+    *client = *xserver = 0;
     if (s->starting)                    /* the worker still owns the processes */
         return 0;
     if (x11_proc_running(s->st.client))
-        any |= x11_proc_cost(x11_proc_pid(s->st.client), client) == 0;
+        *client = x11_proc_pid(s->st.client);
     if (x11_proc_running(s->st.xserver))
-        any |= x11_proc_cost(x11_proc_pid(s->st.xserver), xserver) == 0;
-    return any;
+        *xserver = x11_proc_pid(s->st.xserver);
+    return *client || *xserver;
 }
 
 void x11_session_free(struct x11_session *s)

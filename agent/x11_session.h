@@ -36,9 +36,10 @@ uint64_t x11_session_launched_us(const struct x11_session *s);
 enum failure_reason x11_session_reason(const struct x11_session *s);
 int x11_session_screen(struct x11_session *s, struct screen_view *out);
 int x11_session_save_png(struct x11_session *s, const char *path);
-/* Current cost of the client and of the X server (zeros for a process not running); 1 when
- * either runs, else 0 (also while the session is starting on a connector worker). */
-int x11_session_cost(const struct x11_session *s, struct x11_cost *client, struct x11_cost *xserver);
+/* The process ids of the client and of the X server (0 for a process not running), for reading
+ * their costs off the loop (x11_costs.h); 1 when either runs, else 0 (also while the session is
+ * starting on a connector worker). */
+int x11_session_pids(const struct x11_session *s, pid_t *client, pid_t *xserver);
 /* Any thread: a start running on a connector worker gives up at its next wait (before
  * connector_free, so that it joins at once). Accepts NULL. */
 void x11_session_abort_start(struct x11_session *s);

@@ -106,16 +106,19 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
         break;
     }
     case PROTO_REC_HEALTH:
-    case PROTO_REC_HEALTH_EXT: {
+    case PROTO_REC_HEALTH_EXT:
+    case PROTO_REC_HEALTH_CAP: {
         const struct rec_health *h = &r->u.health;
         put_u64(b, h->t_us); put_u32(b, h->sessions_active); put_u32(b, h->sessions_connecting);
         put_u32(b, h->lag_p50_us); put_u32(b, h->lag_p99_us); put_u32(b, h->lag_max_us);
         put_u32(b, h->cpu_permille); put_u64(b, h->rss_kb);
-        if (r->kind == PROTO_REC_HEALTH_EXT) {
+        if (r->kind != PROTO_REC_HEALTH) {
             put_u32(b, h->ext_sessions); put_u32(b, h->ext_cpu_permille);
             put_u64(b, h->ext_client_rss_kb); put_u64(b, h->ext_client_pss_kb);
             put_u64(b, h->ext_xserver_rss_kb); put_u64(b, h->ext_xserver_pss_kb);
         }
+        if (r->kind == PROTO_REC_HEALTH_CAP)
+            put_u32(b, h->ext_capacity);
         break;
     }
     }
@@ -357,16 +360,19 @@ static void get_record(struct rd *r, struct proto_record *rec)
         break;
     }
     case PROTO_REC_HEALTH:
-    case PROTO_REC_HEALTH_EXT: {
+    case PROTO_REC_HEALTH_EXT:
+    case PROTO_REC_HEALTH_CAP: {
         struct rec_health *h = &rec->u.health;
         h->t_us = get_u64(r); h->sessions_active = get_u32(r); h->sessions_connecting = get_u32(r);
         h->lag_p50_us = get_u32(r); h->lag_p99_us = get_u32(r); h->lag_max_us = get_u32(r);
         h->cpu_permille = get_u32(r); h->rss_kb = get_u64(r);
-        if (rec->kind == PROTO_REC_HEALTH_EXT) {
+        if (rec->kind != PROTO_REC_HEALTH) {
             h->ext_sessions = get_u32(r); h->ext_cpu_permille = get_u32(r);
             h->ext_client_rss_kb = get_u64(r); h->ext_client_pss_kb = get_u64(r);
             h->ext_xserver_rss_kb = get_u64(r); h->ext_xserver_pss_kb = get_u64(r);
         }
+        if (rec->kind == PROTO_REC_HEALTH_CAP)
+            h->ext_capacity = get_u32(r);
         break;
     }
     default:

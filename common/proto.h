@@ -100,7 +100,8 @@ struct proto_ping {
     N(17, logon_retries, 10)            /* fresh connections after a logon timeout */                  \
     N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */ \
     S(19, client, PROTO_TEXT_MAX)       /* external client: JSON (common/x11_preset.h); "" = builtin */ \
-    N(20, ext_costs, 1)                 /* 1: send health as kind health_ext (external clients' costs) */
+    N(20, ext_costs, 1)                 /* 1: send health as kind health_ext (external clients' costs) */ \
+    N(21, ext_capacity, 1)              /* 1: send it as health_cap (plus the capacity they allow) */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
@@ -116,9 +117,10 @@ struct proto_start {
 };
 
 /* PROTO_REC_HEALTH_EXT: a health record with the external clients' costs (the ext_ fields of
- * rec_health), sent instead of PROTO_REC_HEALTH only to a controller that set CONFIG ext_costs. */
+ * rec_health), sent instead of PROTO_REC_HEALTH only to a controller that set CONFIG ext_costs.
+ * PROTO_REC_HEALTH_CAP: the same plus ext_capacity, instead of it when CONFIG ext_capacity is set. */
 enum proto_record_kind { PROTO_REC_SAMPLE = 1, PROTO_REC_SESSION, PROTO_REC_TRAFFIC, PROTO_REC_HEALTH,
-                         PROTO_REC_HEALTH_EXT };
+                         PROTO_REC_HEALTH_EXT, PROTO_REC_HEALTH_CAP };
 
 struct proto_record {
     enum proto_record_kind kind;

@@ -102,6 +102,7 @@ struct rec_health {
     uint32_t ext_sessions;
     uint32_t ext_cpu_permille;
     uint64_t ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb;
+    uint32_t ext_capacity;      /* sessions the agent can carry at these costs (0: not known yet) */
 };
 
 struct result_sink {

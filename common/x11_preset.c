@@ -26,8 +26,8 @@ struct preset {
 static const struct preset presets[] = {
     { "xfreerdp",
       "xfreerdp /v:{host}:{port} /u:{user} /d:{domain} /from-stdin:force /cert:{cert} "
-      "/sec:{security} /f /size:{width}x{height} /bpp:16 -clipboard -grab-keyboard "
-      "/log-level:WARN",
+      "/sec:{security} /network:{network} /f /size:{width}x{height} /bpp:16 -clipboard "
+      "-grab-keyboard /log-level:WARN",
       X11_SECRET_STDIN, "tcp", "Debian package freerdp2-x11", "" },
     { "vncviewer",
       "vncviewer -PasswordFile={passfile} -FullScreen=1 -AlertOnFatalError=0 "
@@ -50,7 +50,7 @@ static const struct preset presets[] = {
 
 static const char *const var_names[] = { "host", "port", "user", "domain", "width", "height",
                                          "security", "cert", "passfile", "icafile", "display",
-                                         "dir", NULL };
+                                         "dir", "network", NULL };
 
 static const struct preset *find_preset(const char *name)
 {
@@ -327,7 +327,7 @@ static const char *var_value(const struct x11_vars *v, const char *name, size_t 
 {
     const char *const vals[] = { v->host, v->port, v->user, v->domain, v->width, v->height,
                                  v->security, v->cert, v->passfile, v->icafile, v->display,
-                                 v->dir };
+                                 v->dir, v->network };
     for (size_t i = 0; var_names[i]; i++)
         if (strlen(var_names[i]) == n && !strncmp(var_names[i], name, n)) {
             *known = 1;
@@ -354,7 +354,7 @@ static int expand_word(const char *w, size_t len, const struct x11_vars *v, char
             if (!known) {
                 return log_escapef(err, errlen, "unknown placeholder '%.*s' in the client command (known: "
                             "{host} {port} {user} {domain} {width} {height} {security} {cert} "
-                            "{passfile} {icafile} {display} {dir})", (int)(close - w - i + 1), w + i);
+                            "{passfile} {icafile} {display} {dir} {network})", (int)(close - w - i + 1), w + i);
             }
             holders++;
             filled += *add != '\0';

@@ -36,10 +36,12 @@ struct x11_client {
 };
 
 /* Values the template may name: {host} {port} {user} {domain} {width} {height} {security}
- * {cert} {passfile} {icafile} {display} {dir}. NULL members expand to "". */
+ * {cert} {passfile} {icafile} {display} {dir} {network}. NULL members expand to "", and a word
+ * whose every placeholder is empty is left out. */
 struct x11_vars {
     const char *host, *port, *user, *domain, *width, *height, *security, *cert;
     const char *passfile, *icafile, *display, *dir;
+    const char *network;        /* the link type the client announces, in FreeRDP's /network: words */
 };
 
 /* Empties c and fills defaults. */

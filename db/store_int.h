@@ -22,6 +22,8 @@ enum store_stmt_id {
     STMT__COUNT
 };
 
+#define STORE_READERS 32
+
 struct store_name {
     char *name;
     int64_t id;
@@ -46,6 +48,9 @@ struct store {
     /* interned timer names known to be committed or in the open transaction */
     struct store_name *names;
     size_t name_count, name_cap;
+    /* reader statements (store_read.c), prepared on first use and kept, keyed by their SQL */
+    struct { char *sql; sqlite3_stmt *s; } reader[STORE_READERS];
+    size_t reader_count;
 };
 
 /* Formats "path: message" into st->err and returns -1. */
@@ -62,6 +67,12 @@ int store_identify(sqlite3 *db, const char *path, int *kind, int *version, char 
 
 void store_names_clear(struct store *st);
 void store_finalize_all(struct store *st);
+/* A reader statement for `sql`: prepared on the handle's first use of that SQL and kept (a
+ * report or score reads several runs with the same dozen queries; preparing them on every call
+ * was most of the reading time of a small run). NULL on failure (st->err filled). Give it back
+ * with store_reader_done, which resets it (ending its read) or finalizes one not kept. */
+sqlite3_stmt *store_reader(struct store *st, const char *sql);
+void store_reader_done(struct store *st, sqlite3_stmt *s);
 /* Writes the waiting samples as a chunk into the open batch (a no-op when there are none). */
 int store_chunk_flush(struct store *st);
 

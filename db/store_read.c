@@ -3,17 +3,46 @@
  * opened either way; a writer's reads also see its open batch. */
 #include "db/store_read.h"
 #include "db/store_int.h"
+#include "common/prefault.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+sqlite3_stmt *store_reader(struct store *st, const char *sql)
+{
+    sqlite3_stmt *s = NULL;
+    for (size_t i = 0; i < st->reader_count; i++)
+        if (strcmp(st->reader[i].sql, sql) == 0)
+            return st->reader[i].s;
+    if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        store_fail_db(st, "cannot prepare a query");
+        return NULL;
+    }
+    char *copy;
+    if (st->reader_count < STORE_READERS && (copy = strdup(sql))) {
+        st->reader[st->reader_count].sql = copy;
+        st->reader[st->reader_count++].s = s;
+    }
+    return s;
+}
+
+void store_reader_done(struct store *st, sqlite3_stmt *s)
+{
+    for (size_t i = 0; i < st->reader_count; i++)
+        if (st->reader[i].s == s) {
+            sqlite3_reset(s);
+            sqlite3_clear_bindings(s);
+            return;
+        }
+    sqlite3_finalize(s);
+}
+
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
 {
-    if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
-        return store_fail_db(st, "cannot prepare a query");
-    return 0;
+    return (*s = store_reader(st, sql)) ? 0 : -1;
 }
 
 /* The column's text cut to len - 1 bytes (at its first NUL, as "%s" would). */
@@ -45,19 +74,21 @@ static int grow(struct store *st, void **arr, size_t *cap, size_t n, size_t size
     return 0;
 }
 
-/* Room for the rows of `table` that belong to `run`, counted first (through the table's run_id
- * index): one allocation of the final size instead of doubling, which copied and faulted in
- * about twice the memory for a big run. A writer adding rows meanwhile only makes grow() run. */
+/* Room for the rows of `table` that belong to `run` (every row with run < 0), counted first
+ * (through the table's run_id index): one allocation of the final size instead of doubling, which
+ * copied and faulted in about twice the memory for a big run (and 256 rows of runs, 430 KB, for
+ * a list of two). A writer adding rows meanwhile only makes grow() run. */
 static int presize(struct store *st, const char *table, int64_t run, void **arr, size_t *cap, size_t size)
 {
     char sql[128];
     sqlite3_stmt *s = NULL;
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE run_id = ?1", table);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s%s", table, run < 0 ? "" : " WHERE run_id = ?1");
     if (prepare(st, sql, &s) != 0)
         return -1;
-    sqlite3_bind_int64(s, 1, run);
+    if (run >= 0)
+        sqlite3_bind_int64(s, 1, run);
     int64_t n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     if (n < 0)
         return store_fail_db(st, "cannot count rows");
     if (n == 0)
@@ -65,6 +96,7 @@ static int presize(struct store *st, const char *table, int64_t run, void **arr,
     void *p = malloc((size_t)n * size);
     if (!p)
         return store_fail(st, "out of memory");
+    prefault(p, (size_t)n * size);
     *arr = p;
     *cap = (size_t)n;
     return 0;
@@ -114,7 +146,7 @@ static void fill_run(sqlite3_stmt *s, void *row)
 
 int store_list_runs(struct store *st, struct store_run **out, size_t *count)
 {
-    return load_rows(st, NULL, "SELECT " RUN_COLUMNS " ORDER BY id", 0, sizeof **out, fill_run, (void **)out, count);
+    return load_rows(st, "runs", "SELECT " RUN_COLUMNS " ORDER BY id", -1, sizeof **out, fill_run, (void **)out, count);
 }
 
 int store_get_run(struct store *st, int64_t run, struct store_run *out)
@@ -126,7 +158,7 @@ int store_get_run(struct store *st, int64_t run, struct store_run *out)
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
         run_row(s, out);
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     if (rc == SQLITE_ROW)
         return 0;
     return rc == SQLITE_DONE ? store_fail(st, "no run %lld", (long long)run) : store_fail_db(st, "cannot read run");
@@ -139,7 +171,7 @@ int64_t store_matrix_find(struct store *st, const char *spec)
         return -1;
     sqlite3_bind_text(s, 1, spec, -1, SQLITE_TRANSIENT);
     int64_t id = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : store_fail_db(st, "cannot find a matrix");
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     return id;
 }
 
@@ -151,7 +183,7 @@ int store_matrix_cell_done(struct store *st, int64_t matrix, const char *cell)
     sqlite3_bind_int64(s, 1, matrix);
     sqlite3_bind_text(s, 2, cell, -1, SQLITE_TRANSIENT);
     int n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : store_fail_db(st, "cannot count a cell's runs");
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     return n;
 }
 
@@ -165,7 +197,7 @@ int64_t store_latest_run(struct store *st)
         id = sqlite3_column_int64(s, 0);
     else
         store_fail(st, "no run in this file");
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     return id;
 }
 
@@ -181,7 +213,7 @@ int store_run_texts(struct store *st, int64_t run, char **plan_text, char **scor
         *plan_text = col_strdup(s, 0);
         *score_params = col_strdup(s, 1);
     }
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     if (rc != SQLITE_ROW)
         return rc == SQLITE_DONE ? store_fail(st, "no run %lld", (long long)run) : store_fail_db(st, "cannot read run");
     if (!*plan_text || !*score_params) {
@@ -196,7 +228,7 @@ int store_run_texts(struct store *st, int64_t run, char **plan_text, char **scor
 /* --- sessions, traffic, health, agents --------------------------------------------------- */
 
 /* Runs `sql` (one ?1 = run id) over `table` and calls fill() for each row into an array; with
- * table NULL, `sql` takes no parameter and the array is not presized (the list of runs). */
+ * run < 0, `sql` takes no parameter and the array is sized for the whole table (the list of runs). */
 static int load_rows(struct store *st, const char *table, const char *sql, int64_t run, size_t size,
                      void (*fill)(sqlite3_stmt *s, void *row), void **out, size_t *count)
 {
@@ -206,11 +238,11 @@ static int load_rows(struct store *st, const char *table, const char *sql, int64
     int rc;
     *out = NULL;
     *count = 0;
-    if ((table && presize(st, table, run, (void **)&rows, &cap, size) != 0) || prepare(st, sql, &s) != 0) {
+    if (presize(st, table, run, (void **)&rows, &cap, size) != 0 || prepare(st, sql, &s) != 0) {
         free(rows);
         return -1;
     }
-    if (table)
+    if (run >= 0)
         sqlite3_bind_int64(s, 1, run);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (grow(st, (void **)&rows, &cap, n, size) != 0)
@@ -223,12 +255,12 @@ static int load_rows(struct store *st, const char *table, const char *sql, int64
         store_fail_db(st, "cannot read");
         goto fail;
     }
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     *out = rows;
     *count = n;
     return 0;
 fail:
-    sqlite3_finalize(s);
+    store_reader_done(st, s);
     free(rows);
     return -1;
 }

@@ -4,6 +4,7 @@
 #include "db/store_samples.h"
 #include "db/store_chunk.h"
 #include "db/store_int.h"
+#include "common/prefault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,20 +58,21 @@ static int room(struct store *st, struct store_samples *out, size_t need, size_t
         return store_fail(st, "out of memory");
     out->rows = p;
     *cap = ncap;
+    prefault(p, ncap * sizeof *p);
     return 0;
 }
 
 static int64_t count_samples(struct store *st, int64_t run)
 {
-    sqlite3_stmt *s = NULL;
     int64_t n = -1;
-    if (sqlite3_prepare_v2(st->db, "SELECT coalesce(sum(CASE WHEN n BETWEEN 1 AND 1024 THEN n ELSE 0 END), 0)"
-                                   " FROM sample_chunks WHERE run_id = ?1", -1, &s, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        if (sqlite3_step(s) == SQLITE_ROW)
-            n = sqlite3_column_int64(s, 0);
-    }
-    sqlite3_finalize(s);
+    sqlite3_stmt *s = store_reader(st, "SELECT coalesce(sum(CASE WHEN n BETWEEN 1 AND 1024 THEN n ELSE 0 END), 0)"
+                                       " FROM sample_chunks WHERE run_id = ?1");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    if (sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int64(s, 0);
+    store_reader_done(st, s);
     return n < 0 ? store_fail_db(st, "cannot count samples") : n;
 }
 
@@ -161,13 +163,10 @@ int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
     int64_t total = st->mode == STORE_WRITE && store_chunk_flush(st) != 0 ? -1 : count_samples(st, run);
     if (total < 0 || room(st, out, (size_t)total, &cap) != 0)
         goto fail;
-    if (sqlite3_prepare_v2(st->db, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
-                                   " w_active, data FROM sample_chunks WHERE run_id = ?1 ORDER BY id", -1, &s,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(st->db, "SELECT name FROM timer_names WHERE id = ?1", -1, &m.find, NULL) != SQLITE_OK) {
-        store_fail_db(st, "cannot prepare a query");
+    if (!(s = store_reader(st, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
+                               " w_active, data FROM sample_chunks WHERE run_id = ?1 ORDER BY id")) ||
+        !(m.find = store_reader(st, "SELECT name FROM timer_names WHERE id = ?1")))
         goto fail;
-    }
     sqlite3_bind_int64(s, 1, run);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         if (decode_chunk(st, s, &m, out, &cap) != 0)
@@ -178,13 +177,13 @@ int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
     }
     if (order_by_time(st, out) != 0)
         goto fail;
-    sqlite3_finalize(s);
-    sqlite3_finalize(m.find);
+    store_reader_done(st, s);
+    store_reader_done(st, m.find);
     free(m.local);
     return 0;
 fail:
-    sqlite3_finalize(s);
-    sqlite3_finalize(m.find);
+    store_reader_done(st, s);
+    store_reader_done(st, m.find);
     free(m.local);
     store_free_samples(out);
     return -1;

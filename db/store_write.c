@@ -76,6 +76,11 @@ void store_finalize_all(struct store *st)
         sqlite3_finalize(st->stmt[i]);
         st->stmt[i] = NULL;
     }
+    for (size_t i = 0; i < st->reader_count; i++) {
+        sqlite3_finalize(st->reader[i].s);
+        free(st->reader[i].sql);
+    }
+    st->reader_count = 0;
 }
 
 /* Steps a bound statement to completion and resets it. */

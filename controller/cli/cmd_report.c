@@ -15,7 +15,8 @@ static const char usage[] =
     "usage: sessmax report DB [--run ID] -o FILE.html [--verdict FILE]\n\n"
     "Writes one self-contained HTML page (inline SVG, no script, no network) for a run (default:\n"
     "the newest): verdict and reasons, smax, baseline, threshold, response time and index vs\n"
-    "active sessions, timer percentiles, logon times, bandwidth per session, agent health.\n"
+    "active sessions, timer percentiles, logon times, bandwidth per session, agent health, and\n"
+    "what one session cost on the agent host (agent process; client and X server of external clients).\n"
     "Also writes verdict.json beside the report (or to --verdict FILE).\n"
     "Exit: 0 when written (gate on `sessmax score`), 64+ usage/data/I/O errors.\n";
 

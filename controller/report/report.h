@@ -1,6 +1,6 @@
 /* controller/report/ -- what a scored run looks like outside the console. report.c writes the
- * one-page HTML report (report_html.c the page frame, report_charts.c the charts, svg.c the SVG
- * primitives), dashboard.c the nightly index over all runs, export.c JSON / CSV / JUnit /
+ * one-page HTML report (report_html.c the page frame, report_charts.c the charts, report_costs.c
+ * the per-session costs, svg.c the SVG primitives), dashboard.c the nightly index over all runs, export.c JSON / CSV / JUnit /
  * OpenMetrics, compare.c the side-by-side table of several runs, ab.c the A/B table of two. It reads summaries and
  * verdicts from score/ and never computes a figure itself.
  *

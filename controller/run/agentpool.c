@@ -166,6 +166,7 @@ static void agent_ready(struct wire *w, void *arg)
     a->capacity = h->capacity ? h->capacity : 1;
     if (p->cfg.capacity && p->cfg.capacity < a->capacity)
         a->capacity = p->cfg.capacity;
+    a->declared = a->capacity;
     if (is_child(p, h->pid))
         a->pid = (pid_t)h->pid;
     wire_clock(w, &a->clock_offset_us, &a->rtt_us);

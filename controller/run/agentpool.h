@@ -33,7 +33,9 @@ struct agentpool_agent {
     uint32_t slot;
     int64_t store_id;             /* for the owner */
     char name[64], host[128];
-    uint32_t capacity;            /* as declared by the agent, capped by the plan */
+    uint32_t capacity;            /* as declared by the agent, capped by the plan; lowered by the
+                                   * owner to what the agent's measured costs allow */
+    uint32_t declared;            /* capacity as first set: as declared, capped by the plan */
     pid_t pid;                    /* local agents: the child; 0 for remote */
     enum agentpool_agent_state state;
     int64_t clock_offset_us;      /* the agent's wall clock minus ours (handshake probes) */

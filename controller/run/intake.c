@@ -31,6 +31,18 @@ static void on_session(struct runner *r, const struct agentpool_agent *a, const 
 }
 
 /* A sample on the controller's clock, with the sessions active when it was taken. */
+/* The capacity an agent with external clients derives from their measured costs
+ * (agent/x11_capacity.h): the ramp places no more sessions on it than that, nor than declared. */
+static void cost_capacity(struct runner *r, struct agentpool_agent *a, uint32_t derived)
+{
+    uint32_t cap = derived && derived < a->declared ? derived : a->declared;
+    if (!derived || cap == a->capacity)
+        return;
+    a->capacity = cap;
+    runner_note(r, "agent %s: capacity %u from its external clients' measured costs (declared %u)",
+                a->name, cap, a->declared);
+}
+
 static void on_sample(struct runner *r, const struct agentpool_agent *a, const struct rec_sample *from_agent)
 {
     struct rec_sample s = *from_agent;
@@ -81,6 +93,9 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             t.t_us = ctl_time(a, t.t_us);
             runner_stored(r, store_add_traffic(r->st, r->run, &t), "traffic");
             break;
+        case PROTO_REC_HEALTH_CAP:
+            cost_capacity(r, a, rec->u.health.ext_capacity);   /* and stored as any health */
+            /* fall through */
         case PROTO_REC_HEALTH:
         case PROTO_REC_HEALTH_EXT:
             h = rec->u.health;

@@ -8,6 +8,7 @@
  * cache, and the memory is O(n) 4-byte positions plus O(B). A whole run is O(n log B). */
 #include "controller/score/score.h"
 #include "controller/score/sortkey.h"
+#include "common/prefault.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -308,6 +309,7 @@ static int walker_init(struct walker *w, const struct score_params *p, const str
     }
     if (!okpos || !w->f.node || !w->lrank || !w->key[0] || !w->key[1] || !w->at[0] || !w->at[1])
         return -1;
+    prefault(okpos, m * sizeof *okpos);
     for (size_t i = 0, k = 0; i < n; i++)
         if (s[i].ok)
             okpos[k++] = (uint32_t)i;

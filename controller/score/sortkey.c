@@ -3,6 +3,7 @@
  * typical response times take 3 passes. Up to SORTKEY_SMALL keys (a timer of a short run) an
  * insertion sort does it without the 96 KB of histograms. */
 #include "controller/score/sortkey.h"
+#include "common/prefault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,8 @@ int sortkey_i64(int64_t *key, uint32_t *payload, size_t n)
         free(pbuf);
         return -1;
     }
+    prefault(kbuf, n * sizeof *kbuf);
+    prefault(pbuf, payload ? n * sizeof *pbuf : 0);
     for (size_t i = 0; i < n; i++) {
         uint64_t u = ukey(key[i]);
         for (unsigned d = 0; d < SORTKEY_DIGITS; d++)

@@ -46,7 +46,8 @@ static void make_template(void)
     char path[64], err[256];
     /* No memory statistics (a mutex per malloc). A larger lookaside would keep SQLite's small
      * objects off the sanitizer's malloc, but Debian's SQLite is built with OMIT_LOOKASIDE. */
-    if (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK)
+    if (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK ||
+        sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0) != SQLITE_OK)
         abort();
     snprintf(path, sizeof path, "/dev/shm/fuzz_store-%d.db", (int)getpid());
     unlink(path);
@@ -162,7 +163,6 @@ struct store *fuzz_store_edited(const uint8_t *data, size_t size)
     }
     if (open)
         exec_or_abort("ROLLBACK TO edits; RELEASE edits");
-    store_finalize_all(&shell);
     exec_or_abort("SAVEPOINT edits");
     open = 1;
     apply_edits(data, size);

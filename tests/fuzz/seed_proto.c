@@ -8,9 +8,23 @@
 
 #include "common/proto.h"
 
+static int count(void *ctx, struct proto_msg *m)
+{
+    (void)m;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+/* Writes b to DIR/NAME after checking that the decoder takes all of it (a seed it refused would
+ * only teach the fuzzer the refusal). */
 static int save(const char *dir, const char *name, const struct proto_buf *b)
 {
-    char path[4096];
+    char path[4096], err[256];
+    size_t n = 0;
+    if (proto_parse_stream(b->data, b->len, PROTO_MAX_FRAME, count, &n, err, sizeof err) != (long)b->len || !n) {
+        fprintf(stderr, "seed_proto: the decoder refuses %s: %s\n", name, err);
+        return -1;
+    }
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0) {
@@ -34,7 +48,7 @@ static int one(const char *dir, const char *name, const struct proto_msg *m, str
 /* One RECORDS frame with one record of each kind, appended to b. */
 static int add_records(struct proto_buf *b)
 {
-    struct proto_record r[4];
+    struct proto_record r[5];
     memset(r, 0, sizeof r);
     r[0].kind = PROTO_REC_SAMPLE;
     r[0].u.sample = (struct rec_sample){ .session = 3, .loop = 1, .t_us = 1000000000000000ull,
@@ -52,8 +66,16 @@ static int add_records(struct proto_buf *b)
     r[3].u.health = (struct rec_health){ .t_us = 1, .sessions_active = 30, .sessions_connecting = 1,
                                          .lag_p50_us = 100, .lag_p99_us = 900, .lag_max_us = 5000,
                                          .cpu_permille = 400, .rss_kb = 65536 };
+    r[4].kind = PROTO_REC_HEALTH_EXT;       /* to a controller that set CONFIG ext_costs */
+    r[4].u.health = r[3].u.health;
+    r[4].u.health.ext_sessions = 4;
+    r[4].u.health.ext_cpu_permille = 350;
+    r[4].u.health.ext_client_rss_kb = 210000;
+    r[4].u.health.ext_client_pss_kb = 150000;
+    r[4].u.health.ext_xserver_rss_kb = 90000;
+    r[4].u.health.ext_xserver_pss_kb = 60000;
     int rc = proto_records_begin(b, 7);
-    for (int i = 0; i < 4 && rc == 0; i++)
+    for (int i = 0; i < 5 && rc == 0; i++)
         rc = proto_records_add(b, &r[i]);
     proto_records_end(b);
     return rc == 0 && !b->oom ? 0 : -1;
@@ -89,7 +111,10 @@ static const struct seed {
                                                      .workload_name = "w", .workload_text = "version: 1\n",
                                                      .network_profile = "{\"name\":\"wan\",\"rtt_ms\":50}",
                                                      .drives = "{share: {files: {f: 1048576}}}",
-                                                     .client = "{\"x11\":\"xfreerdp\",\"transport\":\"udp\"}" } } },
+                                                     .client = "{\"x11\":\"xfreerdp\",\"transport\":\"udp\"}",
+                                                     .no_verify = 1, .domain = "CORP", .gateway_host = "gw",
+                                                     .gateway_port = 443, .max_loops = 3, .logon_retries = 2,
+                                                     .shot_timers = 1, .ext_costs = 1 } } },
     { "start", { PROTO_START, .u.start = { .index = 4, .user = "simuser005", .password = "pw", .seed = 42 } } },
     { "stop", { PROTO_STOP, .u.stop_deadline_ms = 60000 } },
     { "heartbeat", { PROTO_HEARTBEAT, .u.heartbeat_t_us = 1000000000000000ull } },

@@ -53,9 +53,11 @@ if missing:
 h = [r for r in recs if r["type"] == "health" and r.get("ext_sessions", 0) > 0]
 assert h, "no health record with the external clients' costs"
 assert all(r["ext_client_pss_kb"] > 0 and r["ext_xserver_pss_kb"] > 0 for r in h), h[0]
+assert any(r["ext_capacity"] > 0 for r in h), "no capacity derived from the costs"
 PY
 grep -q "external clients ($N measured)" "$T/err.txt" || grep -q "external clients (" "$T/err.txt" \
   || fail "no cost line in the summary"
+grep -q "capacity at these costs: [1-9][0-9]* sessions" "$T/err.txt" || fail "no capacity line in the summary"
 # nothing outlives the agent (Xvfb and xfreerdp die with it); X servers of other tests running
 # beside this one are not ours: only the agent's own children count
 sleep 0.5

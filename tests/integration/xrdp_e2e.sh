@@ -29,12 +29,7 @@ xrdp_start --users $SESSIONS --cpus 1 --port "$PORT"
 XRDP_PIDS+=($!)
 
 note "sessmax run ($SESSIONS sessions on xrdp capped to 1 CPU)"
-timeout -k 10 540 "$BUILD/sessmax" run "$PLAN" --db "$DB" --plain --report "$WORK/run-report.html" \
-    --agent-log "$WORK/agent.log" > "$WORK/run.out" 2>&1
-rc=$?
-tail -n 15 "$WORK/run.out" >&2
-[ $rc = 124 ] || [ $rc = 137 ] && fail "sessmax run did not finish in 9 minutes"
-[ $rc -ge 64 ] && fail "sessmax run exited $rc (usage/config/data error)"
+xrdp_run 9 --report "$WORK/run-report.html"
 
 q() { sqlite3 -batch -noheader "$DB" "$1"; }
 run=$(q "SELECT max(id) FROM runs")

@@ -17,11 +17,7 @@ grep -q "^network: wan-100ms" "$PLAN" || fail "could not edit the plan copy"
 
 xrdp_start --users $SESSIONS --cpus 1 --port "$PORT"
 note "sessmax run ($SESSIONS sessions on xrdp over wan-100ms)"
-timeout -k 10 300 "$BUILD/sessmax" run "$PLAN" --db "$DB" --plain --agent-log "$WORK/agent.log" > "$WORK/run.out" 2>&1
-rc=$?
-tail -n 8 "$WORK/run.out" >&2
-[ $rc = 124 ] || [ $rc = 137 ] && fail "sessmax run did not finish in 5 minutes"
-[ $rc -ge 64 ] && fail "sessmax run exited $rc"
+xrdp_run 5
 
 q() { sqlite3 -batch -noheader "$DB" "$1"; }
 run=$(q "SELECT max(id) FROM runs")

@@ -22,11 +22,7 @@ grep -q '^client: {x11: xfreerdp}$' "$PLAN" || fail "could not edit the plan cop
 
 xrdp_start --users $SESSIONS --port "$PORT"
 note "sessmax run: $SESSIONS sessions through xfreerdp on xrdp"
-timeout -k 10 300 "$BUILD/sessmax" run "$PLAN" --plain --agent-log "$WORK/agent.log" > "$WORK/run.out" 2>&1
-rc=$?
-tail -n 25 "$WORK/run.out" >&2
-[ $rc = 124 ] || [ $rc = 137 ] && fail "sessmax run did not finish in 5 minutes"
-[ $rc -ge 64 ] && fail "sessmax run exited $rc (usage/config/data error)"
+xrdp_run 5
 
 q() { sqlite3 -batch -noheader "$DB" "$1"; }
 [ "$(q "SELECT status || '/' || client || '/' || transport FROM runs WHERE id = 1")" = completed/xfreerdp/tcp ] \

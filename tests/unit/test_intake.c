@@ -187,12 +187,42 @@ static void test_intake__stores_every_time_on_the_controller_clock(void)
     runner_close(&r);
 }
 
+/* An agent with external clients announces the capacity their measured costs allow: the ramp's
+ * capacity of that agent follows it, never above what it declared; 0 (not known) changes nothing;
+ * the record is stored as any health record. */
+static void test_intake__capacity_from_measured_costs(void)
+{
+    struct plan plan = { 0 };
+    struct score_params sp;
+    struct runner r = { .plan = &plan, .out = stderr };
+    runner_open(&r, &sp, "intake_capacity.db", 1);
+    struct agentpool_events ev = intake_events(&r);
+    struct agentpool_agent a = { .slot = 0, .name = "x", .capacity = 100, .declared = 100 };
+    a.store_id = store_add_agent(r.st, r.run, a.name, "127.0.0.1", 100);
+    static const uint32_t announced[] = { 7, 0, 500, 12 }, expect[] = { 7, 7, 100, 12 };
+    for (size_t i = 0; i < 4; i++) {
+        struct proto_record rec = { .kind = PROTO_REC_HEALTH_CAP };
+        rec.u.health = (struct rec_health){ .t_us = 1 + i, .ext_sessions = 1, .ext_capacity = announced[i] };
+        deliver(&ev, &a, &rec, 1);
+        CU_ASSERT_EQUAL(a.capacity, expect[i]);
+    }
+    CU_ASSERT_EQUAL(a.declared, 100);
+    CU_ASSERT_EQUAL(store_flush(r.st), 0);
+    struct store_health_row *h;
+    size_t nh;
+    CU_ASSERT_EQUAL_FATAL(store_load_health(r.st, r.run, &h, &nh), 0);
+    CU_ASSERT_EQUAL(nh, 4);
+    free(h);
+    runner_close(&r);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_intake__refuses_unsafe_names_and_foreign_sessions),
         UNIT_TEST(test_intake__sample_counts_the_sessions_active_when_taken),
         UNIT_TEST(test_intake__stores_every_time_on_the_controller_clock),
+        UNIT_TEST(test_intake__capacity_from_measured_costs),
         UNIT_END,
     };
     return unit_run("intake", tests, NULL, NULL);

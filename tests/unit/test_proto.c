@@ -96,7 +96,7 @@ static void fill_records(struct proto_record r[4])
     r[2].kind = PROTO_REC_TRAFFIC;
     r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000 };
     r[3].kind = PROTO_REC_HEALTH;
-    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 0, 0, 0, 0, 0, 0 };
+    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 0, 0, 0, 0, 0, 0, 0 };
 }
 
 /* Ends the RECORDS frame being built in b and decodes it into out; the test stops unless it decodes. */
@@ -136,7 +136,7 @@ static void test_proto__health_ext(void)
 {
     struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_EXT }, { .kind = PROTO_REC_HEALTH } };
     r[0].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 5, 66, 1u << 20, 75000,
-                                         115000, 74000 };
+                                         115000, 74000, 0 };
     r[1].u.health = r[0].u.health;
     struct proto_buf b = { 0 };
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
@@ -150,6 +150,33 @@ static void test_proto__health_ext(void)
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.rss_kb, 123456);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_sessions, 0);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_client_pss_kb, 0);
+    proto_msg_clear(&o);
+    proto_buf_free(&b);
+}
+
+/* health_cap (sent when CONFIG ext_capacity asks) carries the costs and the capacity they allow;
+ * health_ext leaves the capacity out on the wire, so it decodes as 0. */
+static void test_proto__health_cap(void)
+{
+    struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_CAP }, { .kind = PROTO_REC_HEALTH_EXT } };
+    r[0].u.health = (struct rec_health){ .t_us = 11, .ext_sessions = 5, .ext_client_pss_kb = 75000,
+                                         .ext_xserver_pss_kb = 74000, .ext_capacity = 41 };
+    r[1].u.health = r[0].u.health;
+    struct proto_buf b = { 0 };
+    CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
+    CU_ASSERT_EQUAL(proto_records_add(&b, &r[0]), 0);
+    CU_ASSERT_EQUAL(proto_records_add(&b, &r[1]), 0);
+    proto_records_end(&b);
+    struct proto_msg o;
+    uint32_t n;
+    CU_ASSERT_EQUAL_FATAL(proto_frame_header(b.data, PROTO_MAX_FRAME, &n, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(proto_decode(b.data + 4, n, &o, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(o.u.records.count, 2);
+    CU_ASSERT_EQUAL(o.u.records.recs[0].kind, PROTO_REC_HEALTH_CAP);
+    CU_ASSERT_EQUAL(o.u.records.recs[0].u.health.ext_capacity, 41);
+    CU_ASSERT_EQUAL(o.u.records.recs[0].u.health.ext_xserver_pss_kb, 74000);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_sessions, 5);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_capacity, 0);
     proto_msg_clear(&o);
     proto_buf_free(&b);
 }
@@ -555,6 +582,7 @@ int main(void)
         UNIT_TEST(test_proto__roundtrip_control_messages),
         UNIT_TEST(test_proto__records_batch),
         UNIT_TEST(test_proto__health_ext),
+        UNIT_TEST(test_proto__health_cap),
         UNIT_TEST(test_proto__records_frame_limit),
         UNIT_TEST(test_proto__refuses_bad_frames),
         UNIT_TEST(test_proto__mac),

@@ -207,13 +207,22 @@ static char *slurp(const char *path)
     return s;
 }
 
-static void test_report__html_is_self_contained(void)
+/* Writes the HTML report of s with verdict v to `name` in the temporary directory and returns
+ * its text (caller frees); the test stops unless both work. */
+static char *report_html(const struct summary *s, const struct verdict *v, const char *name)
 {
-    char path[1200], err[512], attr[64];
-    snprintf(path, sizeof path, "%s/report-1.html", unit_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(report_write_summary(&sums[0], &verdicts[0], path, err, sizeof err), 0);
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
+    CU_ASSERT_EQUAL_FATAL(report_write_summary(s, v, path, err, sizeof err), 0);
     char *html = slurp(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    return html;
+}
+
+static void test_report__html_is_self_contained(void)
+{
+    char err[512], attr[64];
+    char *html = report_html(&sums[0], &verdicts[0], "report-1.html");
     CU_ASSERT_PTR_NULL(strstr(html, "<script"));
     CU_ASSERT_PTR_NULL(strstr(html, "src="));
     CU_ASSERT_PTR_NULL(strstr(html, "href=\"http"));
@@ -285,11 +294,7 @@ static void test_report__hostile_names_stay_text(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(timers);
     CU_ASSERT_FATAL(sums[0].timer_count >= 2);
     struct summary s = hostile_summary(timers);
-    char path[1200], err[512];
-    snprintf(path, sizeof path, "%s/hostile.html", unit_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(report_write_summary(&s, &verdicts[0], path, err, sizeof err), 0);
-    char *html = slurp(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    char *html = report_html(&s, &verdicts[0], "hostile.html");
     CU_ASSERT_PTR_NULL(strstr(html, "<script"));
     CU_ASSERT_PTR_NULL(strstr(html, "\"}>"));
     CU_ASSERT_PTR_NULL(strchr(html, '\x01'));
@@ -380,11 +385,7 @@ static void test_report__tampered_active_count(void)
     pts[s.point_count - 1].active = UINT32_MAX - 1;
     s.points = pts;
     s.score.max_active = UINT32_MAX - 1;
-    char path[1200], err[512];
-    snprintf(path, sizeof path, "%s/active.html", unit_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(report_write_summary(&s, &verdicts[0], path, err, sizeof err), 0);
-    char *html = slurp(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    char *html = report_html(&s, &verdicts[0], "active.html");
     CU_ASSERT_PTR_NOT_NULL(strstr(html, "data-series=\"rt-max\""));
     CU_ASSERT_PTR_NULL(strstr(html, "data-series=\"rt-max\" data-n=\"0\""));
     free(html);
