@@ -11,7 +11,6 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -108,7 +107,6 @@ static void test_agentpool__junk_connections_do_not_lock_out_agents(void)
 
 int main(void)
 {
-    signal(SIGPIPE, SIG_IGN);
     static const struct unit_test tests[] = {
         UNIT_TEST(test_agentpool__junk_connections_do_not_lock_out_agents),
         UNIT_END,

@@ -14,7 +14,6 @@
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <openssl/ssl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,7 +323,6 @@ static void test_wire__largest_frame_passes(void)
 
 int main(void)
 {
-    signal(SIGPIPE, SIG_IGN);
     static const struct unit_test tests[] = {
         UNIT_TEST(test_wire__tls_relay_cannot_hijack_insecure_agent),
         UNIT_TEST(test_wire__forged_frame_after_handshake_is_refused),
