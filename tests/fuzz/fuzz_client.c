@@ -21,7 +21,7 @@ static void one_line(const char *err)
 static void use(const struct x11_client *c)
 {
     static const struct x11_vars v = { "host.example", "3389", "user\"'{x}", "DOM", "1024", "768", "tls",
-                                       "/tmp/cert", "/tmp/pass", "/tmp/ica", ":99", "/tmp/dir" };
+                                       "/tmp/cert", "/tmp/pass", "/tmp/ica", ":99", "/tmp/dir", "wan" };
     char buf[X11_CMD_LEN], err[512];
     char *argv[X11_ARGV_MAX + 1];
     x11_client_label(c, buf, sizeof buf);
