@@ -12,8 +12,10 @@
 # 150 sessions, <= 2 ms at 1,000), simhost's and the agent's CPU over the window.
 #   bench/agent-latency.sh [N ...]   (default 10 150 1000)
 #   env: MEASURE_S (60), WARM_S (10), WORK_SCALE (0.02), RAMP_S (N/10, at least 5),
-#        RT (0; 1: both processes SCHED_RR 10 via chrt, so each has its CPU on a busy machine;
-#            keep such runs to a few minutes)
+#        RT (0; 1: the agent SCHED_RR 10 via chrt and simhost at nice -20, so each has its CPU on
+#            a busy machine; keep such runs to a few minutes), SIM_RT (0; 1: simhost SCHED_RR 10
+#            too: then a worker doing an action holds simhost's CPU for a whole 100 ms RR slice
+#            before the event loop reads the next input, which shows as input transit)
 set -euo pipefail
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 B=${SESSMAX_BUILD_DIR:-$S/build}
@@ -27,7 +29,12 @@ if [ "$NCPU" -ge 2 ]; then
   SIM_CPU="taskset -c $((NCPU - 1))"
   AGENT_CPU="taskset -c $((NCPU - 2))"
 fi
-[ "$RT" = 1 ] && PRIO="chrt -r 10"
+SIM_PRIO=""
+if [ "$RT" = 1 ]; then
+  PRIO="chrt -r 10"
+  SIM_PRIO="nice -n -20"
+  [ "${SIM_RT:-0}" = 1 ] && SIM_PRIO="chrt -r 10"
+fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-latency.XXXXXX")
 PIDS=""
 export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-latency-bench-pass}
@@ -65,7 +72,7 @@ one_run() {
   mkdir -p "$d"
   local off0; off0=$(wall_offset)
   local port; port=$(free_port)
-  $PRIO $SIM_CPU "${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$port" --users "$n" \
+  $SIM_PRIO $SIM_CPU "${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$port" --users "$n" \
     --work-scale "$WORK_SCALE" --state-dir "$d/sim" --event-log "$d/events.log" > "$d/sim.log" 2>&1 &
   local sim=$!
   PIDS="$PIDS $sim"
@@ -99,9 +106,9 @@ one_run() {
 }
 
 join() {   # join N: prints the figures of $T/N
-  python3 - "$T/$1" "$(getconf CLK_TCK)" "$RT" <<'PY'
+  python3 - "$T/$1" "$(getconf CLK_TCK)" "$RT" "${SIM_RT:-0}" <<'PY'
 import bisect, json, sys
-d, hz, rt = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+d, hz, rt, sim_rt = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] == "1"
 n, active, w0, w1, c0, c1, s0, s1, off0, off1 = (int(x) for x in open(d + "/figures").read().split())
 off = (off0 + off1) // 2
 action = {"app_start": "edit", "file_open": "open", "zip_high": "zip9", "zip_low": "zip1", "cpu": "cpu"}
@@ -146,7 +153,10 @@ if target:
     p99 = ms(pct(share, 0.99))
     verdict = "target p99 <= %g ms: %s (%.2fx of target)" % (target, "met" if p99 <= target else "MISSED", p99 / target)
 wall = (w1 - w0) / 1e6
-sched = "SCHED_RR 10, each pinned to its CPU" if rt else "plain scheduling, each pinned to its CPU"
+sched = "plain scheduling"
+if rt:
+    sched = "agent SCHED_RR 10, simhost " + ("SCHED_RR 10" if sim_rt else "nice -20")
+sched += ", each pinned to its CPU"
 print("agent-latency: %d sessions (%d active at the end), %d responses joined in %.0f s (%d not found "
       "in the event log), %s; agent %.2f cores, simhost %.2f cores; agent loop lag p99 per 2 s "
       "window: median %.2f ms, worst %.2f ms; clock offset drift %d us"
