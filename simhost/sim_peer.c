@@ -190,9 +190,7 @@ static BOOL ctx_new(freerdp_peer *peer, rdpContext *ctx)
     s->srv = peer->ContextExtra;
     ((struct sim_peer_ctx *)ctx)->s = s;
     s->drive = sim_drive_new(ctx, s->srv->opts->drives);
-    if (!sim_bulk_trim(ctx))
-        log_ratelimited(LOG_WARN, "sim_bulk", "this FreeRDP's private layout is not the one sim_bulk.c knows: "
-                        "its unused bulk compressors stay allocated (about 2.5 MB per session)");
+    sim_bulk_off(ctx->settings);   /* its bulk contexts stay unused (rdpmem/rdp_bulk.h) */
     return TRUE;
 }
 

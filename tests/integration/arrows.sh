@@ -21,8 +21,9 @@ allowed() {
     case $1 in
     common) echo "" ;;
     db) echo "common" ;;
-    agent) echo "common" ;;
-    simhost) echo "common" ;;
+    rdpmem) echo "" ;;
+    agent) echo "common rdpmem" ;;
+    simhost) echo "common rdpmem" ;;
     controller/score) echo "common db" ;;
     controller/report) echo "common db controller/score" ;;
     controller/run) echo "common db controller/score controller/report" ;;
@@ -61,7 +62,7 @@ while IFS= read -r file; do
         echo "FAIL: $file: includes <sqlite3.h>; only db/ speaks SQL"
         failures=$((failures + 1))
     fi
-done < <(find common db agent simhost controller -name '*.[ch]' | sort)
+done < <(find common db rdpmem agent simhost controller -name '*.[ch]' | sort)
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures forbidden arrow(s); the allowed ones are in docs/architecture.md"
