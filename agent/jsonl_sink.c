@@ -164,17 +164,17 @@ static void on_health(void *ctx, const struct rec_health *h)
                           "lag_p50_us", (json_int_t)h->lag_p50_us, "lag_p99_us", (json_int_t)h->lag_p99_us,
                           "lag_max_us", (json_int_t)h->lag_max_us,
                           "cpu_permille", (json_int_t)h->cpu_permille, "rss_kb", (json_int_t)h->rss_kb);
-    if (rec && h->ext_sessions)
+    if (rec && h->ext.sessions)
         json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-                               "ext_sessions", (json_int_t)h->ext_sessions,
+                               "ext_sessions", (json_int_t)h->ext.sessions,
                                "ext_capacity", (json_int_t)h->ext_capacity,
-                               "ext_cpu_permille", (json_int_t)h->ext_cpu_permille,
-                               "ext_client_rss_kb", (json_int_t)h->ext_client_rss_kb,
-                               "ext_client_pss_kb", (json_int_t)h->ext_client_pss_kb,
-                               "ext_xserver_rss_kb", (json_int_t)h->ext_xserver_rss_kb,
-                               "ext_xserver_pss_kb", (json_int_t)h->ext_xserver_pss_kb));
+                               "ext_cpu_permille", (json_int_t)h->ext.cpu_permille,
+                               "ext_client_rss_kb", (json_int_t)h->ext.client_rss_kb,
+                               "ext_client_pss_kb", (json_int_t)h->ext.client_pss_kb,
+                               "ext_xserver_rss_kb", (json_int_t)h->ext.xserver_rss_kb,
+                               "ext_xserver_pss_kb", (json_int_t)h->ext.xserver_pss_kb));
     put_line(j, rec);
-    if (h->ext_sessions && h->ext_sessions >= j->ext_peak.ext_sessions)
+    if (h->ext.sessions && h->ext.sessions >= j->ext_peak.ext.sessions)
         j->ext_peak = *h;
     if (h->ext_capacity)
         j->ext_capacity = h->ext_capacity;
@@ -240,14 +240,14 @@ unsigned jsonl_sink_summary(struct jsonl_sink *j, FILE *f, uint32_t lag_p50_us,
         bad += t->failed + t->suspect;
     }
     const struct rec_health *x = &j->ext_peak;
-    if (x->ext_sessions)
+    if (x->ext.sessions)
         fprintf(f, "external clients (%u measured): per session client RSS %.1f MiB PSS %.1f MiB, "
                 "X server RSS %.1f MiB PSS %.1f MiB, CPU %.1f %% of a core; agent RSS %.1f MiB\n",
-                x->ext_sessions, x->ext_client_rss_kb / 1024.0 / x->ext_sessions,
-                x->ext_client_pss_kb / 1024.0 / x->ext_sessions,
-                x->ext_xserver_rss_kb / 1024.0 / x->ext_sessions,
-                x->ext_xserver_pss_kb / 1024.0 / x->ext_sessions,
-                x->ext_cpu_permille / 10.0 / x->ext_sessions, x->rss_kb / 1024.0);
+                x->ext.sessions, x->ext.client_rss_kb / 1024.0 / x->ext.sessions,
+                x->ext.client_pss_kb / 1024.0 / x->ext.sessions,
+                x->ext.xserver_rss_kb / 1024.0 / x->ext.sessions,
+                x->ext.xserver_pss_kb / 1024.0 / x->ext.sessions,
+                x->ext.cpu_permille / 10.0 / x->ext.sessions, x->rss_kb / 1024.0);
     if (j->ext_capacity)
         fprintf(f, "capacity at these costs: %u sessions on this agent\n", j->ext_capacity);
     fprintf(f, "agent loop lag: p50=%.2f ms p99=%.2f ms max=%.2f ms; peak active sessions %u\n",

@@ -172,7 +172,7 @@ static void sink_health(void *ctx, const struct rec_health *h)
 {
     struct link *l = ctx;
     enum proto_record_kind ext = l->ext_capacity ? PROTO_REC_HEALTH_CAP : PROTO_REC_HEALTH_EXT;
-    struct proto_record r = { .kind = h->ext_sessions && l->ext_costs ? ext : PROTO_REC_HEALTH, .u.health = *h };
+    struct proto_record r = { .kind = h->ext.sessions && l->ext_costs ? ext : PROTO_REC_HEALTH, .u.health = *h };
     add_record(ctx, &r);
 }
 

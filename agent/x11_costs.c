@@ -24,7 +24,7 @@ struct x11_costs {
     struct entry *list, *prev;          /* being read; the last read (CPU deltas) */
     size_t n, cap, nprev, capprev;
     uint64_t t_read_us, t_prev_us;      /* monotonic time of this read, of the last */
-    struct rec_health ready;            /* ext_ fields of the last read not yet taken */
+    struct rec_ext_costs ready;         /* the last read, not yet taken */
     int have_ready;
     struct x11_capacity_room room;      /* read by the worker with the costs */
     int room_ok;
@@ -67,18 +67,18 @@ static uint64_t prev_cpu(const struct x11_costs *c, uint32_t session, int *seen)
 static void done(struct connector_job *j)
 {
     struct x11_costs *c = (struct x11_costs *)((char *)j - offsetof(struct x11_costs, job));
-    struct rec_health *h = &c->ready;
+    struct rec_ext_costs *x = &c->ready;
     uint64_t cpu = 0;
-    memset(h, 0, sizeof *h);
+    memset(x, 0, sizeof *x);
     for (size_t i = 0; i < c->n; i++) {
         const struct entry *e = &c->list[i];
         if (!e->read)
             continue;
-        h->ext_sessions++;
-        h->ext_client_rss_kb += e->cost[0].rss_kb;
-        h->ext_client_pss_kb += e->cost[0].pss_kb;
-        h->ext_xserver_rss_kb += e->cost[1].rss_kb;
-        h->ext_xserver_pss_kb += e->cost[1].pss_kb;
+        x->sessions++;
+        x->client_rss_kb += e->cost[0].rss_kb;
+        x->client_pss_kb += e->cost[0].pss_kb;
+        x->xserver_rss_kb += e->cost[1].rss_kb;
+        x->xserver_pss_kb += e->cost[1].pss_kb;
         int seen;
         uint64_t now = e->cost[0].cpu_us + e->cost[1].cpu_us, before = prev_cpu(c, e->session, &seen);
         uint64_t used = now > before ? now - before : 0;
@@ -89,9 +89,9 @@ static void done(struct connector_job *j)
         }
     }
     if (c->t_read_us > c->t_prev_us)
-        h->ext_cpu_permille = (uint32_t)(cpu * 1000 / (c->t_read_us - c->t_prev_us));
-    if (h->ext_sessions) {
-        uint64_t per = (h->ext_client_pss_kb + h->ext_xserver_pss_kb) / h->ext_sessions;
+        x->cpu_permille = (uint32_t)(cpu * 1000 / (c->t_read_us - c->t_prev_us));
+    if (x->sessions) {
+        uint64_t per = (x->client_pss_kb + x->xserver_pss_kb) / x->sessions;
         c->mem_kb_max = per > c->mem_kb_max ? per : c->mem_kb_max;
     }
     c->have_ready = 1;
@@ -148,7 +148,7 @@ void x11_costs_submit(struct x11_costs *c)
 static void capacity(struct x11_costs *c, struct rec_health *h)
 {
     c->agent_permille_sum += h->cpu_permille;
-    c->agent_sessions_sum += h->ext_sessions;
+    c->agent_sessions_sum += h->ext.sessions;
     struct x11_capacity_cost cost = { .mem_kb = c->mem_kb_max ? c->mem_kb_max + c->agent_kb : 0 };
     if (c->session_us_sum)
         cost.cpu_permille = (uint32_t)(c->cpu_us_sum * 1000 / c->session_us_sum +
@@ -164,15 +164,9 @@ void x11_costs_take(struct x11_costs *c, struct rec_health *h)
 {
     if (!c->have_ready)
         return;
-    const struct rec_health *r = &c->ready;
-    h->ext_sessions = r->ext_sessions;
-    h->ext_cpu_permille = r->ext_cpu_permille;
-    h->ext_client_rss_kb = r->ext_client_rss_kb;
-    h->ext_client_pss_kb = r->ext_client_pss_kb;
-    h->ext_xserver_rss_kb = r->ext_xserver_rss_kb;
-    h->ext_xserver_pss_kb = r->ext_xserver_pss_kb;
+    h->ext = c->ready;
     c->have_ready = 0;
-    if (h->ext_sessions)
+    if (h->ext.sessions)
         capacity(c, h);
 }
 

@@ -28,7 +28,7 @@ int x11_costs_begin(struct x11_costs *c);
 void x11_costs_add(struct x11_costs *c, uint32_t session, pid_t client, pid_t xserver);
 /* Hands the list to a worker. */
 void x11_costs_submit(struct x11_costs *c);
-/* Fills h's ext_ fields from the latest read finished since the last call (leaves them at zero
+/* Fills h->ext from the latest read finished since the last call (leaves it at zero
  * when none finished), ext_capacity with the sessions the agent can carry (x11_capacity.h: the
  * largest memory per session seen, the CPU per session averaged over the run plus the agent's own
  * CPU per session from h->cpu_permille, against the room read with the costs). */

@@ -113,9 +113,9 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
         put_u32(b, h->lag_p50_us); put_u32(b, h->lag_p99_us); put_u32(b, h->lag_max_us);
         put_u32(b, h->cpu_permille); put_u64(b, h->rss_kb);
         if (r->kind != PROTO_REC_HEALTH) {
-            put_u32(b, h->ext_sessions); put_u32(b, h->ext_cpu_permille);
-            put_u64(b, h->ext_client_rss_kb); put_u64(b, h->ext_client_pss_kb);
-            put_u64(b, h->ext_xserver_rss_kb); put_u64(b, h->ext_xserver_pss_kb);
+            put_u32(b, h->ext.sessions); put_u32(b, h->ext.cpu_permille);
+            put_u64(b, h->ext.client_rss_kb); put_u64(b, h->ext.client_pss_kb);
+            put_u64(b, h->ext.xserver_rss_kb); put_u64(b, h->ext.xserver_pss_kb);
         }
         if (r->kind == PROTO_REC_HEALTH_CAP)
             put_u32(b, h->ext_capacity);
@@ -367,9 +367,9 @@ static void get_record(struct rd *r, struct proto_record *rec)
         h->lag_p50_us = get_u32(r); h->lag_p99_us = get_u32(r); h->lag_max_us = get_u32(r);
         h->cpu_permille = get_u32(r); h->rss_kb = get_u64(r);
         if (rec->kind != PROTO_REC_HEALTH) {
-            h->ext_sessions = get_u32(r); h->ext_cpu_permille = get_u32(r);
-            h->ext_client_rss_kb = get_u64(r); h->ext_client_pss_kb = get_u64(r);
-            h->ext_xserver_rss_kb = get_u64(r); h->ext_xserver_pss_kb = get_u64(r);
+            h->ext.sessions = get_u32(r); h->ext.cpu_permille = get_u32(r);
+            h->ext.client_rss_kb = get_u64(r); h->ext.client_pss_kb = get_u64(r);
+            h->ext.xserver_rss_kb = get_u64(r); h->ext.xserver_pss_kb = get_u64(r);
         }
         if (rec->kind == PROTO_REC_HEALTH_CAP)
             h->ext_capacity = get_u32(r);

@@ -87,6 +87,15 @@ struct rec_traffic {
     uint32_t data_segs_out, retrans, data_segs_in;
 };
 
+/* External clients (client: x11): sessions whose processes were measured, and the sums over
+ * their client and X server processes (/proc/PID/smaps_rollup, /proc/PID/stat). Sent on the agent
+ * link (health_ext) only when the controller asks for them (docs/protocol.md). */
+struct rec_ext_costs {
+    uint32_t sessions;
+    uint32_t cpu_permille;
+    uint64_t client_rss_kb, client_pss_kb, xserver_rss_kb, xserver_pss_kb;
+};
+
 /* The agent's own health, every few seconds: a saturated agent must never silently inflate
  * response times, so the score checks these. */
 struct rec_health {
@@ -96,12 +105,7 @@ struct rec_health {
     uint32_t lag_p50_us, lag_p99_us, lag_max_us;   /* timer lateness since the last record */
     uint32_t cpu_permille;                          /* process CPU, 1000 = one core */
     uint64_t rss_kb;
-    /* External clients (client: x11): sessions whose processes were measured, and the sums over
-     * their client and X server processes (/proc/PID/smaps_rollup, /proc/PID/stat). Not on the
-     * agent link yet (see docs/protocol.md); 0 with the built-in engine. */
-    uint32_t ext_sessions;
-    uint32_t ext_cpu_permille;
-    uint64_t ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb;
+    struct rec_ext_costs ext;   /* external clients' costs; all 0 with the built-in engine */
     uint32_t ext_capacity;      /* sessions the agent can carry at these costs (0: not known yet) */
 };
 

@@ -323,12 +323,12 @@ static void fill_health(sqlite3_stmt *s, void *row)
     r->h.lag_max_us = (uint32_t)sqlite3_column_int64(s, 6);
     r->h.cpu_permille = (uint32_t)sqlite3_column_int64(s, 7);
     r->h.rss_kb = (uint64_t)sqlite3_column_int64(s, 8);
-    r->h.ext_sessions = (uint32_t)sqlite3_column_int64(s, 9);
-    r->h.ext_cpu_permille = (uint32_t)sqlite3_column_int64(s, 10);
-    r->h.ext_client_rss_kb = (uint64_t)sqlite3_column_int64(s, 11);
-    r->h.ext_client_pss_kb = (uint64_t)sqlite3_column_int64(s, 12);
-    r->h.ext_xserver_rss_kb = (uint64_t)sqlite3_column_int64(s, 13);
-    r->h.ext_xserver_pss_kb = (uint64_t)sqlite3_column_int64(s, 14);
+    r->h.ext.sessions = (uint32_t)sqlite3_column_int64(s, 9);
+    r->h.ext.cpu_permille = (uint32_t)sqlite3_column_int64(s, 10);
+    r->h.ext.client_rss_kb = (uint64_t)sqlite3_column_int64(s, 11);
+    r->h.ext.client_pss_kb = (uint64_t)sqlite3_column_int64(s, 12);
+    r->h.ext.xserver_rss_kb = (uint64_t)sqlite3_column_int64(s, 13);
+    r->h.ext.xserver_pss_kb = (uint64_t)sqlite3_column_int64(s, 14);
 }
 
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count)

@@ -490,12 +490,12 @@ int store_add_health(struct store *st, int64_t run_id, int64_t agent, const stru
     sqlite3_bind_int64(s, 8, h->lag_max_us);
     sqlite3_bind_int64(s, 9, h->cpu_permille);
     sqlite3_bind_int64(s, 10, (int64_t)h->rss_kb);
-    sqlite3_bind_int64(s, 11, h->ext_sessions);
-    sqlite3_bind_int64(s, 12, h->ext_cpu_permille);
-    sqlite3_bind_int64(s, 13, (int64_t)h->ext_client_rss_kb);
-    sqlite3_bind_int64(s, 14, (int64_t)h->ext_client_pss_kb);
-    sqlite3_bind_int64(s, 15, (int64_t)h->ext_xserver_rss_kb);
-    sqlite3_bind_int64(s, 16, (int64_t)h->ext_xserver_pss_kb);
+    sqlite3_bind_int64(s, 11, h->ext.sessions);
+    sqlite3_bind_int64(s, 12, h->ext.cpu_permille);
+    sqlite3_bind_int64(s, 13, (int64_t)h->ext.client_rss_kb);
+    sqlite3_bind_int64(s, 14, (int64_t)h->ext.client_pss_kb);
+    sqlite3_bind_int64(s, 15, (int64_t)h->ext.xserver_rss_kb);
+    sqlite3_bind_int64(s, 16, (int64_t)h->ext.xserver_pss_kb);
     return run(st, s, "cannot insert a health record") == 0 ? batch_row(st) : -1;
 }
 

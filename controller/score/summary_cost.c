@@ -12,17 +12,17 @@ static void ext_costs(const struct summary_input *in, struct summary *out)
     size_t m = 0;
     for (size_t i = 0; i < in->health_count; i++) {
         const struct rec_health *h = &in->health[i].h;
-        if (!h->ext_sessions)
+        if (!h->ext.sessions)
             continue;
-        double k = h->ext_sessions * 1024.0;
-        sum[0] += h->ext_client_rss_kb / k;
-        sum[1] += h->ext_client_pss_kb / k;
-        sum[2] += h->ext_xserver_rss_kb / k;
-        sum[3] += h->ext_xserver_pss_kb / k;
-        sum[4] += h->ext_cpu_permille / 10.0 / h->ext_sessions;
+        double k = h->ext.sessions * 1024.0;
+        sum[0] += h->ext.client_rss_kb / k;
+        sum[1] += h->ext.client_pss_kb / k;
+        sum[2] += h->ext.xserver_rss_kb / k;
+        sum[3] += h->ext.xserver_pss_kb / k;
+        sum[4] += h->ext.cpu_permille / 10.0 / h->ext.sessions;
         m++;
-        if (h->ext_sessions > out->ext_sessions_max)
-            out->ext_sessions_max = h->ext_sessions;
+        if (h->ext.sessions > out->ext_sessions_max)
+            out->ext_sessions_max = h->ext.sessions;
     }
     out->ext_client_rss_mib = m ? sum[0] / (double)m : NAN;
     out->ext_client_pss_mib = m ? sum[1] / (double)m : NAN;

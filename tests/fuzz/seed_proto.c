@@ -68,12 +68,12 @@ static int add_records(struct proto_buf *b)
                                          .cpu_permille = 400, .rss_kb = 65536 };
     r[4].kind = PROTO_REC_HEALTH_EXT;       /* to a controller that set CONFIG ext_costs */
     r[4].u.health = r[3].u.health;
-    r[4].u.health.ext_sessions = 4;
-    r[4].u.health.ext_cpu_permille = 350;
-    r[4].u.health.ext_client_rss_kb = 210000;
-    r[4].u.health.ext_client_pss_kb = 150000;
-    r[4].u.health.ext_xserver_rss_kb = 90000;
-    r[4].u.health.ext_xserver_pss_kb = 60000;
+    r[4].u.health.ext.sessions = 4;
+    r[4].u.health.ext.cpu_permille = 350;
+    r[4].u.health.ext.client_rss_kb = 210000;
+    r[4].u.health.ext.client_pss_kb = 150000;
+    r[4].u.health.ext.xserver_rss_kb = 90000;
+    r[4].u.health.ext.xserver_pss_kb = 60000;
     r[5].kind = PROTO_REC_HEALTH_CAP;       /* to a controller that set CONFIG ext_capacity */
     r[5].u.health = r[4].u.health;
     r[5].u.health.ext_capacity = 12;

@@ -202,7 +202,7 @@ static void test_intake__capacity_from_measured_costs(void)
     static const uint32_t announced[] = { 7, 0, 500, 12 }, expect[] = { 7, 7, 100, 12 };
     for (size_t i = 0; i < 4; i++) {
         struct proto_record rec = { .kind = PROTO_REC_HEALTH_CAP };
-        rec.u.health = (struct rec_health){ .t_us = 1 + i, .ext_sessions = 1, .ext_capacity = announced[i] };
+        rec.u.health = (struct rec_health){ .t_us = 1 + i, .ext.sessions = 1, .ext_capacity = announced[i] };
         deliver(&ev, &a, &rec, 1);
         CU_ASSERT_EQUAL(a.capacity, expect[i]);
     }

@@ -96,7 +96,7 @@ static void fill_records(struct proto_record r[4])
     r[2].kind = PROTO_REC_TRAFFIC;
     r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000 };
     r[3].kind = PROTO_REC_HEALTH;
-    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 0, 0, 0, 0, 0, 0, 0 };
+    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, { 0, 0, 0, 0, 0, 0 }, 0 };
 }
 
 /* Ends the RECORDS frame being built in b and decodes it into out; the test stops unless it decodes. */
@@ -135,8 +135,8 @@ static void test_proto__records_batch(void)
 static void test_proto__health_ext(void)
 {
     struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_EXT }, { .kind = PROTO_REC_HEALTH } };
-    r[0].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, 5, 66, 1u << 20, 75000,
-                                         115000, 74000, 0 };
+    r[0].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456,
+                                         { 5, 66, 1u << 20, 75000, 115000, 74000 }, 0 };
     r[1].u.health = r[0].u.health;
     struct proto_buf b = { 0 };
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
@@ -148,8 +148,8 @@ static void test_proto__health_ext(void)
     CU_ASSERT_EQUAL(o.u.records.recs[0].kind, PROTO_REC_HEALTH_EXT);
     CU_ASSERT_EQUAL(memcmp(&o.u.records.recs[0].u.health, &r[0].u.health, sizeof r[0].u.health), 0);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.rss_kb, 123456);
-    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_sessions, 0);
-    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_client_pss_kb, 0);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext.sessions, 0);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext.client_pss_kb, 0);
     proto_msg_clear(&o);
     proto_buf_free(&b);
 }
@@ -159,8 +159,8 @@ static void test_proto__health_ext(void)
 static void test_proto__health_cap(void)
 {
     struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_CAP }, { .kind = PROTO_REC_HEALTH_EXT } };
-    r[0].u.health = (struct rec_health){ .t_us = 11, .ext_sessions = 5, .ext_client_pss_kb = 75000,
-                                         .ext_xserver_pss_kb = 74000, .ext_capacity = 41 };
+    r[0].u.health = (struct rec_health){ .t_us = 11, .ext.sessions = 5, .ext.client_pss_kb = 75000,
+                                         .ext.xserver_pss_kb = 74000, .ext_capacity = 41 };
     r[1].u.health = r[0].u.health;
     struct proto_buf b = { 0 };
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
@@ -174,8 +174,8 @@ static void test_proto__health_cap(void)
     CU_ASSERT_EQUAL_FATAL(o.u.records.count, 2);
     CU_ASSERT_EQUAL(o.u.records.recs[0].kind, PROTO_REC_HEALTH_CAP);
     CU_ASSERT_EQUAL(o.u.records.recs[0].u.health.ext_capacity, 41);
-    CU_ASSERT_EQUAL(o.u.records.recs[0].u.health.ext_xserver_pss_kb, 74000);
-    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_sessions, 5);
+    CU_ASSERT_EQUAL(o.u.records.recs[0].u.health.ext.xserver_pss_kb, 74000);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext.sessions, 5);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_capacity, 0);
     proto_msg_clear(&o);
     proto_buf_free(&b);

@@ -24,12 +24,12 @@ static void health(struct store_health_row *h, int ext)
                                 .sessions_connecting = 1, .cpu_permille = 50 * n,
                                 .rss_kb = (uint64_t)(k ? 10240 : 5120) * n };
         if (ext) {
-            r.ext_sessions = n;
-            r.ext_cpu_permille = 13 * n;
-            r.ext_client_rss_kb = 40960ull * n;
-            r.ext_client_pss_kb = 15360ull * n;
-            r.ext_xserver_rss_kb = 23552ull * n;
-            r.ext_xserver_pss_kb = 14848ull * n;
+            r.ext.sessions = n;
+            r.ext.cpu_permille = 13 * n;
+            r.ext.client_rss_kb = 40960ull * n;
+            r.ext.client_pss_kb = 15360ull * n;
+            r.ext.xserver_rss_kb = 23552ull * n;
+            r.ext.xserver_pss_kb = 14848ull * n;
         }
         h[k] = (struct store_health_row){ .agent = 1, .h = r };
     }

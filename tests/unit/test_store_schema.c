@@ -296,9 +296,9 @@ static void test_store__migrate_v8_ext_costs(void)
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 8 (older"));
     st = open_ok(path, STORE_WRITE);
-    struct rec_health h = { .t_us = 2000, .sessions_active = 2, .rss_kb = 6000, .ext_sessions = 2,
-                            .ext_cpu_permille = 31, .ext_client_rss_kb = 84000, .ext_client_pss_kb = 30000,
-                            .ext_xserver_rss_kb = 46000, .ext_xserver_pss_kb = 29000 };
+    struct rec_health h = { .t_us = 2000, .sessions_active = 2, .rss_kb = 6000, .ext.sessions = 2,
+                            .ext.cpu_permille = 31, .ext.client_rss_kb = 84000, .ext.client_pss_kb = 30000,
+                            .ext.xserver_rss_kb = 46000, .ext.xserver_pss_kb = 29000 };
     CU_ASSERT_EQUAL(store_add_health(st, 1, 1, &h), 0);
     CU_ASSERT_EQUAL(store_flush(st), 0);
     struct store_health_row *rows = NULL;
@@ -306,14 +306,14 @@ static void test_store__migrate_v8_ext_costs(void)
     CU_ASSERT_EQUAL(store_load_health(st, 1, &rows, &n), 0);
     CU_ASSERT_EQUAL_FATAL(n, 2);
     CU_ASSERT_EQUAL(rows[0].h.rss_kb, 5000);
-    CU_ASSERT_EQUAL(rows[0].h.ext_sessions, 0);
-    CU_ASSERT_EQUAL(rows[0].h.ext_client_pss_kb, 0);
-    CU_ASSERT_EQUAL(rows[1].h.ext_sessions, 2);
-    CU_ASSERT_EQUAL(rows[1].h.ext_cpu_permille, 31);
-    CU_ASSERT_EQUAL(rows[1].h.ext_client_rss_kb, 84000);
-    CU_ASSERT_EQUAL(rows[1].h.ext_client_pss_kb, 30000);
-    CU_ASSERT_EQUAL(rows[1].h.ext_xserver_rss_kb, 46000);
-    CU_ASSERT_EQUAL(rows[1].h.ext_xserver_pss_kb, 29000);
+    CU_ASSERT_EQUAL(rows[0].h.ext.sessions, 0);
+    CU_ASSERT_EQUAL(rows[0].h.ext.client_pss_kb, 0);
+    CU_ASSERT_EQUAL(rows[1].h.ext.sessions, 2);
+    CU_ASSERT_EQUAL(rows[1].h.ext.cpu_permille, 31);
+    CU_ASSERT_EQUAL(rows[1].h.ext.client_rss_kb, 84000);
+    CU_ASSERT_EQUAL(rows[1].h.ext.client_pss_kb, 30000);
+    CU_ASSERT_EQUAL(rows[1].h.ext.xserver_rss_kb, 46000);
+    CU_ASSERT_EQUAL(rows[1].h.ext.xserver_pss_kb, 29000);
     free(rows);
     close_current(st, path);
 }
