@@ -49,6 +49,7 @@ bench: deps
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/demo-predict.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/demo-predict.sh
 	@echo "== bench/agent-density.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-density.sh
+	@echo "== bench/agent-latency.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-latency.sh
 	@echo "== bench/drive-copy.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/drive-copy.sh
 	@echo "== bench/simhost-bandwidth.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/simhost-bandwidth.sh
 	@echo "== bench/netem.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/netem.sh

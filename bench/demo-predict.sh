@@ -4,8 +4,13 @@
 # this machine), runs `sessmax demo` RUNS times (default 3) and prints the table: predicted,
 # each measured smax, its error against the prediction (target within +-10 %) and the spread of
 # the measured runs (max - min over their mean, target within +-5 %, i.e. <= 10 % wide). The
-# machine should be quiet: the load average at start and end is printed beside the table.
-#   bench/demo-predict.sh   env: RUNS (3), PLAN (workloads/demo-plan.yaml), CPUS (1)
+# machine should be quiet: the load average at start and end is printed beside the table. When it
+# may (root, or CAP_SYS_NICE), the script runs the prediction and every demo run -- simhost, the
+# controller and the agents, which inherit it -- under real-time round-robin scheduling (chrt -r
+# 10), so that they get their CPUs as on a quiet machine even when other jobs share it; it says so.
+# RT=0 runs them with plain scheduling. LOCK=FILE takes flock FILE around the prediction and
+# around each run (one run per hold), so that two whole-machine measurements never overlap.
+#   bench/demo-predict.sh   env: RUNS (3), PLAN (workloads/demo-plan.yaml), CPUS (1), RT (1), LOCK
 set -euo pipefail
 RUNS=${RUNS:-3}
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -18,13 +23,22 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 LOAD0=$(load)
 PIN=""
 [ "$(nproc)" -gt 1 ] && PIN="taskset -c 1"   # where `sessmax demo` runs simhost
-$PIN "$B/sessmax-simhost" --predict --plan "$PLAN" --cpus "$CPUS" --state-dir "$T/predict" >"$T/predict.txt"
+RTS=""
+if [ "${RT:-1}" != 0 ] && chrt -r 10 true 2>/dev/null; then
+  RTS="chrt -r 10"
+  echo "demo-predict: prediction and runs under real-time scheduling (chrt -r 10; RT=0 for plain scheduling)"
+else
+  echo "demo-predict: plain scheduling (chrt -r 10 not permitted or RT=0): on a busy machine the figures say little"
+fi
+LOCKED=""
+[ -n "${LOCK:-}" ] && LOCKED="flock $LOCK"
+$LOCKED $RTS $PIN "$B/sessmax-simhost" --predict --plan "$PLAN" --cpus "$CPUS" --state-dir "$T/predict" >"$T/predict.txt"
 grep -E '^(sessmax-simhost: (plan|steady|ramp)|predicted smax)' "$T/predict.txt"
 PRED=$(sed -n 's/^predicted smax for the plan: \([0-9][0-9]*\).*/\1/p' "$T/predict.txt")
 [ -n "$PRED" ] || { echo "demo-predict: no prediction (see $T/predict.txt)" >&2; cat "$T/predict.txt" >&2; exit 1; }
 MEASURED=""
 for i in $(seq 1 "$RUNS"); do
-  (cd "$S" && "$B/sessmax" demo --plan "$PLAN" --out "$T/run$i" >"$T/run$i.log" 2>&1) ||
+  (cd "$S" && $LOCKED $RTS "$B/sessmax" demo --plan "$PLAN" --out "$T/run$i" >"$T/run$i.log" 2>&1) ||
     { echo "demo-predict: run $i failed (log below)" >&2; tail -20 "$T/run$i.log" >&2; exit 1; }
   M=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d.get("smax")
 print("nr%s" % d.get("active", "?") if v is None else v)' "$T/run$i/verdict.json")
@@ -54,3 +68,4 @@ else:
     print("spread     n/a (a run did not reach smax)  target <= 10 % (+-5 %)  OUT")
 print("load average: %s at start, %s at end (quiet: below 1)" % (load0, load1))
 PY
+echo "scheduling: ${RTS:-plain (no chrt)}"

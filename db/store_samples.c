@@ -1,6 +1,7 @@
-/* store_samples.c -- loading a run's samples (store_read.h): its sample_chunks rows in id order
- * (the order they were stored), decoded into one array, then put in (t_us, insertion) order by
- * a stable merge of the already ordered stretches (samples arrive nearly in time order). */
+/* store_samples.c -- reading a run's samples (store_read.h): its sample_chunks rows in id order
+ * (the order they were stored), decoded a chunk at a time and handed to a callback, or gathered
+ * into one array and put in (t_us, insertion) order by a stable merge of the already ordered
+ * stretches (samples arrive nearly in time order). */
 #include "db/store_samples.h"
 #include "db/store_chunk.h"
 #include "db/store_int.h"
@@ -76,9 +77,9 @@ static int64_t count_samples(struct store *st, int64_t run)
     return n < 0 ? store_fail_db(st, "cannot count samples") : n;
 }
 
-/* Appends the samples of the chunk row `s` is on. */
-static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, struct store_samples *out,
-                        size_t *cap)
+/* Decodes the chunk row `s` is on into rows[] (room for STORE_CHUNK_MAX); its count, or -1. */
+static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, struct store_samples *names,
+                        struct store_sample_row *rows)
 {
     struct store_chunk_view v;
     store_chunk_view_read(&v, s, 1);
@@ -86,13 +87,11 @@ static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, s
     long long id = sqlite3_column_int64(s, 0);
     if (store_chunk_check(&v, &why) != 0)
         return store_fail(st, "corrupt sample chunk %lld: %s", id, why);
-    if (room(st, out, out->count + (size_t)v.n, cap) != 0)
-        return -1;
     for (size_t k = 0; k < (size_t)v.n; k++) {
         struct store_chunk_rec r;
         if (store_chunk_decode(&v, k, &r) != 0)
             return store_fail(st, "corrupt sample chunk %lld: record %zu is not decimal", id, k + 1);
-        struct store_sample_row *row = &out->rows[out->count];
+        struct store_sample_row *row = &rows[k];
         row->session = (uint32_t)r.f[CHUNK_SESSION];
         row->loop = (uint32_t)r.f[CHUNK_LOOP];
         row->active = (uint32_t)r.f[CHUNK_ACTIVE];
@@ -100,11 +99,10 @@ static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, s
         row->is_measure = (uint8_t)r.f[CHUNK_MEASURE];
         row->t_us = (uint64_t)r.f[CHUNK_T];
         row->value_us = r.f[CHUNK_VALUE];
-        if ((row->name_id = name_local(st, m, out, r.f[CHUNK_NAME])) < 0)
+        if ((row->name_id = name_local(st, m, names, r.f[CHUNK_NAME])) < 0)
             return -1;
-        out->count++;
     }
-    return 0;
+    return (int)v.n;
 }
 
 static int before(const struct store_sample_row *a, const struct store_sample_row *b)
@@ -153,40 +151,71 @@ static int order_by_time(struct store *st, struct store_samples *out)
     return 0;
 }
 
-int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
+int store_scan_samples(struct store *st, int64_t run, store_sample_fn fn, void *ctx, struct store_samples *names)
 {
     sqlite3_stmt *s = NULL;
     struct name_map m = { 0 };
-    size_t cap = 0;
-    int rc = SQLITE_DONE;
-    memset(out, 0, sizeof *out);
+    struct store_sample_row *rows = malloc(STORE_CHUNK_MAX * sizeof *rows);
+    int rc = -1, step = SQLITE_DONE;
+    memset(names, 0, sizeof *names);
     int64_t total = st->mode == STORE_WRITE && store_chunk_flush(st) != 0 ? -1 : count_samples(st, run);
-    if (total < 0 || room(st, out, (size_t)total, &cap) != 0)
-        goto fail;
-    if (!(s = store_reader(st, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
+    if (!rows) {
+        store_fail(st, "out of memory");
+        goto done;
+    }
+    if (total < 0 ||
+        !(s = store_reader(st, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
                                " w_active, data FROM sample_chunks WHERE run_id = ?1 ORDER BY id")) ||
         !(m.find = store_reader(st, "SELECT name FROM timer_names WHERE id = ?1")))
-        goto fail;
+        goto done;
     sqlite3_bind_int64(s, 1, run);
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-        if (decode_chunk(st, s, &m, out, &cap) != 0)
-            goto fail;
-    if (rc != SQLITE_DONE) {
-        store_fail_db(st, "cannot read samples");
-        goto fail;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        int n = decode_chunk(st, s, &m, names, rows);
+        if (n < 0 || (rc = fn(ctx, rows, (size_t)n, (size_t)total, names)) != 0)
+            goto done;
+        rc = -1;
     }
-    if (order_by_time(st, out) != 0)
-        goto fail;
+    if (step != SQLITE_DONE)
+        store_fail_db(st, "cannot read samples");
+    else
+        rc = 0;
+done:
     store_reader_done(st, s);
     store_reader_done(st, m.find);
     free(m.local);
+    free(rows);
+    if (rc != 0)
+        store_free_samples(names);
+    return rc;
+}
+
+struct load { struct store *st; struct store_samples *out; size_t cap; };
+
+static int append(void *ctx, const struct store_sample_row *rows, size_t n, size_t expect,
+                  const struct store_samples *names)
+{
+    struct load *l = ctx;
+    (void)names;
+    if (room(l->st, l->out, l->out->count + n > expect ? l->out->count + n : expect, &l->cap) != 0)
+        return -1;
+    memcpy(l->out->rows + l->out->count, rows, n * sizeof *rows);
+    l->out->count += n;
     return 0;
-fail:
-    store_reader_done(st, s);
-    store_reader_done(st, m.find);
-    free(m.local);
-    store_free_samples(out);
-    return -1;
+}
+
+int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
+{
+    struct store_samples names;
+    struct load l = { st, out, 0 };
+    memset(out, 0, sizeof *out);
+    int rc = store_scan_samples(st, run, append, &l, &names);
+    out->names = names.names;
+    out->name_count = names.name_count;
+    if (rc != 0 || order_by_time(st, out) != 0) {
+        store_free_samples(out);
+        return -1;
+    }
+    return 0;
 }
 
 void store_free_samples(struct store_samples *s)

@@ -26,6 +26,16 @@ struct store_samples {
     size_t name_count;
 };
 int store_load_samples(struct store *st, int64_t run, struct store_samples *out);
+
+/* Streams the samples of a run in the order they were stored (arrival, not time order), one
+ * stored chunk (up to 1,024 rows) at a time, without holding the run: fn gets the rows, the
+ * number of samples the run held when the scan began (`expect`; a writer may add more) and
+ * `names`, which holds every timer name met so far (name_id indexes it). A nonzero return from
+ * fn stops the scan and is returned. Returns 0 with *names holding the run's names (the caller
+ * frees them with store_free_samples), or -1 (store_errmsg) with *names empty. */
+typedef int (*store_sample_fn)(void *ctx, const struct store_sample_row *rows, size_t n, size_t expect,
+                               const struct store_samples *names);
+int store_scan_samples(struct store *st, int64_t run, store_sample_fn fn, void *ctx, struct store_samples *names);
 void store_free_samples(struct store_samples *s);
 
 #endif

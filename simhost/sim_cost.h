@@ -25,6 +25,7 @@ struct sim_costs {
     double key_s;                          /* one echoed keystroke: render + convert + TLS */
     double tls_byte_s;                     /* AES-128-GCM per byte (the TLS record cost) */
     double calib_s;                        /* CPU the calibration itself took */
+    unsigned reps;                         /* measurements each figure is the least of */
 };
 
 #define SIM_LOOP_TIMERS_MAX 32
@@ -58,6 +59,16 @@ double sim_cost_thread_cpu_s(void);
  * with err filled. */
 int sim_cost_calibrate(struct sim_costs *c, const char *dir, double scale, const struct sim_font *f,
                        char *err, size_t errlen);
+/* The same, measured `reps` times; each figure is the least of its measurements. A single
+ * measurement of a ~100 ms action on a shared or freshly started machine reads high (first-touch
+ * page faults, cold caches, a neighbour on the core): the least of several is the action's own
+ * cost, which is what a server busy with that action pays. --predict and --calibrate use this. */
+int sim_cost_calibrate_reps(struct sim_costs *c, const char *dir, double scale, const struct sim_font *f,
+                            unsigned reps, char *err, size_t errlen);
+#define SIM_COST_PREDICT_REPS 7
+
+/* best = the least of best and c, figure by figure. */
+void sim_cost_keep_min(struct sim_costs *best, const struct sim_costs *c);
 /* CPU of one action including its paint. */
 double sim_cost_action_s(const struct sim_costs *c, enum sim_cmd_kind k);
 /* Prints the table ("sessmax-simhost: cost edit 0.081 s ..."). */

@@ -38,9 +38,9 @@ void sim_eventlog_close(struct sim_eventlog *l)
 int sim_eventlog_format(const struct sim_event *e, char *buf, size_t len)
 {
     int n = snprintf(buf, len,
-                     "session=%u user=%s action=%s seq=%u work_start_us=%" PRIu64 " work_end_us=%" PRIu64
-                     " frame_sent_us=%" PRIu64 " ok=%d\n",
-                     e->session, e->user ? e->user : "-", e->action, e->seq, e->work_start_us,
+                     "session=%u user=%s action=%s seq=%u input_us=%" PRIu64 " work_start_us=%" PRIu64
+                     " work_end_us=%" PRIu64 " frame_sent_us=%" PRIu64 " ok=%d\n",
+                     e->session, e->user ? e->user : "-", e->action, e->seq, e->input_us, e->work_start_us,
                      e->work_end_us, e->frame_sent_us, e->ok);
     return n < 0 ? 0 : (n >= (int)len ? (int)len - 1 : n);
 }

@@ -1,7 +1,7 @@
 /* sim_eventlog.h -- the optional server-side event log (--event-log FILE): one line per action,
- *   session=<id> user=<name> action=<edit|zip9|...> seq=<n> work_start_us=<t> work_end_us=<t> frame_sent_us=<t> ok=<0|1>
+ *   session=<id> user=<name> action=<edit|zip9|...> seq=<n> input_us=<t> work_start_us=<t> work_end_us=<t> frame_sent_us=<t> ok=<0|1>
  * times are CLOCK_MONOTONIC microseconds (common/clock.h), comparable with the agent's on the same
- * host. Thread-safe: one locked, flushed write per line. */
+ * host; input_us is when simhost read the input that triggered the action (docs/simhost.md). Thread-safe: one locked, flushed write per line. */
 #ifndef SIM_EVENTLOG_H
 #define SIM_EVENTLOG_H
 
@@ -15,6 +15,7 @@ struct sim_event {
     const char *user;
     const char *action;
     unsigned seq;
+    uint64_t input_us;           /* the triggering input was read (0: none, e.g. a command from a test) */
     uint64_t work_start_us, work_end_us, frame_sent_us;
     int ok;
 };

@@ -70,7 +70,9 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
             goto fail;
         }
     }
-    if (sim_cost_calibrate(&srv->costs, calib, o->work_scale, &srv->font, err, sizeof err))
+    /* serving: one quick measurement for the printed table; predicting: the least of several */
+    unsigned reps = o->calibrate_only || o->predict || o->plan ? SIM_COST_PREDICT_REPS : 1;
+    if (sim_cost_calibrate_reps(&srv->costs, calib, o->work_scale, &srv->font, reps, err, sizeof err))
         goto fail;
     return 0;
 fail:

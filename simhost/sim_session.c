@@ -82,12 +82,13 @@ static void show_result(struct sim_session *s, enum sim_cmd_kind kind, const str
         sim_desktop_show_app(&s->desk, o->title, o->title_rgb, o->editor, lines, o->n);
 }
 
-/* Runs one command: work on this thread (a worker), then paint; logs the event. Returns -1 when
- * the client is gone. */
-static int run_command(struct sim_session *s, const struct sim_cmd *cmd)
+/* Runs one command: work on this thread (a worker), then paint; logs the event. input_us: when
+ * the input that triggered it was read. Returns -1 when the client is gone. */
+static int run_command(struct sim_session *s, const struct sim_cmd *cmd, uint64_t input_us)
 {
     struct sim_app_out out;
-    struct sim_event ev = { .session = s->id, .user = s->user, .action = sim_cmd_name(cmd->kind) };
+    struct sim_event ev = { .session = s->id, .user = s->user, .action = sim_cmd_name(cmd->kind),
+                            .input_us = input_us };
     if (cmd->kind == SIM_CMD_NONE)
         return flush(s);
     if (cmd->kind == SIM_CMD_LOGOFF) {
@@ -146,11 +147,12 @@ static int is_work(enum sim_cmd_kind kind)
 }
 
 /* Runs a command now, or (work = 0 and it does work) keeps it in s->cmd for a worker. */
-static int command(struct sim_session *s, const struct sim_cmd *cmd, int work)
+static int command(struct sim_session *s, const struct sim_cmd *cmd, int work, uint64_t input_us)
 {
     if (work || !is_work(cmd->kind))
-        return run_command(s, cmd);
+        return run_command(s, cmd, input_us);
     s->cmd = *cmd;
+    s->cmd_input_us = input_us;
     s->has_cmd = 1;
     return 0;
 }
@@ -170,11 +172,11 @@ static int run_input(struct sim_session *s, const struct sim_input *in, int work
         log_input(s, in, sim_kbd_decode(code));
     }
     if (r == SIM_KEY_COMMAND)
-        return command(s, &cmd, work);
+        return command(s, &cmd, work, in->read_us);
     if (r == SIM_KEY_OPEN_DIALOG) {
         memset(&cmd, 0, sizeof cmd);
         cmd.kind = SIM_CMD_OPEN;
-        return command(s, &cmd, work);
+        return command(s, &cmd, work, in->read_us);
     }
     return 0;
 }
@@ -205,7 +207,7 @@ int sim_session_drain(struct sim_session *s, int work)
         if (!work)
             return SIM_DRAIN_WORK;
         s->has_cmd = 0;
-        if ((rc = run_command(s, &s->cmd)) != 0)
+        if ((rc = run_command(s, &s->cmd, s->cmd_input_us)) != 0)
             return rc;
     }
     if (sim_drive_busy(s->drive) && (rc = copy_step(s)) != 0)
@@ -241,5 +243,5 @@ void sim_session_queue(struct sim_session *s, uint16_t flags, uint16_t code, int
         log_ratelimited(LOG_WARN, "sim_queue", "session %u: input queue full, key dropped", s->id);
         return;
     }
-    s->q[s->qn++] = (struct sim_input){ flags, code, unicode };
+    s->q[s->qn++] = (struct sim_input){ flags, code, unicode, clock_now_us() };
 }

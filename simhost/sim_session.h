@@ -25,6 +25,7 @@
 struct sim_input {
     uint16_t flags, code;
     int unicode;
+    uint64_t read_us;            /* when FreeRDP handed it to us: the event log's input_us */
 };
 
 struct sim_session {
@@ -47,6 +48,7 @@ struct sim_session {
     int markers;                 /* client supports surface frame markers */
     struct sim_cmd cmd;          /* has_cmd: the command the event loop left for a worker */
     int has_cmd;
+    uint64_t cmd_input_us;       /* read_us of the input that triggered cmd */
     struct sim_input q[SIM_QUEUE];
     int qn;
     struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */

@@ -65,7 +65,12 @@ static void make_cgroup(struct demo *d, uint32_t percent)
         d->cgroup[0] = 0;
         return;
     }
-    char err[256];
+    char err[256], rt[PATH_MAX + 32];
+    /* Under real-time scheduling (a quiet-machine measurement: chrt) a task can join a group only
+     * if the group has real-time runtime (CONFIG_RT_GROUP_SCHED); a new group has none. */
+    snprintf(rt, sizeof rt, "%s/cpu.rt_runtime_us", d->cgroup);
+    if (sched_getscheduler(0) != SCHED_OTHER && access(rt, W_OK) == 0)
+        write_file(rt, "900000");
     if (targetcap_apply(d->cgroup, NULL, percent, err, sizeof err) < 0) {
         rmdir(d->cgroup);
         d->cgroup[0] = 0;

@@ -5,10 +5,9 @@
 #include "controller/score/summary_cost.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
+#include "controller/score/summary_samples.h"
 #include "controller/score/summary_target.h"
-#include "controller/score/sortkey.h"
 #include "controller/score/traffic_order.h"
-#include "common/prefault.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,8 +16,7 @@
 
 #define SUMMARY_BUCKETS 60
 
-/* Nearest rank: the position of percentile p among n sorted values (n > 0). */
-static size_t percentile_at(size_t n, double p)
+size_t summary_percentile_at(size_t n, double p)
 {
     double rank = ceil(p / 100.0 * (double)n - 1e-9);
     size_t k = rank < 1 ? 0 : (size_t)rank - 1;
@@ -27,166 +25,13 @@ static size_t percentile_at(size_t n, double p)
 
 double summary_percentile(const double *sorted, size_t n, double p)
 {
-    return n ? sorted[percentile_at(n, p)] : NAN;
-}
-
-static double percentile_ms(const int64_t *sorted_us, size_t n, double p)
-{
-    return n ? sorted_us[percentile_at(n, p)] / 1000.0 : NAN;
+    return n ? sorted[summary_percentile_at(n, p)] : NAN;
 }
 
 static int dcmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* The measure group to score: the configured one, else the only one present. */
-static int pick_measure(const struct store_samples *ss, const char *want, struct summary *out)
-{
-    int found = -1, only = -1, groups = 0;
-    char list[160] = "";
-    unsigned char *used = calloc(ss->name_count ? ss->name_count : 1, 1);
-    for (size_t i = 0; used && i < ss->count; i++)
-        if (ss->rows[i].is_measure)
-            used[ss->rows[i].name_id] = 1;
-    for (size_t k = 0; k < ss->name_count; k++) {
-        if (used && !used[k])
-            continue;
-        groups++;
-        only = (int)k;
-        size_t l = strlen(list);
-        snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", ss->names[k]);
-        if (!strcmp(ss->names[k], want))
-            found = (int)k;
-    }
-    free(used);
-    snprintf(out->measure, sizeof out->measure, "%s", want);
-    if (found >= 0)
-        return found;
-    if (groups == 1) {
-        snprintf(out->measure, sizeof out->measure, "%s", ss->names[only]);
-        snprintf(out->note, sizeof out->note, "no measure group named '%s'; scored the only one, '%s'",
-                 want, ss->names[only]);
-        return only;
-    }
-    if (groups)
-        snprintf(out->note, sizeof out->note, "no measure group named '%s' (groups in this run: %s); "
-                 "set score.measure", want, list);
-    else
-        snprintf(out->note, sizeof out->note, "the run recorded no measure samples");
-    return -1;
-}
-
-/* The index array is taken before the samples' copy, so freeing the copy leaves the top of the
- * heap for the points (main.c keeps freed heap memory): a million samples touch 32 MB less. The
- * points are the ok samples, taken again from the rows. */
-static int do_score(const struct store_samples *ss, int mid, struct summary *out, char *err, size_t errlen)
-{
-    size_t n = 0, nok = 0;
-    for (size_t i = 0; i < ss->count; i++)
-        if (ss->rows[i].is_measure && ss->rows[i].name_id == mid) {
-            n++;
-            nok += ss->rows[i].ok == SAMPLE_OK;
-        }
-    double *idx = malloc((n ? n : 1) * sizeof *idx);
-    struct score_sample *s = malloc((n ? n : 1) * sizeof *s);
-    int rc = -1;
-    if (!s || !idx) {
-        snprintf(err, errlen, "score: out of memory");
-        goto done;
-    }
-    prefault(idx, n * sizeof *idx);
-    prefault(s, n * sizeof *s);
-    for (size_t i = 0, k = 0; i < ss->count; i++) {
-        const struct store_sample_row *r = &ss->rows[i];
-        if (r->is_measure && r->name_id == mid)
-            s[k++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok == SAMPLE_OK };
-    }
-    if (score_compute(&out->config.params, s, n, &out->score, idx, err, errlen) < 0)
-        goto done;
-    free(s);
-    s = NULL;
-    if (!(out->points = malloc((nok ? nok : 1) * sizeof *out->points))) {
-        snprintf(err, errlen, "score: out of memory");
-        goto done;
-    }
-    prefault(out->points, nok * sizeof *out->points);
-    for (size_t i = 0, k = 0; i < ss->count; i++) {
-        const struct store_sample_row *r = &ss->rows[i];
-        if (!r->is_measure || r->name_id != mid)
-            continue;
-        if (r->ok == SAMPLE_OK)
-            out->points[out->point_count++] = (struct summary_point){ r->t_us, r->active, r->value_us / 1000.0,
-                                                                      idx[k] };
-        k++;
-    }
-    rc = 0;
-done:
-    free(s);
-    free(idx);
-    return rc;
-}
-
-/* v: the ok values in µs, sorted here */
-static int timer_stats(struct summary_timer *t, int64_t *v, size_t n)
-{
-    if (sortkey_i64(v, NULL, n) < 0)
-        return -1;
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += v[i] / 1000.0;
-    t->min_ms = n ? v[0] / 1000.0 : NAN;
-    t->max_ms = n ? v[n - 1] / 1000.0 : NAN;
-    t->avg_ms = n ? sum / (double)n : NAN;
-    t->p50_ms = percentile_ms(v, n, 50);
-    t->p90_ms = percentile_ms(v, n, 90);
-    t->p95_ms = percentile_ms(v, n, 95);
-    t->p99_ms = percentile_ms(v, n, 99);
-    return 0;
-}
-
-/* One pass counts every timer's rows, a second gathers each timer's ok values together. */
-static int do_timers(const struct store_samples *ss, struct summary *out)
-{
-    size_t nn = ss->name_count ? ss->name_count : 1, nv = ss->count ? ss->count : 1;
-    struct summary_timer *t = out->timers = calloc(nn, sizeof *out->timers);
-    size_t *at = calloc(nn + 1, sizeof *at);
-    int64_t *v = malloc(nv * sizeof *v);
-    int rc = -1;
-    if (!t || !at || !v)
-        goto done;
-    prefault(v, nv * sizeof *v);
-    for (size_t i = 0; i < ss->count; i++) {
-        const struct store_sample_row *r = &ss->rows[i];
-        struct summary_timer *x = &t[r->name_id];
-        x->count++;
-        x->is_measure |= r->is_measure;
-        x->suspect += r->ok == SAMPLE_SUSPECT;
-        x->failed += r->ok != SAMPLE_OK;
-    }
-    for (size_t k = 0; k < ss->name_count; k++)
-        at[k + 1] = at[k] + (t[k].count - t[k].failed);
-    for (size_t i = 0; i < ss->count; i++)
-        if (ss->rows[i].ok == SAMPLE_OK)
-            v[at[ss->rows[i].name_id]++] = ss->rows[i].value_us;
-    for (size_t k = 0, from = 0; k < ss->name_count; k++) {
-        size_t n = t[k].count - t[k].failed;
-        if (t[k].count == 0)
-            continue;
-        struct summary_timer *x = &t[out->timer_count++];
-        *x = t[k];
-        snprintf(x->name, sizeof x->name, "%s", ss->names[k]);
-        if (timer_stats(x, v + from, n) < 0)
-            goto done;
-        from += n;
-    }
-    memset(t + out->timer_count, 0, (nn - out->timer_count) * sizeof *t);
-    rc = 0;
-done:
-    free(at);
-    free(v);
-    return rc;
 }
 
 static void count_reason(struct summary *out, const char *reason)
@@ -392,19 +237,25 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
         memcpy(out->config.thresholds, cfg->thresholds, cfg->threshold_count * sizeof *cfg->thresholds);
         out->config.threshold_count = cfg->threshold_count;
     }
-    const struct store_samples *ss = in->samples;
-    int mid = pick_measure(ss, cfg->params.measure, out);
-    if (do_score(ss, mid, out, err, errlen) < 0) {
+    struct summary_samples own, *acc = in->acc;
+    if (!acc) {   /* a loaded run: its rows in time order give the same figures as streaming them */
+        const struct store_samples *ss = in->samples;
+        acc = &own;
+        summary_samples_init(acc);
+        if (summary_samples_add(acc, ss->rows, ss->count, ss->name_count) < 0 ||
+            summary_samples_finish(acc, ss->names, ss->name_count) < 0) {
+            summary_samples_free(acc);
+            goto oom;
+        }
+    }
+    int rc = summary_samples_figures(acc, out, err, errlen);
+    if (acc == &own)
+        summary_samples_free(acc);
+    if (rc < 0) {
         summary_free(out);
         return -1;
     }
-    out->samples = ss->count;
-    for (size_t i = 0; i < ss->count; i++) {
-        out->samples_failed += ss->rows[i].ok != SAMPLE_OK;
-        out->samples_suspect += ss->rows[i].ok == SAMPLE_SUSPECT;
-    }
-    out->failed_samples_pct = ss->count ? 100.0 * out->samples_failed / ss->count : 0;
-    if (do_timers(ss, out) < 0 || do_sessions(in, out) < 0)
+    if (do_sessions(in, out) < 0)
         goto oom;
     summary_copy_apply(in->copies, in->copy_count, out);
     if (summary_evidence(in, out) < 0)

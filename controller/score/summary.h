@@ -104,16 +104,21 @@ struct summary {
     int target_shared;             /* the others used SUMMARY_TARGET_SHARED_PCT or more on average */
 };
 
+struct summary_samples;
+
 /* Raw inputs of summary_compute (the store's reader rows). */
 struct summary_input {
     const struct store_run *run;
-    const struct store_samples *samples;
+    const struct store_samples *samples;      /* in time order; not read when acc is set */
     const struct store_session_row *sessions; size_t session_count;
     const struct store_traffic_row *traffic;  size_t traffic_count;
     const struct store_health_row *health;    size_t health_count;
     const struct store_agent_row *agents;     size_t agent_count;
     const struct store_copy_row *copies;      size_t copy_count;
     const struct store_target_load *target_load; size_t target_load_count;
+    /* The samples already gathered (summary_samples.h, finished), used up by summary_compute;
+     * NULL: taken from `samples`. */
+    struct summary_samples *acc;
 };
 
 /* Pure: computes every figure. `cfg` is copied. Returns 0 or -1 with err (allocation, bad
@@ -123,6 +128,8 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
 
 void summary_free(struct summary *s);
 
+/* Nearest rank: the position of percentile p (0..100) among n > 0 sorted values. */
+size_t summary_percentile_at(size_t n, double p);
 /* Percentile of sorted values (nearest-rank, p in 0..100); NaN when n == 0. */
 double summary_percentile(const double *sorted, size_t n, double p);
 

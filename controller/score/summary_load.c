@@ -1,16 +1,37 @@
-/* summary_load.c -- reads one run through db/store.h and summarises it. */
+/* summary_load.c -- reads one run through db/store.h and summarises it. The samples are streamed
+ * into their compact form (summary_samples.h), never loaded as rows. */
 #include "controller/score/summary_load.h"
+#include "controller/score/summary_samples.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int gather(void *ctx, const struct store_sample_row *rows, size_t n, size_t expect,
+                  const struct store_samples *names)
+{
+    (void)expect;
+    return summary_samples_add(ctx, rows, n, names->name_count) < 0 ? 1 : 0;
+}
+
+/* The run's samples into *acc (finished; its names in *names). 0, or -1 with err. */
+static int load_samples(struct store *st, int64_t run, struct summary_samples *acc, struct store_samples *names,
+                        char *err, size_t errlen)
+{
+    int rc = store_scan_samples(st, run, gather, acc, names);
+    if (rc == 0 && summary_samples_finish(acc, names->names, names->name_count) == 0)
+        return 0;
+    snprintf(err, errlen, "%s", rc < 0 ? store_errmsg(st) : "summary: out of memory");
+    return -1;
+}
 
 int summary_load(struct store *st, int64_t run, const struct score_config *override,
                  struct summary *out, char *err, size_t errlen)
 {
     int rc = -1;
     struct store_run info;
-    struct store_samples ss = { 0 };
+    struct store_samples names = { 0 };
+    struct summary_samples acc;
     struct store_session_row *sess = NULL;
     struct store_traffic_row *traffic = NULL;
     struct store_health_row *health = NULL;
@@ -21,9 +42,15 @@ int summary_load(struct store *st, int64_t run, const struct score_config *overr
     char *plan = NULL, *params = NULL;
     struct score_config cfg;
     score_config_init(&cfg);
+    summary_samples_init(&acc);
     memset(out, 0, sizeof *out);
-    if (store_get_run(st, run, &info) < 0 || store_run_texts(st, run, &plan, &params) < 0 ||
-        store_load_samples(st, run, &ss) < 0 || store_load_sessions(st, run, &sess, &nsess) < 0 ||
+    if (store_get_run(st, run, &info) < 0 || store_run_texts(st, run, &plan, &params) < 0) {
+        snprintf(err, errlen, "%s", store_errmsg(st));
+        goto done;
+    }
+    if (load_samples(st, run, &acc, &names, err, errlen) < 0)
+        goto done;
+    if (store_load_sessions(st, run, &sess, &nsess) < 0 ||
         store_load_traffic(st, run, &traffic, &ntraffic) < 0 ||
         store_load_health(st, run, &health, &nhealth) < 0 ||
         store_load_agents(st, run, &agents, &nagents) < 0 || store_load_copy_timers(st, run, &copies, &ncopies) < 0 ||
@@ -37,12 +64,13 @@ int summary_load(struct store *st, int64_t run, const struct score_config *overr
         snprintf(err, errlen, "run %lld: stored score parameters: %s", (long long)run, why);
         goto done;
     }
-    struct summary_input in = { &info, &ss, sess, nsess, traffic, ntraffic, health, nhealth, agents, nagents,
-                                copies, ncopies, tl, ntl };
+    struct summary_input in = { &info, &names, sess, nsess, traffic, ntraffic, health, nhealth, agents, nagents,
+                                copies, ncopies, tl, ntl, &acc };
     rc = summary_compute(&in, override ? override : &cfg, out, err, errlen);
 done:
     score_config_free(&cfg);
-    store_free_samples(&ss);
+    summary_samples_free(&acc);
+    store_free_samples(&names);
     free(sess);
     free(traffic);
     free(health);

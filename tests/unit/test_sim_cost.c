@@ -63,8 +63,32 @@ static void test_sim_cost__calibration(void)
     CU_ASSERT(a.tls_byte_s > 0);
     /* 4x the scale costs more work (not asserting a ratio: the machine is shared and noisy) */
     CU_ASSERT(sb > sa);
+    CU_ASSERT_EQUAL_FATAL(sim_cost_calibrate_reps(&b, dir, 0.02, &font, 3, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(b.reps, 3);
+    CU_ASSERT(b.work_s[SIM_CMD_ZIP9] > 0 && b.paint_s[SIM_CMD_ZIP9] > 0 && b.key_s > 0);
     CU_ASSERT_EQUAL(sim_cost_calibrate(&a, "/proc/no/such/dir", 0.02, &font, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "/proc/no/such/dir"));
+}
+
+/* Each figure of a repeated calibration is the least of its measurements, field by field. */
+static void test_sim_cost__keep_min(void)
+{
+    struct sim_costs best, c;
+    memset(&best, 0, sizeof best);
+    memset(&c, 0, sizeof c);
+    best.work_s[SIM_CMD_ZIP9] = 0.3;
+    best.paint_s[SIM_CMD_ZIP9] = 0.004;
+    best.key_s = 0.0002;
+    best.tls_byte_s = 2e-9;
+    c.work_s[SIM_CMD_ZIP9] = 0.25;        /* lower: taken */
+    c.paint_s[SIM_CMD_ZIP9] = 0.005;      /* higher: kept */
+    c.key_s = 0.0001;
+    c.tls_byte_s = 3e-9;
+    sim_cost_keep_min(&best, &c);
+    CU_ASSERT_DOUBLE_EQUAL(best.work_s[SIM_CMD_ZIP9], 0.25, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(best.paint_s[SIM_CMD_ZIP9], 0.004, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(best.key_s, 0.0001, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(best.tls_byte_s, 2e-9, 1e-18);
 }
 
 static void test_sim_cost__predict_walk(void)
@@ -224,6 +248,7 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_sim_cost__capacity_formula), UNIT_TEST(test_sim_cost__calibration),
+        UNIT_TEST(test_sim_cost__keep_min),
         UNIT_TEST(test_sim_cost__predict_walk), UNIT_TEST(test_sim_cost__predict_settle_and_timers),
         UNIT_TEST(test_sim_cost__predict_output), UNIT_TEST(test_sim_cost__predict_shipped_workload),
         UNIT_END,

@@ -1,6 +1,7 @@
 /* test_sim_ramp.c -- the ramp simulation: the score rule on docs/scoring.md's worked example,
- * determinism per seed, more CPUs or a slower ramp never predicting fewer users, and the plan
- * reader on the shipped demo plan. */
+ * determinism per seed, more CPUs or a slower ramp never predicting fewer users, processor
+ * sharing and the one-sample-per-loop rule on hand-checked cases, and the plan reader on the
+ * shipped demo plan. */
 #include "unit.h"
 
 #include "simhost/sim_ramp.h"
@@ -69,6 +70,74 @@ static void test_sim_ramp__deterministic_and_monotone(void)
     CU_ASSERT_EQUAL(sim_ramp_run(&p, &slow), -1);
 }
 
+/* n users, all launched at 0, each looping over one timed 1 s CPU segment with no own time: they
+ * are always all in the CPU queue, so processor sharing gives each a response of n / cpus s. */
+static void lockstep(struct sim_ramp_plan *p, unsigned n, double cpus)
+{
+    memset(p, 0, sizeof *p);
+    sim_ramp_score_defaults(p);
+    p->sessions = n;
+    p->launch_window_s = 0;
+    p->steady_state_s = 100.5;
+    p->cpus = cpus;
+    p->seg[0] = (struct sim_ramp_segment){ 0, 1.0, 0, 0 };
+    p->nseg = 1;
+    p->weight[0] = 0.5;
+    p->baseline_count = 3;
+    p->baseline_drop = 0;
+}
+
+static void test_sim_ramp__processor_sharing(void)
+{
+    struct sim_ramp_plan p;
+    struct sim_ramp_result r;
+    lockstep(&p, 1, 1);                                 /* alone: response = its CPU */
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.baseline_s, 0.5, 1e-9);    /* weight 0.5 x 1 s */
+    CU_ASSERT_EQUAL(r.samples, 100);                    /* one sample per loop, 100 loops in 100 s */
+    lockstep(&p, 2, 1);                                 /* two share one CPU: 2 s each */
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.baseline_s, 1.0, 1e-9);
+    CU_ASSERT_EQUAL(r.samples, 100);                    /* 2 users x 50 loops */
+    CU_ASSERT_FALSE(r.reached);                         /* constant 1 s: the index never moves */
+    CU_ASSERT_EQUAL(r.smax, 2);
+    lockstep(&p, 2, 2);                                 /* an action uses at most one CPU */
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.baseline_s, 0.5, 1e-9);
+    lockstep(&p, 4, 0.5);                               /* half a CPU for four: 8 s each */
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.baseline_s, 4.0, 1e-9);
+}
+
+/* A sample is the weighted sum of one loop's timers, recorded when its last weighted timer ends;
+ * unweighted and untimed segments add nothing to it. */
+static void test_sim_ramp__one_sample_per_loop(void)
+{
+    struct sim_ramp_plan p;
+    struct sim_ramp_result r;
+    lockstep(&p, 1, 1);
+    p.steady_state_s = 100.2;                              /* samples at 0.5, 1.5, ... 99.5 s */
+    p.seg[0] = (struct sim_ramp_segment){ 0, 0.2, 0, 0 };
+    p.seg[1] = (struct sim_ramp_segment){ 0, 0.3, 0, 1 };
+    p.seg[2] = (struct sim_ramp_segment){ 0, 0.1, 0, 2 };   /* a timer outside the measure */
+    p.seg[3] = (struct sim_ramp_segment){ 0, 0.4, 0, -1 };  /* untimed CPU (typing echoes) */
+    p.nseg = 4;
+    p.weight[0] = 1;
+    p.weight[1] = 2;
+    p.weight[2] = 0;
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.baseline_s, 0.2 + 2 * 0.3, 1e-9);
+    CU_ASSERT_EQUAL(r.samples, 100);                       /* a 1 s loop, 100 s */
+    p.launch_window_s = 50;                                /* launched at 50 s: half the loops */
+    p.steady_state_s = 50.2;
+    p.sessions = 1;
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_EQUAL(r.samples, 100);                       /* session 0 still starts at 0 */
+    p.logon_s = 50;                                        /* logon is own time before the loop */
+    CU_ASSERT_EQUAL_FATAL(sim_ramp_run(&p, &r), 0);
+    CU_ASSERT_EQUAL(r.samples, 50);
+}
+
 static void test_sim_ramp__demo_plan(void)
 {
     struct sim_costs c;
@@ -99,6 +168,8 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_sim_ramp__worked_example),
         UNIT_TEST(test_sim_ramp__deterministic_and_monotone),
+        UNIT_TEST(test_sim_ramp__processor_sharing),
+        UNIT_TEST(test_sim_ramp__one_sample_per_loop),
         UNIT_TEST(test_sim_ramp__demo_plan),
         UNIT_END,
     };

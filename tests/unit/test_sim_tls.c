@@ -36,10 +36,11 @@ static void test_sim_tls__generate_and_reuse(void)
 
 static void test_sim_tls__eventlog_line(void)
 {
-    struct sim_event e = { 3, "simuser003", "zip9", 12, 100, 250, 300, 1 };
+    struct sim_event e = { .session = 3, .user = "simuser003", .action = "zip9", .seq = 12, .input_us = 90,
+                          .work_start_us = 100, .work_end_us = 250, .frame_sent_us = 300, .ok = 1 };
     char line[256];
     int n = sim_eventlog_format(&e, line, sizeof line);
-    CU_ASSERT_STRING_EQUAL(line, "session=3 user=simuser003 action=zip9 seq=12 work_start_us=100 "
+    CU_ASSERT_STRING_EQUAL(line, "session=3 user=simuser003 action=zip9 seq=12 input_us=90 work_start_us=100 "
                                  "work_end_us=250 frame_sent_us=300 ok=1\n");
     CU_ASSERT_EQUAL(n, (int)strlen(line));
     char path[1024];

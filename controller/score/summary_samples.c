@@ -1,0 +1,277 @@
+/* summary_samples.c -- a run's samples kept compactly, and the figures they give: smax over the
+ * measure group and every timer's percentiles (summary_samples.h). */
+#include "controller/score/summary_samples.h"
+#include "controller/score/summary.h"
+#include "controller/score/sortkey.h"
+#include "common/prefault.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GROW_MIN 1024
+
+/* Room for `need` elements of `size` bytes in *p; grows by half (large blocks move by remapping,
+ * not copying) and maps the new part at once. */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap + *cap / 2;
+    ncap = ncap < need ? need : ncap < GROW_MIN ? GROW_MIN : ncap;
+    char *q = realloc(*p, ncap * size);
+    if (!q)
+        return -1;
+    prefault(q + *cap * size, (ncap - *cap) * size);
+    *p = q;
+    *cap = ncap;
+    return 0;
+}
+
+void summary_samples_init(struct summary_samples *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+int summary_samples_add(struct summary_samples *a, const struct store_sample_row *rows, size_t n,
+                        size_t name_count)
+{
+    if (name_count > a->name_count) {
+        if (grow((void **)&a->by_name, &a->name_cap, name_count, sizeof *a->by_name) < 0)
+            return -1;
+        memset(a->by_name + a->name_count, 0, (name_count - a->name_count) * sizeof *a->by_name);
+        a->name_count = name_count;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct store_sample_row *r = &rows[i];
+        struct summary_name *x = &a->by_name[r->name_id];
+        x->count++;
+        x->is_measure |= r->is_measure;
+        x->suspect += r->ok == SAMPLE_SUSPECT;
+        x->failed += r->ok != SAMPLE_OK;
+        if (r->is_measure) {
+            if (grow((void **)&x->m, &x->mcap, x->nm + 1, sizeof *x->m) < 0)
+                return -1;
+            x->m[x->nm++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok == SAMPLE_OK };
+        } else if (r->ok == SAMPLE_OK) {
+            if (grow((void **)&x->ok, &x->okcap, x->nok + 1, sizeof *x->ok) < 0)
+                return -1;
+            x->ok[x->nok++] = r->value_us;
+        }
+    }
+    a->total += n;
+    return 0;
+}
+
+/* Time order as the reader's: t_us compared as SQLite compares integers, ties in arrival order. */
+static int before(const struct score_sample *x, const struct score_sample *y)
+{
+    return (int64_t)x->t_us < (int64_t)y->t_us;
+}
+
+/* End of the ordered stretch that starts at i. */
+static size_t stretch(const struct score_sample *s, size_t i, size_t n)
+{
+    while (++i < n && !before(&s[i], &s[i - 1]))
+        ;
+    return i;
+}
+
+/* Stable merge of neighbouring ordered stretches until one is left (one pass when in order). */
+static int order_by_time(struct summary_name *x)
+{
+    struct score_sample *a = x->m, *b = NULL;
+    size_t n = x->nm;
+    while (n && stretch(a, 0, n) < n) {
+        if (!b && !(b = malloc(n * sizeof *b)))
+            return -1;
+        size_t o = 0;
+        for (size_t lo = 0; lo < n;) {
+            size_t mid = stretch(a, lo, n), hi = mid < n ? stretch(a, mid, n) : n, i = lo, j = mid;
+            while (i < mid && j < hi)
+                b[o++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
+            while (i < mid)
+                b[o++] = a[i++];
+            while (j < hi)
+                b[o++] = a[j++];
+            lo = hi;
+        }
+        struct score_sample *t = a;
+        a = b;
+        b = t;
+    }
+    free(b == x->m ? NULL : b);
+    if (a != x->m) {
+        free(x->m);
+        x->m = a;
+        x->mcap = n;
+    }
+    return 0;
+}
+
+int summary_samples_finish(struct summary_samples *a, char *const *names, size_t name_count)
+{
+    if (name_count > a->name_count && summary_samples_add(a, NULL, 0, name_count) < 0)
+        return -1;
+    a->names = names;
+    for (size_t k = 0; k < a->name_count; k++) {
+        a->failed += a->by_name[k].failed;
+        a->suspect += a->by_name[k].suspect;
+        if (order_by_time(&a->by_name[k]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void summary_samples_free(struct summary_samples *a)
+{
+    for (size_t k = 0; k < a->name_count; k++) {
+        free(a->by_name[k].ok);
+        free(a->by_name[k].m);
+    }
+    free(a->by_name);
+    memset(a, 0, sizeof *a);
+}
+
+/* The measure group to score: the configured one, else the only one present. */
+static int pick_measure(const struct summary_samples *a, const char *want, struct summary *out)
+{
+    int found = -1, only = -1, groups = 0;
+    char list[160] = "";
+    for (size_t k = 0; k < a->name_count; k++) {
+        if (!a->by_name[k].nm)
+            continue;
+        groups++;
+        only = (int)k;
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", a->names[k]);
+        if (!strcmp(a->names[k], want))
+            found = (int)k;
+    }
+    snprintf(out->measure, sizeof out->measure, "%s", want);
+    if (found >= 0)
+        return found;
+    if (groups == 1) {
+        snprintf(out->measure, sizeof out->measure, "%s", a->names[only]);
+        snprintf(out->note, sizeof out->note, "no measure group named '%s'; scored the only one, '%s'",
+                 want, a->names[only]);
+        return only;
+    }
+    if (groups)
+        snprintf(out->note, sizeof out->note, "no measure group named '%s' (groups in this run: %s); "
+                 "set score.measure", want, list);
+    else
+        snprintf(out->note, sizeof out->note, "the run recorded no measure samples");
+    return -1;
+}
+
+/* The score of the measure group and its curve (the ok samples with their index). */
+static int do_score(const struct summary_samples *a, int mid, struct summary *out, char *err, size_t errlen)
+{
+    static const struct score_sample none;
+    const struct score_sample *s = mid >= 0 ? a->by_name[mid].m : NULL;
+    size_t n = mid >= 0 ? a->by_name[mid].nm : 0, nok = 0;
+    for (size_t i = 0; i < n; i++)
+        nok += s[i].ok;
+    double *idx = malloc((n ? n : 1) * sizeof *idx);
+    int rc = -1;
+    if (!idx) {
+        snprintf(err, errlen, "score: out of memory");
+        return -1;
+    }
+    prefault(idx, n * sizeof *idx);
+    if (score_compute(&out->config.params, s ? s : &none, n, &out->score, idx, err, errlen) < 0)
+        goto done;
+    if (!(out->points = malloc((nok ? nok : 1) * sizeof *out->points))) {
+        snprintf(err, errlen, "score: out of memory");
+        goto done;
+    }
+    prefault(out->points, nok * sizeof *out->points);
+    for (size_t i = 0; i < n; i++)
+        if (s[i].ok)
+            out->points[out->point_count++] = (struct summary_point){ s[i].t_us, s[i].active,
+                                                                      s[i].value_us / 1000.0, idx[i] };
+    rc = 0;
+done:
+    free(idx);
+    return rc;
+}
+
+static double percentile_ms(const int64_t *sorted_us, size_t n, double p)
+{
+    return n ? sorted_us[summary_percentile_at(n, p)] / 1000.0 : NAN;
+}
+
+/* v: the ok values in µs, sorted here */
+static int timer_stats(struct summary_timer *t, int64_t *v, size_t n)
+{
+    if (sortkey_i64(v, NULL, n) < 0)
+        return -1;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i] / 1000.0;
+    t->min_ms = n ? v[0] / 1000.0 : NAN;
+    t->max_ms = n ? v[n - 1] / 1000.0 : NAN;
+    t->avg_ms = n ? sum / (double)n : NAN;
+    t->p50_ms = percentile_ms(v, n, 50);
+    t->p90_ms = percentile_ms(v, n, 90);
+    t->p95_ms = percentile_ms(v, n, 95);
+    t->p99_ms = percentile_ms(v, n, 99);
+    return 0;
+}
+
+/* A name's ok values: its own and those of its measure rows, which are let go. */
+static int gather_ok(struct summary_name *x)
+{
+    size_t more = 0;
+    for (size_t i = 0; i < x->nm; i++)
+        more += x->m[i].ok;
+    if (grow((void **)&x->ok, &x->okcap, x->nok + more, sizeof *x->ok) < 0)
+        return -1;
+    for (size_t i = 0; i < x->nm; i++)
+        if (x->m[i].ok)
+            x->ok[x->nok++] = x->m[i].value_us;
+    free(x->m);
+    x->m = NULL;
+    x->nm = x->mcap = 0;
+    return 0;
+}
+
+/* Every timer with samples, in name order, with its percentiles over its ok values. */
+static int do_timers(struct summary_samples *a, struct summary *out)
+{
+    if (!(out->timers = calloc(a->name_count ? a->name_count : 1, sizeof *out->timers)))
+        return -1;
+    for (size_t k = 0; k < a->name_count; k++) {
+        struct summary_name *y = &a->by_name[k];
+        if (y->count == 0)
+            continue;
+        struct summary_timer *x = &out->timers[out->timer_count++];
+        *x = (struct summary_timer){ .is_measure = y->is_measure, .count = y->count, .failed = y->failed,
+                                     .suspect = y->suspect };
+        snprintf(x->name, sizeof x->name, "%s", a->names[k]);
+        if (gather_ok(y) < 0 || timer_stats(x, y->ok, y->nok) < 0)
+            return -1;
+        free(y->ok);
+        y->ok = NULL;
+        y->nok = y->okcap = 0;
+    }
+    return 0;
+}
+
+int summary_samples_figures(struct summary_samples *a, struct summary *out, char *err, size_t errlen)
+{
+    int mid = pick_measure(a, out->config.params.measure, out);
+    if (do_score(a, mid, out, err, errlen) < 0)
+        return -1;
+    out->samples = a->total;
+    out->samples_failed = a->failed;
+    out->samples_suspect = a->suspect;
+    out->failed_samples_pct = a->total ? 100.0 * a->failed / a->total : 0;
+    if (do_timers(a, out) < 0) {
+        snprintf(err, errlen, "summary: out of memory");
+        return -1;
+    }
+    return 0;
+}
