@@ -46,7 +46,7 @@ cleanup() {
 }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 mono_us() { python3 -c 'import time;print(time.clock_gettime_ns(time.CLOCK_MONOTONIC)//1000)'; }
 # REALTIME - MONOTONIC in µs, from the tightest of 50 bracketed reads
 wall_offset() {
@@ -97,6 +97,7 @@ one_run() {
   w0=$(mono_us); c0=$(cpu_ticks "$agent"); s0=$(cpu_ticks "$sim")
   sleep "$MEASURE_S"
   w1=$(mono_us); c1=$(cpu_ticks "$agent"); s1=$(cpu_ticks "$sim")
+  kill -0 "$agent" 2>/dev/null || { echo "agent-latency: the agent exited before the window ended:" >&2; tail -3 "$d/agent.err" >&2; }
   local active_end; active_end=$(last_active "$d/agent.jsonl")
   kill -INT "$agent" 2>/dev/null || true
   for _ in $(seq 200); do kill -0 "$agent" 2>/dev/null || break; sleep 0.1; done

@@ -10,8 +10,10 @@
 static int gather(void *ctx, const struct store_sample_row *rows, size_t n, size_t expect,
                   const struct store_samples *names)
 {
-    (void)expect;
-    return summary_samples_add(ctx, rows, n, names->name_count) < 0 ? 1 : 0;
+    struct summary_samples *acc = ctx;
+    if (acc->total == 0)
+        summary_samples_expect(acc, expect);
+    return summary_samples_add(acc, rows, n, names->name_count) < 0 ? 1 : 0;
 }
 
 /* The run's samples into *acc (finished; its names in *names). 0, or -1 with err. */

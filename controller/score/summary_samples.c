@@ -11,21 +11,31 @@
 #include <string.h>
 
 #define GROW_MIN 1024
+#define MAP_STEP (2u << 20)      /* bytes mapped at once as a vector fills, at least */
 
-/* Room for `need` elements of `size` bytes in *p; grows by half (large blocks move by remapping,
- * not copying) and maps the new part at once. */
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+/* Room for `need` elements of `size` bytes in *p: the capacity grows to `hint` when that is more,
+ * else by half (large blocks move by remapping, not copying). Pages are mapped at once
+ * (prefault.h) in steps as the vector fills, never far beyond what it holds, so a generous
+ * capacity costs address space only. */
+static int grow(void **p, size_t *cap, size_t *mapped, size_t need, size_t size, size_t hint)
 {
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap + *cap / 2;
-    ncap = ncap < need ? need : ncap < GROW_MIN ? GROW_MIN : ncap;
-    char *q = realloc(*p, ncap * size);
-    if (!q)
-        return -1;
-    prefault(q + *cap * size, (ncap - *cap) * size);
-    *p = q;
-    *cap = ncap;
+    if (need > *cap) {
+        size_t ncap = *cap + *cap / 2;
+        ncap = ncap < need ? need : ncap;
+        ncap = ncap < hint ? hint : ncap < GROW_MIN ? GROW_MIN : ncap;
+        char *q = realloc(*p, ncap * size);
+        if (!q)
+            return -1;
+        *p = q;
+        *cap = ncap;
+    }
+    if (need > *mapped) {
+        size_t step = need - *mapped, min = MAP_STEP / size + *mapped / 8;
+        size_t end = *mapped + (step > min ? step : min);
+        end = end < *cap ? end : *cap;
+        prefault((char *)*p + *mapped * size, (end - *mapped) * size);
+        *mapped = end;
+    }
     return 0;
 }
 
@@ -34,15 +44,40 @@ void summary_samples_init(struct summary_samples *a)
     memset(a, 0, sizeof *a);
 }
 
+void summary_samples_expect(struct summary_samples *a, size_t expect)
+{
+    a->expect = expect;
+}
+
+/* Capacity hints from the first rows: each name's share of them, of the samples expected. */
+static void hints(struct summary_samples *a, const struct store_sample_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct summary_name *x = &a->by_name[rows[i].name_id];
+        if (rows[i].is_measure)
+            x->mhint++;
+        else if (rows[i].ok == SAMPLE_OK)
+            x->okhint++;
+    }
+    double scale = 1.25 * (double)a->expect / (double)n;
+    for (size_t k = 0; k < a->name_count; k++) {
+        a->by_name[k].mhint = (size_t)(scale * (double)a->by_name[k].mhint);
+        a->by_name[k].okhint = (size_t)(scale * (double)a->by_name[k].okhint);
+    }
+}
+
 int summary_samples_add(struct summary_samples *a, const struct store_sample_row *rows, size_t n,
                         size_t name_count)
 {
     if (name_count > a->name_count) {
-        if (grow((void **)&a->by_name, &a->name_cap, name_count, sizeof *a->by_name) < 0)
+        size_t mapped = a->name_cap;
+        if (grow((void **)&a->by_name, &a->name_cap, &mapped, name_count, sizeof *a->by_name, 0) < 0)
             return -1;
         memset(a->by_name + a->name_count, 0, (name_count - a->name_count) * sizeof *a->by_name);
         a->name_count = name_count;
     }
+    if (a->total == 0 && a->expect > n && n)
+        hints(a, rows, n);
     for (size_t i = 0; i < n; i++) {
         const struct store_sample_row *r = &rows[i];
         struct summary_name *x = &a->by_name[r->name_id];
@@ -51,11 +86,13 @@ int summary_samples_add(struct summary_samples *a, const struct store_sample_row
         x->suspect += r->ok == SAMPLE_SUSPECT;
         x->failed += r->ok != SAMPLE_OK;
         if (r->is_measure) {
-            if (grow((void **)&x->m, &x->mcap, x->nm + 1, sizeof *x->m) < 0)
+            if (x->nm == x->mmapped && grow((void **)&x->m, &x->mcap, &x->mmapped, x->nm + 1, sizeof *x->m,
+                                            x->mhint) < 0)
                 return -1;
             x->m[x->nm++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok == SAMPLE_OK };
         } else if (r->ok == SAMPLE_OK) {
-            if (grow((void **)&x->ok, &x->okcap, x->nok + 1, sizeof *x->ok) < 0)
+            if (x->nok == x->okmapped && grow((void **)&x->ok, &x->okcap, &x->okmapped, x->nok + 1,
+                                              sizeof *x->ok, x->okhint) < 0)
                 return -1;
             x->ok[x->nok++] = r->value_us;
         }
@@ -105,7 +142,7 @@ static int order_by_time(struct summary_name *x)
     if (a != x->m) {
         free(x->m);
         x->m = a;
-        x->mcap = n;
+        x->mcap = x->mmapped = n;
     }
     return 0;
 }
@@ -227,14 +264,14 @@ static int gather_ok(struct summary_name *x)
     size_t more = 0;
     for (size_t i = 0; i < x->nm; i++)
         more += x->m[i].ok;
-    if (grow((void **)&x->ok, &x->okcap, x->nok + more, sizeof *x->ok) < 0)
+    if (grow((void **)&x->ok, &x->okcap, &x->okmapped, x->nok + more, sizeof *x->ok, 0) < 0)
         return -1;
     for (size_t i = 0; i < x->nm; i++)
         if (x->m[i].ok)
             x->ok[x->nok++] = x->m[i].value_us;
     free(x->m);
     x->m = NULL;
-    x->nm = x->mcap = 0;
+    x->nm = x->mcap = x->mmapped = 0;
     return 0;
 }
 
@@ -255,7 +292,7 @@ static int do_timers(struct summary_samples *a, struct summary *out)
             return -1;
         free(y->ok);
         y->ok = NULL;
-        y->nok = y->okcap = 0;
+        y->nok = y->okcap = y->okmapped = 0;
     }
     return 0;
 }

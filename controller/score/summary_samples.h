@@ -23,9 +23,9 @@ struct summary_name {
     size_t count, failed, suspect;
     int is_measure;                     /* OR of its rows' is_measure */
     int64_t *ok;                        /* ok values of its rows that are not measure samples */
-    size_t nok, okcap;
+    size_t nok, okcap, okmapped, okhint;
     struct score_sample *m;             /* its measure rows (arrival order until finished) */
-    size_t nm, mcap;
+    size_t nm, mcap, mmapped, mhint;    /* mapped: elements whose pages are mapped; hint: capacity */
 };
 
 struct summary_samples {
@@ -33,9 +33,13 @@ struct summary_samples {
     size_t name_count, name_cap;
     char *const *names;                 /* borrowed; set by summary_samples_finish */
     size_t total, failed, suspect;
+    size_t expect;                      /* samples expected in all (0: unknown) */
 };
 
 void summary_samples_init(struct summary_samples *a);
+/* The number of samples about to be added, when known: the first rows added then size each
+ * name's arrays for its share of them (as address space; pages are mapped as they fill). */
+void summary_samples_expect(struct summary_samples *a, size_t expect);
 /* Adds n rows whose name_id is below name_count. 0, or -1 when out of memory. */
 int summary_samples_add(struct summary_samples *a, const struct store_sample_row *rows, size_t n,
                         size_t name_count);
