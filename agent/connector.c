@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +89,35 @@ static void *dog_main(void *arg)
     return NULL;
 }
 
+/* Connect and teardown work (TLS handshakes, FreeRDP's connect sequence, freeing instances) is
+ * CPU-heavy in bursts of milliseconds. When the agent runs real-time (SCHED_RR/FIFO, as the
+ * benches run it), a worker at the loop thread's own priority keeps a woken loop waiting on the
+ * same CPU for whole bursts, behind every worker queued ahead of it, and every session's timer
+ * reads the wait. So workers (and the threads FreeRDP starts from them, which inherit it) run one
+ * real-time priority below the loop. Under normal scheduling they stay as they are (the kernel's
+ * wake-up preemption already favours the loop; a lower weight would slow logons on a loaded
+ * machine). Best effort: a refusal leaves the worker as it was. */
+static void below_loop(void)
+{
+    int policy;
+    struct sched_param sp;
+    if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0 ||
+        (policy != SCHED_RR && policy != SCHED_FIFO))
+        return;
+    if (sp.sched_priority > sched_get_priority_min(policy))
+        sp.sched_priority--;
+    else
+        policy = SCHED_OTHER, sp.sched_priority = 0;
+    pthread_setschedparam(pthread_self(), policy, &sp);
+}
+
 static void *worker_main(void *arg)
 {
     struct worker_arg *wa = arg;
     struct connector *c = wa->c;
     unsigned slot = wa->slot;
     free(wa);
+    below_loop();
     pthread_mutex_lock(&c->mu);
     for (;;) {
         while (!c->stop && !c->queue_head)

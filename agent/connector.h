@@ -5,7 +5,9 @@
  * worker threads; each attempt registers its FreeRDP instance with the watchdog, which on expiry
  * calls freerdp_abort_connect() and shutdown()s the socket (event handle index 1), again every
  * second until the attempt returns (the socket may not exist yet, or nego may reconnect).
- * Finished jobs go back to the loop thread through an eventfd; job->done runs there.
+ * Finished jobs go back to the loop thread through an eventfd; job->done runs there. Under
+ * real-time scheduling, workers run one priority below the thread that created the connector
+ * (the loop), so their CPU bursts never keep a woken loop waiting.
  *
  * Threading: connector_new/submit/cancel/abort/free are for the loop thread. job->work runs on a
  * worker; it must call connector_attach()/connector_detach() around freerdp_connect(). */

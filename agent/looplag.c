@@ -1,5 +1,5 @@
 /* looplag.c -- timer lateness of the agent's loop: per-interval samples (exact percentiles over
- * a bounded buffer) plus a log-bucketed histogram for the run as a whole. */
+ * a bounded buffer) plus a log-bucketed histogram (eight buckets an octave) for the run as a whole. */
 #include "agent/looplag.h"
 
 #include <event2/event.h>
@@ -9,7 +9,8 @@
 #include "common/clock.h"
 
 #define LOOPLAG_MAX_SAMPLES 4096
-#define LOOPLAG_BUCKETS 64   /* bucket b holds [2^(b/2).. ) roughly: see bucket_of() */
+#define LOOPLAG_SUB 8        /* histogram buckets per octave: see bucket_of() */
+#define LOOPLAG_BUCKETS (30 * LOOPLAG_SUB)
 
 struct looplag {
     struct event *ev;
@@ -22,23 +23,23 @@ struct looplag {
     uint32_t total_max_us;
 };
 
-/* Half-octave buckets: 1,1.4,2,2.8,4,... µs; bucket_floor(bucket_of(v)) <= v. */
+/* Eighth-octave buckets: values below 16 µs exactly, then 16,18,20,..,30, 32,36,..,60, 64,72,..
+ * (each bucket 1/8 of its octave wide); bucket_floor(b) <= v < bucket_floor(b + 1). */
 static unsigned bucket_of(uint32_t v)
 {
-    if (v < 2)
+    if (v < 2 * LOOPLAG_SUB)
         return v;
     unsigned msb = 31u - (unsigned)__builtin_clz(v);
-    unsigned half = (v >> (msb - 1)) & 1u;
-    unsigned b = 2 * msb + half;
-    return b < LOOPLAG_BUCKETS ? b : LOOPLAG_BUCKETS - 1;
+    unsigned sub = (v >> (msb - 3)) & (LOOPLAG_SUB - 1);
+    return (msb - 2) * LOOPLAG_SUB + sub;
 }
 
-static uint32_t bucket_floor(unsigned b)
+static uint64_t bucket_floor(unsigned b)
 {
-    if (b < 2)
+    if (b < 2 * LOOPLAG_SUB)
         return b;
-    unsigned msb = b / 2;
-    return (1u << msb) | ((b & 1u) << (msb - 1));
+    unsigned msb = b / LOOPLAG_SUB + 2;
+    return ((uint64_t)1 << msb) | ((uint64_t)(b % LOOPLAG_SUB) << (msb - 3));
 }
 
 static void tick_cb(evutil_socket_t fd, short what, void *arg)
@@ -115,13 +116,17 @@ uint32_t looplag_take(struct looplag *l, uint32_t *p50_us, uint32_t *p99_us, uin
     return n;
 }
 
+/* The top of the percentile's bucket, never above the largest sample: never below the true
+ * percentile, and at most an eighth of it above. */
 static uint32_t hist_pct(const struct looplag *l, unsigned pct)
 {
     uint64_t want = (l->hist_n * pct + 99) / 100, seen = 0;
     for (unsigned b = 0; b < LOOPLAG_BUCKETS; b++) {
         seen += l->hist[b];
-        if (seen >= want && want)
-            return bucket_floor(b);
+        if (seen >= want && want) {
+            uint64_t top = bucket_floor(b + 1) - 1;
+            return top < l->total_max_us ? (uint32_t)top : l->total_max_us;
+        }
     }
     return 0;
 }

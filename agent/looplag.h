@@ -20,7 +20,8 @@ void looplag_record(struct looplag *l, uint32_t late_us);
  * All zero when there were none. Returns the number of samples. */
 uint32_t looplag_take(struct looplag *l, uint32_t *p50_us, uint32_t *p99_us, uint32_t *max_us);
 
-/* Percentiles over the whole life of the probe (for the final summary); not reset. */
+/* Percentiles over the whole life of the probe (for the final summary); not reset. From a
+ * histogram of eight buckets an octave: never below the true percentile, at most 1/8 above. */
 void looplag_total(const struct looplag *l, uint32_t *p50_us, uint32_t *p99_us, uint32_t *max_us);
 
 void looplag_free(struct looplag *l);

@@ -1,15 +1,23 @@
 #!/bin/bash
 # agent-density.sh -- one sessmax-agent process with N sessions vs K xfreerdp processes (each with
 # its own Xvfb), side by side in ONE run against one simhost. Prints, for the agent: active
-# sessions per agent CPU core, RSS per session, loop lag p99; for xfreerdp+Xvfb: RSS and PSS per
-# session; and the ratios against the targets (>= 200 sessions/core, <= 3 MiB/session at
-# 1024x768x16, lag p99 <= 5 ms, memory per session <= 1/10 of xfreerdp+Xvfb).
+# sessions per agent CPU core, RSS per session, loop lag (p99 and max over the whole run: ramp,
+# steady state and logoff; p99 of the median and worst 2 s window; the 2 s windows whose max passed
+# 20 ms, by phase); for xfreerdp+Xvfb: RSS and PSS per session; and the ratios against the targets
+# (>= 200 sessions/core, <= 3 MiB/session at 1024x768x16, loop lag p99 over the run <= 2 ms and max
+# <= 20 ms, memory per session <= 1/10 of xfreerdp+Xvfb).
 #   bench/agent-density.sh [N=200] [K=4]   env: MEASURE_S (60), RAMP_S (40), WORK_SCALE (0.05),
 #                                            AGENT_NICE (0; e.g. -10 to keep the agent ahead of
 #                                            simhost on a small shared box: shows how much of the
 #                                            lag is CPU contention rather than the agent's own work),
 #                                            PIN (0; 1: simhost on the last CPU, the agent and the
-#                                            xfreerdp clients on the others, via taskset)
+#                                            xfreerdp clients on the others, via taskset),
+#                                            RT (0; 1: PIN=1 and simhost and the agent under
+#                                            `chrt -r 10`, so a shared machine's other load does
+#                                            not decide the figures; a few minutes at most),
+#                                            KEEP_LOGS (a directory: the run's logs are copied there),
+#                                            CONNECT_THREADS (4; FreeRDP's connect takes ~0.5 s of
+#                                            100 ms steps, so 4 threads log on at most ~7 sessions/s)
 # The agent sessions run workloads/simhost-task-worker.yaml; the xfreerdp sessions sit logged on
 # (nobody drives them), so their CPU figure is an idle floor, not a like-for-like comparison.
 set -euo pipefail
@@ -20,12 +28,16 @@ RAMP_S=${RAMP_S:-40}
 WORK_SCALE=${WORK_SCALE:-0.05}
 AGENT_NICE=${AGENT_NICE:-0}
 PIN=${PIN:-0}
+CONNECT_THREADS=${CONNECT_THREADS:-4}
+RT=${RT:-0}
+[ "$RT" = 1 ] && PIN=1
 NCPU=$(nproc)
-SIM_CPUS=""; CLIENT_CPUS=""
+SIM_CPUS=""; CLIENT_CPUS=""; RT_PREFIX=""
 if [ "$PIN" = 1 ] && [ "$NCPU" -ge 2 ]; then
   SIM_CPUS="taskset -c $((NCPU - 1))"
   CLIENT_CPUS="taskset -c 0-$((NCPU - 2))"
 fi
+[ "$RT" = 1 ] && RT_PREFIX="chrt -r 10"
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 B=${SESSMAX_BUILD_DIR:-$S/build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-density.XXXXXX")
@@ -35,6 +47,7 @@ cleanup() {
   for p in $PIDS; do kill "$p" 2>/dev/null || true; done
   sleep 0.3
   for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done
+  [ -z "${KEEP_LOGS:-}" ] || { mkdir -p "$KEEP_LOGS" && cp "$T"/*.log "$T"/*.err "$T"/*.jsonl "$KEEP_LOGS"/ 2>/dev/null; } || true
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -63,7 +76,7 @@ print("%.2f %.2f" % (late[124], late[247]))')
 
 # --- target
 PORT=$(free_port)
-$SIM_CPUS "${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$PORT" --users $((N + K)) --work-scale "$WORK_SCALE" \
+$RT_PREFIX $SIM_CPUS "${SESSMAX_SIMHOST:-$B/sessmax-simhost}" --listen "127.0.0.1:$PORT" --users $((N + K)) --work-scale "$WORK_SCALE" \
   --state-dir "$T/sim" > "$T/sim.log" 2>&1 &
 PIDS="$PIDS $!"
 for _ in $(seq 100); do grep -q 'listening on' "$T/sim.log" && break; sleep 0.1; done
@@ -72,9 +85,9 @@ FP=$(grep -o 'sha256:[0-9A-Fa-f:]*' "$T/sim.log" | head -1)
 
 # --- the agent: N sessions of the task worker
 DUR=$((RAMP_S * 4 + 240 + MEASURE_S + 60))   # generous: a slow ramp must not end the run; stopped by SIGINT below
-$CLIENT_CPUS nice -n "$AGENT_NICE" "$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
+$RT_PREFIX $CLIENT_CPUS nice -n "$AGENT_NICE" "$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
   --workload "$S/workloads/simhost-task-worker.yaml" --duration "${DUR}s" --ramp "${RAMP_S}s" \
-  --fingerprint "$FP" --connect-threads 4 > "$T/agent.jsonl" 2> "$T/agent.err" &
+  --fingerprint "$FP" --connect-threads "$CONNECT_THREADS" > "$T/agent.jsonl" 2> "$T/agent.err" &
 AGENT=$!
 PIDS="$PIDS $AGENT"
 
@@ -129,12 +142,29 @@ lag=$(tail -n +"$((h1 + 1))" <(grep '"health"' "$T/agent.jsonl") | python3 -c '
 import json, sys
 p99 = sorted(json.loads(l)["lag_p99_us"] for l in sys.stdin if l.strip())
 print("%.2f %.2f" % (p99[len(p99) // 2] / 1000, p99[-1] / 1000) if p99 else "0 0")')
+t_stop_us=$(date +%s%6N)
 kill -INT "$AGENT" 2>/dev/null || true
+wait "$AGENT" 2>/dev/null || true
+# the whole run's loop lag (the agent's closing summary) and the 2 s windows past 20 ms, by phase
+run_lag=$(sed -n 's/^agent loop lag: p50=\([0-9.]*\) ms p99=\([0-9.]*\) ms max=\([0-9.]*\) ms.*/\1 \2 \3/p' "$T/agent.err" | tail -1)
+[ -n "$run_lag" ] || run_lag="-1 -1 -1"
+stalls=$(grep '"health"' "$T/agent.jsonl" | python3 -c '
+import json, sys
+stop = int(sys.argv[1]); n = int(sys.argv[2])
+ph = {"ramp": 0, "steady": 0, "logoff": 0}
+for l in sys.stdin:
+    h = json.loads(l)
+    if h["lag_max_us"] <= 20000:
+        continue
+    k = "logoff" if h["t_us"] > stop else ("ramp" if h["sessions_active"] < n or h["sessions_connecting"] else "steady")
+    ph[k] += 1
+print(ph["ramp"], ph["steady"], ph["logoff"])' "$t_stop_us" "$N")
 
 python3 - "$N" "$active_now" "$t1" "$t2" "$c1" "$c2" "$HZ" "$a_rss" "$a_thr" "$lag" "$((s2 - s1))" \
   "$xok" "$x1" "$x2" "$xf_rss" "$xf_pss" "$xv_rss" "$xv_pss" "$AGENT_NICE" "$(nproc)" \
   "$(cut -d' ' -f1 /proc/loadavg)" "$BASE_LAG" \
-  "$([ -n "$SIM_CPUS" ] && echo "simhost pinned apart" || echo "not pinned")" <<'PY'
+  "$([ -n "$SIM_CPUS" ] && echo "simhost pinned apart" || echo "not pinned")$([ "$RT" = 1 ] && echo ", both under chrt -r 10")" \
+  "$run_lag" "$stalls" <<'PY'
 import sys
 a = sys.argv[1:]
 n, active = int(a[0]), int(a[1])
@@ -157,6 +187,10 @@ print(f"  sessmax-agent : {active} active sessions (of {n}), {samples} timer sam
 print(f"                  CPU {cores:.3f} cores -> {per_core:.0f} active sessions per agent core")
 print(f"                  RSS {rss:.0f} MiB -> {per_sess:.2f} MiB per session (1024x768x16)")
 print(f"                  loop lag p99: median window {lag_med:.2f} ms, worst 2 s window {lag_max:.2f} ms")
+r50, r99, rmax = (float(x) for x in a[23].split())
+st = [int(x) for x in a[24].split()]
+print(f"                  loop lag over the whole run (ramp, steady, logoff): p50 {r50:.2f} ms, p99 {r99:.2f} ms, "
+      f"max {rmax:.2f} ms; 2 s windows with max > 20 ms: ramp {st[0]}, steady {st[1]}, logoff {st[2]}")
 b50, b99 = (float(x) for x in a[21].split())
 print(f"  machine floor : a bare 20 ms sleep loop (python, before the run) is late p50 {b50:.2f} ms, p99 {b99:.2f} ms")
 if k:
@@ -171,8 +205,7 @@ else:
     print("  xfreerdp+Xvfb : none connected")
 def verdict(ok): return "ok" if ok else "MISSED"
 print(f"  targets       : >=200 sessions/core: {verdict(per_core >= 200)}; <=3 MiB/session: {verdict(per_sess <= 3)}; "
-      f"lag p99 <=5 ms: median window {verdict(lag_med <= 5)}, worst window {verdict(lag_max <= 5)}; "
+      f"run lag p99 <=2 ms: {verdict(0 <= r99 <= 2)} ({r99:.2f}), max <=20 ms: {verdict(0 <= rmax <= 20)} ({rmax:.2f}); "
       f"<=1/10 of xfreerdp+Xvfb: by PSS {verdict(mem_ratio >= 10)}, by RSS {verdict(k and ((xf_rss + xv_rss) / k) / per_sess >= 10)}")
 PY
-wait "$AGENT" 2>/dev/null || true
 tail -4 "$T/agent.err" | sed 's/^/  agent summary: /'

@@ -219,7 +219,7 @@ static void print_load(const struct figures *f)
            "  highest seen until the last agent left", peak_mib(f->p, f->p->rss_kb, 0, end),
            peak_mib(f->p, f->p->anon_kb, 0, end), peak_mib(f->p, f->p->file_kb, 0, end),
            met(peak_mib(f->p, f->p->rss_kb, 0, end) <= 1024));
-    printf("  %-44s %.1f MiB (%.1f MiB anonymous: the closing score holds every sample)\n",
+    printf("  %-44s %.1f MiB (%.1f MiB anonymous: the closing score: each timer's ok values, the measure samples)\n",
            "  highest seen after (report and score)", peak_mib(f->p, f->p->rss_kb, end, UINT64_MAX),
            peak_mib(f->p, f->p->anon_kb, end, UINT64_MAX));
 }

@@ -1,7 +1,9 @@
 /* sortkey.c -- stable LSD radix sort, 11-bit digits: one pass builds every digit's histogram,
  * digits that are the same for every key (the high bits of microsecond values) are skipped, so
  * typical response times take 3 passes. Up to SORTKEY_SMALL keys (a timer of a short run) an
- * insertion sort does it without the 96 KB of histograms. */
+ * insertion sort does it without the 96 KB of histograms; up to SORTKEY_MERGE keys (a short
+ * run's traffic, a timer of a few hundred samples) a merge sort of insertion-sorted runs does,
+ * where zeroing and sweeping the 6 x 2048 counters cost more than the sort itself. */
 #include "controller/score/sortkey.h"
 #include "common/prefault.h"
 
@@ -12,6 +14,8 @@
 #define SORTKEY_DIGITS 6            /* 6 x 11 >= 64 */
 #define SORTKEY_RADIX (1u << SORTKEY_BITS)
 #define SORTKEY_SMALL 64
+#define SORTKEY_MERGE 1024
+#define SORTKEY_RUN 32              /* the merge sort's first runs, each insertion-sorted */
 
 /* Stable insertion sort for a few keys: no scratch memory. */
 static void sort_small(int64_t *key, uint32_t *payload, size_t n)
@@ -31,6 +35,41 @@ static void sort_small(int64_t *key, uint32_t *payload, size_t n)
     }
 }
 
+/* Merges the sorted runs src[lo..mid) and src[mid..hi) into dst[lo..hi), the left run first on ties. */
+static void merge(const int64_t *ks, const uint32_t *ps, int64_t *kd, uint32_t *pd, size_t lo, size_t mid,
+                  size_t hi)
+{
+    size_t i = lo, j = mid;
+    for (size_t o = lo; o < hi; o++) {
+        size_t from = (j >= hi || (i < mid && ks[i] <= ks[j])) ? i++ : j++;
+        kd[o] = ks[from];
+        if (ps)
+            pd[o] = ps[from];
+    }
+}
+
+/* Stable bottom-up merge sort through the scratch arrays kbuf and pbuf (n keys each). */
+static void sort_merge(int64_t *key, uint32_t *payload, int64_t *kbuf, uint32_t *pbuf, size_t n)
+{
+    for (size_t lo = 0; lo < n; lo += SORTKEY_RUN)
+        sort_small(key + lo, payload ? payload + lo : NULL, n - lo < SORTKEY_RUN ? n - lo : SORTKEY_RUN);
+    int64_t *ks = key, *kd = kbuf;
+    uint32_t *ps = payload, *pd = pbuf;
+    for (size_t w = SORTKEY_RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            merge(ks, ps, kd, pd, lo, mid, hi);
+        }
+        int64_t *kt = ks; ks = kd; kd = kt;
+        uint32_t *pt = ps; ps = pd; pd = pt;
+    }
+    if (ks != key) {
+        memcpy(key, ks, n * sizeof *key);
+        if (payload)
+            memcpy(payload, ps, n * sizeof *payload);
+    }
+}
+
 static inline uint64_t ukey(int64_t k)
 {
     return (uint64_t)k ^ (UINT64_C(1) << 63);   /* signed order as unsigned order */
@@ -47,9 +86,15 @@ int sortkey_i64(int64_t *key, uint32_t *payload, size_t n)
         sort_small(key, payload, n);
         return 0;
     }
-    size_t (*hist)[SORTKEY_RADIX] = calloc(SORTKEY_DIGITS, sizeof *hist);
     int64_t *kbuf = malloc(n * sizeof *kbuf);
     uint32_t *pbuf = payload ? malloc(n * sizeof *pbuf) : NULL;
+    if (n <= SORTKEY_MERGE && kbuf && (pbuf || !payload)) {
+        sort_merge(key, payload, kbuf, pbuf, n);
+        free(kbuf);
+        free(pbuf);
+        return 0;
+    }
+    size_t (*hist)[SORTKEY_RADIX] = calloc(SORTKEY_DIGITS, sizeof *hist);
     if (!hist || !kbuf || (payload && !pbuf)) {
         free(hist);
         free(kbuf);

@@ -1,8 +1,10 @@
 /* fuzz_report.c -- libFuzzer harness for the HTML report and the dashboard on a tampered results
  * database (fuzz_store_edit.h makes the edited copy; fuzz_score.c covers score, verdict, text,
- * exports and compare): every run that loads is judged and written as a report page, then the
- * dashboard over all runs is written. Pages go to a tmpfs directory made once. Bad data may give
- * errors; nothing may crash, leak, hang or read out of bounds. */
+ * exports and compare): the dashboard over all runs is written, which loads, judges and writes
+ * the report page of every run; when it stops at a run it cannot load or write, every run that
+ * loads is judged and written as a report page on its own, so the runs after the bad one are
+ * written too. Pages go to a tmpfs directory made once. Bad data may give errors; nothing may
+ * crash, leak, hang or read out of bounds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -41,15 +43,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!st)
         return 0;
     char err[1024];
-    struct summary s;
-    struct verdict v;
-    for (int64_t run = 1; run <= MAX_RUNS; run++) {
-        if (summary_load(st, run, NULL, &s, err, sizeof err) < 0)
-            continue;
-        if (verdict_evaluate(&s, &v, err, sizeof err) == 0)
-            report_write_summary(&s, &v, html, err, sizeof err);
-        summary_free(&s);
+    if (dashboard_write(st, dir, err, sizeof err) < 0) {
+        struct summary s;
+        struct verdict v;
+        for (int64_t run = 1; run <= MAX_RUNS; run++) {
+            if (summary_load(st, run, NULL, &s, err, sizeof err) < 0)
+                continue;
+            if (verdict_evaluate(&s, &v, err, sizeof err) == 0)
+                report_write_summary(&s, &v, html, err, sizeof err);
+            summary_free(&s);
+        }
     }
-    dashboard_write(st, dir, err, sizeof err);
+    fuzz_store_done();
     return 0;
 }

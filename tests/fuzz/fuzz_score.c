@@ -42,5 +42,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         compare_write(s, ok, 0, COMPARE_TEXT, null);
     for (size_t i = 0; i < ok; i++)
         summary_free(&s[i]);
+    fuzz_store_done();
     return 0;
 }

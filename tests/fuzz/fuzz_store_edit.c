@@ -88,7 +88,7 @@ static void make_template(void)
 }
 
 /* The template goes into the shell's connection once; each input's edits are made inside a
- * savepoint that the next input rolls back, so the schema SQLite parsed stays valid. */
+ * savepoint that fuzz_store_done rolls back, so the schema SQLite parsed stays valid. */
 static void load_template(void)
 {
     unsigned char *copy = sqlite3_malloc64((sqlite3_uint64)tmpl_len);
@@ -98,14 +98,6 @@ static void load_template(void)
     if (sqlite3_deserialize(shell.db, "main", copy, tmpl_len, tmpl_len,
                             SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
         abort();
-}
-
-static void exec_or_abort(const char *sql)
-{
-    if (sqlite3_exec(shell.db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-        fprintf(stderr, "fuzz_store_edit: %s: %s\n", sql, sqlite3_errmsg(shell.db));
-        abort();
-    }
 }
 
 /* The UPDATE of column c, prepared on first use and kept: statements stay valid across the
@@ -154,22 +146,42 @@ static void apply_edits(const uint8_t *data, size_t size)
     }
 }
 
+/* Rolls back the edits of the input before: its journal and its dirty pages are freed in the input
+ * that made them, so every input frees what it allocated (libFuzzer runs an input whose mallocs
+ * outnumber its frees a second time, to look for a leak). */
+void fuzz_store_done(void)
+{
+    static sqlite3_stmt *rollback, *release;
+    if (!rollback && (sqlite3_prepare_v3(shell.db, "ROLLBACK TO edits", -1, SQLITE_PREPARE_PERSISTENT, &rollback, NULL) != SQLITE_OK ||
+                      sqlite3_prepare_v3(shell.db, "RELEASE edits", -1, SQLITE_PREPARE_PERSISTENT, &release, NULL) != SQLITE_OK))
+        abort();
+    if (sqlite3_step(rollback) != SQLITE_DONE || sqlite3_reset(rollback) != SQLITE_OK ||
+        sqlite3_step(release) != SQLITE_DONE || sqlite3_reset(release) != SQLITE_OK) {
+        fprintf(stderr, "fuzz_store_edit: rollback: %s\n", sqlite3_errmsg(shell.db));
+        abort();
+    }
+}
+
 struct store *fuzz_store_edited(const uint8_t *data, size_t size)
 {
-    static int open;
+    static sqlite3_stmt *savepoint;
     if (!ncols) {
         make_template();
         load_template();
+        if (sqlite3_prepare_v3(shell.db, "SAVEPOINT edits", -1, SQLITE_PREPARE_PERSISTENT, &savepoint, NULL) != SQLITE_OK)
+            abort();
     }
-    if (open)
-        exec_or_abort("ROLLBACK TO edits; RELEASE edits");
-    exec_or_abort("SAVEPOINT edits");
-    open = 1;
+    if (sqlite3_step(savepoint) != SQLITE_DONE || sqlite3_reset(savepoint) != SQLITE_OK) {
+        fprintf(stderr, "fuzz_store_edit: savepoint: %s\n", sqlite3_errmsg(shell.db));
+        abort();
+    }
     apply_edits(data, size);
     int kind = 0, version = 0;
     char err[512];
     if (store_identify(shell.db, shell.path, &kind, &version, err, sizeof err) != 0 || kind != 1 ||
-        version != STORE_SCHEMA_VERSION)
+        version != STORE_SCHEMA_VERSION) {
+        fuzz_store_done();
         return NULL;
+    }
     return &shell;
 }

@@ -6,8 +6,10 @@
  *
  * Nothing touches the disk per input and no connection is opened per input: the template is
  * deserialized once into one SQLite connection, each input's edits are made in a savepoint that
- * the next input rolls back (so SQLite's parsed schema stays valid). The check store_open makes
- * (a sessmax file, a schema this build reads) runs on every edited copy. */
+ * fuzz_store_done rolls back at the end of the same input (so SQLite's parsed schema stays valid,
+ * and an input frees what its edits allocated: libFuzzer runs an input with more mallocs than
+ * frees a second time, looking for a leak). The check store_open makes (a sessmax file, a schema
+ * this build reads) runs on every edited copy. */
 #ifndef SESSMAX_FUZZ_STORE_EDIT_H
 #define SESSMAX_FUZZ_STORE_EDIT_H
 
@@ -19,5 +21,8 @@ struct store;
 /* The store holding the template with the input's edits applied, or NULL when store_open would
  * refuse the edited file. The handle stays owned by this module; do not close it. */
 struct store *fuzz_store_edited(const uint8_t *data, size_t size);
+
+/* Undoes the edits of the store fuzz_store_edited returned; call it once the input is done. */
+void fuzz_store_done(void);
 
 #endif

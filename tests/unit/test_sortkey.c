@@ -1,6 +1,6 @@
 /* test_sortkey.c -- the radix sort against qsort: random, signed, constant and tied keys, with
  * and without the payload, and stability (equal keys keep their payload order), at every size
- * around the small-input path. */
+ * around the small-input path and around the merge sort's run and size limits. */
 #include "unit.h"
 
 #include "controller/score/sortkey.h"
@@ -78,6 +78,20 @@ static void test_sortkey__small(void)
     }
 }
 
+/* The merge sort (65..1024 keys): sizes at and next to its 32-key runs and powers of two, an odd
+ * last run, and both sides of its limit, where the radix sort takes over. */
+static void test_sortkey__merge(void)
+{
+    static const size_t sizes[] = { 65, 95, 96, 97, 127, 128, 129, 255, 256, 257, 300, 511, 512, 513,
+                                    777, 1000, 1023, 1024, 1025, 1100 };
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        check(sizes[i], few);
+        check(sizes[i], micros);
+        check(sizes[i], any64);
+        check(sizes[i], same);
+    }
+}
+
 static void test_sortkey__edges(void)
 {
     check(0, micros);
@@ -93,6 +107,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_sortkey__matches_qsort),
         UNIT_TEST(test_sortkey__small),
+        UNIT_TEST(test_sortkey__merge),
         UNIT_TEST(test_sortkey__edges),
         UNIT_END,
     };
