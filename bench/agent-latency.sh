@@ -80,12 +80,12 @@ one_run() {
   local fp; fp=$(grep -ao 'sha256:[0-9A-Fa-f:]*' "$d/sim.log" | head -1)
   [ -n "$fp" ] || { cat "$d/sim.log" >&2; exit 1; }
   $PRIO $AGENT_CPU "$B/sessmax-agent" run --target "127.0.0.1:$port" --users 'simuser{n:03}' --sessions "$n" \
-    --workload "$S/workloads/simhost-task-worker.yaml" --duration "$((ramp * 3 + 120 + WARM_S + MEASURE_S))s" \
+    --workload "$S/workloads/simhost-task-worker.yaml" --duration "$((ramp * 6 + 240 + WARM_S + MEASURE_S))s" \
     --ramp "${ramp}s" --fingerprint "$fp" --connect-threads 4 > "$d/agent.jsonl" 2> "$d/agent.err" &
   local agent=$!
   PIDS="$PIDS $agent"
   local active=0
-  for _ in $(seq $(( (ramp * 3 + 120) * 2 ))); do
+  for _ in $(seq $(( (ramp * 3 + 120) * 2 ))); do   # the agent's --duration leaves twice that
     active=$(last_active "$d/agent.jsonl")
     [ "$active" -ge "$n" ] && break
     kill -0 "$agent" 2>/dev/null || break
@@ -150,7 +150,9 @@ col = lambda k: [r[k] for r in rows]
 share = col(0)
 target = {150: 1.0, 1000: 2.0}.get(n)
 verdict = "no target"
-if target:
+if target and not rows:
+    verdict = "no responses joined: NOT MEASURED"
+elif target:
     p99 = ms(pct(share, 0.99))
     verdict = "target p99 <= %g ms: %s (%.2fx of target)" % (target, "met" if p99 <= target else "MISSED", p99 / target)
 wall = (w1 - w0) / 1e6
