@@ -35,18 +35,10 @@ if [ "$RT" = 1 ]; then
   SIM_PRIO="nice -n -20"
   [ "${SIM_RT:-0}" = 1 ] && SIM_PRIO="chrt -r 10"
 fi
+. "$S/bench/lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-latency.XXXXXX")
-PIDS=""
+bench_cleanup_on_exit "$T"
 export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-latency-bench-pass}
-cleanup() {
-  for p in $PIDS; do kill "$p" 2>/dev/null || true; done
-  sleep 0.3
-  for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done
-  rm -rf "$T"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 mono_us() { python3 -c 'import time;print(time.clock_gettime_ns(time.CLOCK_MONOTONIC)//1000)'; }
 # REALTIME - MONOTONIC in µs, from the tightest of 50 bracketed reads
 wall_offset() {
