@@ -1,11 +1,12 @@
 /* store_samples.c -- reading a run's samples (store_read.h): its sample_chunks rows in id order
  * (the order they were stored), decoded a chunk at a time and handed to a callback, or gathered
  * into one array and put in (t_us, insertion) order by a stable merge of the already ordered
- * stretches (samples arrive nearly in time order). */
+ * stretches (samples arrive nearly in time order; common/runmerge.h). */
 #include "db/store_samples.h"
 #include "db/store_chunk.h"
 #include "db/store_int.h"
 #include "common/prefault.h"
+#include "common/runmerge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,50 +106,10 @@ static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, s
     return (int)v.n;
 }
 
-static int before(const struct store_sample_row *a, const struct store_sample_row *b)
+/* t_us as SQLite orders integers (runmerge_sort keeps insertion order on ties). */
+static int before(const void *a, const void *b)
 {
-    return (int64_t)a->t_us < (int64_t)b->t_us;
-}
-
-/* End of the ordered stretch that starts at i. */
-static size_t stretch(const struct store_sample_row *r, size_t i, size_t n)
-{
-    while (++i < n && !before(&r[i], &r[i - 1]))
-        ;
-    return i;
-}
-
-/* Stable sort by t_us (as SQLite orders integers): merges neighbouring ordered stretches until
- * one is left; a run stored in time order costs one pass. */
-static int order_by_time(struct store *st, struct store_samples *out)
-{
-    struct store_sample_row *a = out->rows, *b = NULL;
-    size_t n = out->count;
-    while (n && stretch(a, 0, n) < n) {
-        if (!b && !(b = malloc(n * sizeof *b)))
-            return store_fail(st, "out of memory");
-        size_t o = 0;
-        for (size_t lo = 0; lo < n;) {
-            size_t mid = stretch(a, lo, n), hi = mid < n ? stretch(a, mid, n) : n, i = lo, j = mid;
-            while (i < mid && j < hi)
-                b[o++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
-            while (i < mid)
-                b[o++] = a[i++];
-            while (j < hi)
-                b[o++] = a[j++];
-            lo = hi;
-        }
-        struct store_sample_row *t = a;
-        a = b;
-        b = t;
-    }
-    if (a != out->rows) {
-        free(out->rows);
-        out->rows = a;
-    } else {
-        free(b);
-    }
-    return 0;
+    return (int64_t)((const struct store_sample_row *)a)->t_us < (int64_t)((const struct store_sample_row *)b)->t_us;
 }
 
 int store_scan_samples(struct store *st, int64_t run, store_sample_fn fn, void *ctx, struct store_samples *names)
@@ -211,7 +172,9 @@ int store_load_samples(struct store *st, int64_t run, struct store_samples *out)
     int rc = store_scan_samples(st, run, append, &l, &names);
     out->names = names.names;
     out->name_count = names.name_count;
-    if (rc != 0 || order_by_time(st, out) != 0) {
+    if (rc == 0 && runmerge_sort((void **)&out->rows, out->count, sizeof *out->rows, before) < 0)
+        rc = store_fail(st, "out of memory");
+    if (rc != 0) {
         store_free_samples(out);
         return -1;
     }

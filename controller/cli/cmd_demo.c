@@ -2,7 +2,8 @@
  *
  * Starts sessmax-simhost on a free loopback port with a fresh random password, inside a CPU
  * budget of one CPU (pinned to CPU 1 -- taskset semantics -- and, when running as root with the
- * cgroup v1 cpu controller mounted, also a cfs quota of 1 CPU), runs workloads/demo-plan.yaml with
+ * cgroup v1 cpu controller mounted, also a cfs quota of 1 CPU; simhost runs as SCHED_OTHER even
+ * when sessmax runs real-time), runs workloads/demo-plan.yaml with
  * its local agents pinned to CPU 0, then prints the summary and writes demo-out/report.html and
  * demo-out/results.db. The plan's target port and certificate pin are replaced by the live
  * simhost's (the demo pins the fingerprint simhost prints). */
@@ -53,8 +54,25 @@ static int write_file(const char *path, const char *text)
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
+unsigned cmd_demo_shares(int caller_policy)
+{
+    return caller_policy == SCHED_FIFO || caller_policy == SCHED_RR ? DEMO_SHARES_MEASURE : DEMO_SHARES_PLAIN;
+}
+
 /* A cgroup v1 cpu quota of `percent` % of one CPU; "" in d->cgroup when not available (not root,
- * no v1). The run samples the group's CPU use and its neighbours' (plan target.local). */
+ * no v1). The run samples the group's CPU use and its neighbours' (plan target.local).
+ *
+ * The budget is the plan's in both kinds of run. simhost always runs as SCHED_OTHER
+ * (child_simhost), so the cfs quota is what limits it, and its threads share the CPU the way the
+ * plan's budget means (CFS, as for a real host). Running it real-time under a group RT runtime
+ * equal to the quota would give the same CPU-seconds per second, but SCHED_RR serves equal-priority
+ * threads in 100 ms slices: a woken event loop (keystroke echoes, frame sends) would queue behind
+ * each running action's worker instead of preempting it, so the figure would be for another
+ * server. What real-time scheduling of the caller (a quiet-machine measurement: chrt) is for --
+ * that other jobs on a loaded shared machine do not take simhost's CPU -- is kept by the group's
+ * weight: cpu.shares at the maximum, against 1024 for each nice-0 task outside it, leaves a busy
+ * neighbour on simhost's CPU about 0.4 % of it, and the quota still caps simhost at the plan's
+ * share. A plain run keeps the default weight (it shares the CPU as any job does). */
 static void make_cgroup(struct demo *d, uint32_t percent)
 {
     d->cgroup[0] = 0;
@@ -65,13 +83,10 @@ static void make_cgroup(struct demo *d, uint32_t percent)
         d->cgroup[0] = 0;
         return;
     }
-    char err[256], rt[PATH_MAX + 32];
-    /* Under real-time scheduling (a quiet-machine measurement: chrt) a task can join a group only
-     * if the group has real-time runtime (CONFIG_RT_GROUP_SCHED); a new group has none. */
-    snprintf(rt, sizeof rt, "%s/cpu.rt_runtime_us", d->cgroup);
-    if (sched_getscheduler(0) != SCHED_OTHER && access(rt, W_OK) == 0)
-        write_file(rt, "900000");
-    if (targetcap_apply(d->cgroup, NULL, percent, err, sizeof err) < 0) {
+    char err[256], path[PATH_MAX + 32], shares[16];
+    snprintf(path, sizeof path, "%s/cpu.shares", d->cgroup);
+    snprintf(shares, sizeof shares, "%u", cmd_demo_shares(sched_getscheduler(0)));
+    if (write_file(path, shares) < 0 || targetcap_apply(d->cgroup, NULL, percent, err, sizeof err) < 0) {
         rmdir(d->cgroup);
         d->cgroup[0] = 0;
     }
@@ -86,6 +101,9 @@ static void child_simhost(const struct demo *d)
         snprintf(pid, sizeof pid, "%ld", (long)getpid());
         write_file(procs, pid);
     }
+    /* SCHED_OTHER whatever the caller runs as (make_cgroup says why); the nice value is kept */
+    struct sched_param sp = { .sched_priority = 0 };
+    sched_setscheduler(0, SCHED_OTHER, &sp);
     cpu_set_t set;
     if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && targetload_parse_cpus(d->cpus, &set) > 0)
         sched_setaffinity(0, sizeof set, &set);
@@ -213,8 +231,9 @@ static int demo(int argc, char **argv)
     d.cpus = tl->cpus ? tl->cpus : "1";
     make_cgroup(&d, percent);
     if (d.cgroup[0])
-        printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s, cgroup v1 cfs quota %u %% of a CPU; agents "
-               "pinned to CPU %s\n", d.port, d.cpus, percent, pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
+        printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s, cgroup v1 cfs quota %u %% of a CPU "
+               "(SCHED_OTHER, cpu.shares %u); agents pinned to CPU %s\n", d.port, d.cpus, percent,
+               cmd_demo_shares(sched_getscheduler(0)), pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
     else
         printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s (no cgroup v1 quota: not root or not mounted); "
                "agents pinned to CPU %s\n", d.port, d.cpus, pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");

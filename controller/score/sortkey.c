@@ -35,6 +35,25 @@ static void sort_small(int64_t *key, uint32_t *payload, size_t n)
     }
 }
 
+/* After a pass: the pass's output (d) is the next pass's input (s). */
+static void flip(int64_t **ks, int64_t **kd, uint32_t **ps, uint32_t **pd)
+{
+    int64_t *kt = *ks;
+    uint32_t *pt = *ps;
+    *ks = *kd, *kd = kt;
+    *ps = *pd, *pd = pt;
+}
+
+/* After the last pass: the sorted keys (and payloads) into the caller's arrays if not there. */
+static void copy_back(int64_t *key, uint32_t *payload, const int64_t *ks, const uint32_t *ps, size_t n)
+{
+    if (ks == key)
+        return;
+    memcpy(key, ks, n * sizeof *key);
+    if (payload)
+        memcpy(payload, ps, n * sizeof *payload);
+}
+
 /* Merges the sorted runs src[lo..mid) and src[mid..hi) into dst[lo..hi), the left run first on ties. */
 static void merge(const int64_t *ks, const uint32_t *ps, int64_t *kd, uint32_t *pd, size_t lo, size_t mid,
                   size_t hi)
@@ -60,14 +79,9 @@ static void sort_merge(int64_t *key, uint32_t *payload, int64_t *kbuf, uint32_t 
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             merge(ks, ps, kd, pd, lo, mid, hi);
         }
-        int64_t *kt = ks; ks = kd; kd = kt;
-        uint32_t *pt = ps; ps = pd; pd = pt;
+        flip(&ks, &kd, &ps, &pd);
     }
-    if (ks != key) {
-        memcpy(key, ks, n * sizeof *key);
-        if (payload)
-            memcpy(payload, ps, n * sizeof *payload);
-    }
+    copy_back(key, payload, ks, ps, n);
 }
 
 static inline uint64_t ukey(int64_t k)
@@ -126,14 +140,9 @@ int sortkey_i64(int64_t *key, uint32_t *payload, size_t n)
             if (ps)
                 pd[at] = ps[i];
         }
-        int64_t *kt = ks; ks = kd; kd = kt;
-        uint32_t *pt = ps; ps = pd; pd = pt;
+        flip(&ks, &kd, &ps, &pd);
     }
-    if (ks != key) {
-        memcpy(key, ks, n * sizeof *key);
-        if (payload)
-            memcpy(payload, ps, n * sizeof *payload);
-    }
+    copy_back(key, payload, ks, ps, n);
     free(hist);
     free(kbuf);
     free(pbuf);

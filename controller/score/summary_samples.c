@@ -4,6 +4,7 @@
 #include "controller/score/summary.h"
 #include "controller/score/sortkey.h"
 #include "common/prefault.h"
+#include "common/runmerge.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -101,50 +102,19 @@ int summary_samples_add(struct summary_samples *a, const struct store_sample_row
     return 0;
 }
 
-/* Time order as the reader's: t_us compared as SQLite compares integers, ties in arrival order. */
-static int before(const struct score_sample *x, const struct score_sample *y)
+/* Time order as the reader's: t_us compared as SQLite compares integers, ties in arrival order
+ * (runmerge_sort is stable). */
+static int before(const void *x, const void *y)
 {
-    return (int64_t)x->t_us < (int64_t)y->t_us;
+    return (int64_t)((const struct score_sample *)x)->t_us < (int64_t)((const struct score_sample *)y)->t_us;
 }
 
-/* End of the ordered stretch that starts at i. */
-static size_t stretch(const struct score_sample *s, size_t i, size_t n)
-{
-    while (++i < n && !before(&s[i], &s[i - 1]))
-        ;
-    return i;
-}
-
-/* Stable merge of neighbouring ordered stretches until one is left (one pass when in order). */
 static int order_by_time(struct summary_name *x)
 {
-    struct score_sample *a = x->m, *b = NULL;
-    size_t n = x->nm;
-    while (n && stretch(a, 0, n) < n) {
-        if (!b && !(b = malloc(n * sizeof *b)))
-            return -1;
-        size_t o = 0;
-        for (size_t lo = 0; lo < n;) {
-            size_t mid = stretch(a, lo, n), hi = mid < n ? stretch(a, mid, n) : n, i = lo, j = mid;
-            while (i < mid && j < hi)
-                b[o++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
-            while (i < mid)
-                b[o++] = a[i++];
-            while (j < hi)
-                b[o++] = a[j++];
-            lo = hi;
-        }
-        struct score_sample *t = a;
-        a = b;
-        b = t;
-    }
-    free(b == x->m ? NULL : b);
-    if (a != x->m) {
-        free(x->m);
-        x->m = a;
-        x->mcap = x->mmapped = n;
-    }
-    return 0;
+    int rc = runmerge_sort((void **)&x->m, x->nm, sizeof *x->m, before);
+    if (rc > 0)
+        x->mcap = x->mmapped = x->nm;
+    return rc < 0 ? -1 : 0;
 }
 
 int summary_samples_finish(struct summary_samples *a, char *const *names, size_t name_count)

@@ -1,0 +1,57 @@
+#!/bin/bash
+# demo_budget.sh -- `sessmax demo` gives simhost the plan's CPU budget whatever the caller's
+# scheduling: started from a SCHED_BATCH shell, simhost still runs as SCHED_OTHER (nice kept) in
+# its own cgroup v1 group with the plan's cfs quota (cpu_percent 50 -> 50000 of 100000), the
+# default weight (only a real-time caller raises it; tests/unit/test_cmd_demo.c), and no
+# real-time runtime; the group is gone after the demo. A real-time caller is not tried here.
+set -euo pipefail
+B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
+[ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
+[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit 77; }
+WORK=$(mktemp -d /tmp/demo_budget.XXXXXX)
+DEMO=""
+cleanup() { [ -n "$DEMO" ] && kill "$DEMO" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat > "$WORK/plan.yaml" <<YAML
+version: 1
+name: demo-budget
+target: {host: 127.0.0.1, port: 3390, verify: false, security: tls, local: {cpus: "1", cpu_percent: 50}}
+credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
+platform: simhost-e2e
+workload: $S/tests/integration/short-worker.yaml
+sessions: 1
+launch_window: 1s
+steady_state: 8s
+logoff_deadline: 20s
+agents: {local: 1, cpus: "0"}
+results: $WORK/unused.db
+YAML
+
+chrt -b 0 "$B/sessmax" demo --plan "$WORK/plan.yaml" --out "$WORK/out" > "$WORK/demo.log" 2>&1 &
+DEMO=$!
+SIM=""
+for _ in $(seq 1 300); do
+    SIM=$(pgrep -P "$DEMO" -x sessmax-simhost || true)
+    [ -n "$SIM" ] && grep -q "listening on" "$WORK/out/simhost.log" 2>/dev/null && break
+    kill -0 "$DEMO" 2>/dev/null || { cat "$WORK/demo.log"; fail "the demo ended before simhost listened"; }
+    sleep 0.1
+done
+[ -n "$SIM" ] || fail "no simhost child of the demo"
+policy=$(chrt -p "$SIM" | sed -n 's/.*scheduling policy: //p')
+[ "$policy" = SCHED_OTHER ] || fail "simhost runs as '$policy', not SCHED_OTHER (a caller's policy must not change its budget)"
+[ "$(chrt -p "$DEMO" | sed -n 's/.*scheduling policy: //p')" = SCHED_BATCH ] || fail "the caller is not SCHED_BATCH: the test proves nothing"
+group=$(sed -n 's/^[0-9]*:[^:]*cpu[,:][^:]*:\(.*\)$/\1/p; s/^[0-9]*:cpu:\(.*\)$/\1/p' "/proc/$SIM/cgroup" | head -1)
+G=/sys/fs/cgroup/cpu$group
+case "$group" in /sessmax-demo-*) ;; *) fail "simhost is in cpu group '$group', not the demo's";; esac
+[ "$(cat "$G/cpu.cfs_period_us")" = 100000 ] || fail "cfs period $(cat "$G/cpu.cfs_period_us")"
+[ "$(cat "$G/cpu.cfs_quota_us")" = 50000 ] || fail "cfs quota $(cat "$G/cpu.cfs_quota_us"), plan says 50 % of a CPU"
+[ "$(cat "$G/cpu.shares")" = 1024 ] || fail "cpu.shares $(cat "$G/cpu.shares") for a caller that is not real-time"
+[ ! -e "$G/cpu.rt_runtime_us" ] || [ "$(cat "$G/cpu.rt_runtime_us")" = 0 ] || fail "the group has real-time runtime $(cat "$G/cpu.rt_runtime_us")"
+grep -q "cfs quota 50 % of a CPU (SCHED_OTHER, cpu.shares 1024)" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "the demo did not say its budget"; }
+wait "$DEMO" || { cat "$WORK/demo.log"; fail "the demo failed"; }
+DEMO=""
+[ ! -d "$G" ] || fail "$G left behind"
+grep -q "^results:" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "no results line"; }
+echo "demo_budget: ok (simhost $policy in $group: quota 50000/100000, shares 1024)"
