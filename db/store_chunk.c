@@ -105,13 +105,26 @@ int store_chunk_check(const struct store_chunk_view *v, const char **why)
     return *why ? -1 : 0;
 }
 
-/* One field: an optional '-' and digits only; -1 when not, or out of int64's range. */
+/* One field: an optional '-' and digits only; -1 when not, or out of int64's range. Up to 18
+ * digits cannot overflow: those (every field in practice) skip the per-digit range check. */
 static int field(const unsigned char *p, int64_t w, int64_t *out)
 {
     int neg = p[0] == '-';
     uint64_t m = 0;
     if (neg && w == 1)
         return -1;
+    if (w - neg <= 18) {
+        unsigned bad = 0;
+        for (int64_t i = neg; i < w; i++) {
+            unsigned d = (unsigned)p[i] - '0';
+            bad |= d > 9;
+            m = m * 10 + d;
+        }
+        if (bad)
+            return -1;
+        *out = neg ? -(int64_t)m : (int64_t)m;
+        return 0;
+    }
     for (int64_t i = neg; i < w; i++) {
         unsigned d = (unsigned)p[i] - '0';
         if (d > 9 || m > (UINT64_MAX - d) / 10)

@@ -100,7 +100,10 @@ static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, s
         row->is_measure = (uint8_t)r.f[CHUNK_MEASURE];
         row->t_us = (uint64_t)r.f[CHUNK_T];
         row->value_us = r.f[CHUNK_VALUE];
-        if ((row->name_id = name_local(st, m, names, r.f[CHUNK_NAME])) < 0)
+        int64_t name = r.f[CHUNK_NAME];   /* a name already met: no call */
+        row->name_id = name >= 0 && (uint64_t)name < m->cap && m->local[name] >= 0 ? m->local[name]
+                                                                                    : name_local(st, m, names, name);
+        if (row->name_id < 0)
             return -1;
     }
     return (int)v.n;

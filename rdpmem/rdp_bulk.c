@@ -8,6 +8,7 @@
 #include "rdpmem/rdp_bulk.h"
 
 #include <dlfcn.h>
+#include <freerdp/freerdp.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -32,6 +33,7 @@ static const char *const bulk_names[BULK_COUNT] = { BULK_CONSTRUCTORS(BULK_NAME)
 
 static void *bulk_real[BULK_COUNT];   /* the library's own, written once under bulk_once */
 static pthread_once_t bulk_once = PTHREAD_ONCE_INIT;
+static int bulk_none;   /* set by rdp_bulk_none before any connection */
 
 static void bulk_resolve(void)
 {
@@ -52,6 +54,15 @@ int rdp_bulk_init(void)
         if (!bulk_next((enum bulk_constructor)i))
             return -1;
     return 0;
+}
+
+/* relies on FreeRDP 2.11's bulk_new, bulk_free and server (rdp_bulk.h) */
+int rdp_bulk_none(void)
+{
+    int major = 0, minor = 0, rev = 0;
+    freerdp_get_version(&major, &minor, &rev);
+    bulk_none = major == 2 && minor == 11;
+    return bulk_none;
 }
 
 static int page_is_zero(const unsigned char *p, size_t n)
@@ -89,10 +100,13 @@ size_t rdp_bulk_release_zero_pages(void *block)
     return released + release_run(run, p);
 }
 
-/* One replacement: the library's own constructor, then the new context's zero pages released. */
+/* One replacement: no context (rdp_bulk_none), or the library's own constructor, then the new
+ * context's zero pages released. */
 #define BULK_REPLACE(type, name, params, args)                                                 \
     type *name params                                                                          \
     {                                                                                          \
+        if (bulk_none)                                                                         \
+            return NULL;                                                                       \
         type *(*real) params = (type * (*) params) bulk_next(BULK_##name);                     \
         type *c = real ? real args : NULL;                                                     \
         rdp_bulk_release_zero_pages(c);                                                        \

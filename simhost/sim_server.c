@@ -58,7 +58,8 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
             goto fail;
         if (sim_tls_load(&srv->tls, o->state_dir, o->cert, o->key, err, sizeof err))
             goto fail;
-        if (rdp_bulk_init() != 0)
+        /* compression off (sim_bulk.h): no peer needs bulk contexts */
+        if (!rdp_bulk_none() && rdp_bulk_init() != 0)
             log_warn("FreeRDP's bulk context constructors were not found: sessions cannot connect");
         if (o->nla && !o->sam_file) {
             snprintf(err, sizeof err, "--nla needs --sam-file F (make one with: winpr-hash -u simuser001 -p PASSWORD -f sam)");

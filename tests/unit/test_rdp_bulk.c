@@ -1,5 +1,6 @@
 /* test_rdp_bulk.c -- the bulk contexts' economies shared by the agent and simhost: zero pages
- * leave RSS and still read as zero, and the bulk contexts FreeRDP makes are not resident. */
+ * leave RSS and still read as zero, the bulk contexts FreeRDP makes are not resident, and after
+ * rdp_bulk_none none are made. */
 #include "unit.h"
 
 #include <malloc.h>
@@ -8,7 +9,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <freerdp/codec/mppc.h>
+#include <freerdp/codec/ncrush.h>
 #include <freerdp/codec/xcrush.h>
+#include <freerdp/freerdp.h>
 
 #include "rdpmem/rdp_bulk.h"
 
@@ -59,10 +63,24 @@ static void test_rdp_bulk__bulk_context_not_resident(void)
     xcrush_context_free(x);
 }
 
+/* last: it changes the constructors for the rest of the process */
+static void test_rdp_bulk__none_makes_no_context(void)
+{
+    int major = 0, minor = 0, rev = 0;
+    freerdp_get_version(&major, &minor, &rev);
+    CU_ASSERT_EQUAL(rdp_bulk_none(), major == 2 && minor == 11);
+    if (major != 2 || minor != 11)
+        return;
+    CU_ASSERT_PTR_NULL(xcrush_context_new(TRUE));
+    CU_ASSERT_PTR_NULL(ncrush_context_new(FALSE));
+    CU_ASSERT_PTR_NULL(mppc_context_new(1, TRUE));
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_rdp_bulk__zero_pages_released), UNIT_TEST(test_rdp_bulk__bulk_context_not_resident),
+        UNIT_TEST(test_rdp_bulk__none_makes_no_context),
         UNIT_END,
     };
     return unit_run("rdp_bulk", tests, NULL, NULL);
