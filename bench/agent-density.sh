@@ -40,19 +40,13 @@ fi
 [ "$RT" = 1 ] && RT_PREFIX="chrt -r 10"
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 B=${SESSMAX_BUILD_DIR:-$S/build}
+. "$S/bench/lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-density.XXXXXX")
-PIDS=""
-export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-density-bench-pass}
-cleanup() {
-  for p in $PIDS; do kill "$p" 2>/dev/null || true; done
-  sleep 0.3
-  for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done
-  [ -z "${KEEP_LOGS:-}" ] || { mkdir -p "$KEEP_LOGS" && cp "$T"/*.log "$T"/*.err "$T"/*.jsonl "$KEEP_LOGS"/ 2>/dev/null; } || true
-  rm -rf "$T"
+bench_cleanup_on_exit "$T"
+bench_keep() {
+  [ -z "${KEEP_LOGS:-}" ] || { mkdir -p "$KEEP_LOGS" && cp "$T"/*.log "$T"/*.err "$T"/*.jsonl "$KEEP_LOGS"/ 2>/dev/null; }
 }
-trap cleanup EXIT
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-density-bench-pass}
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 pss_kb() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
 HZ=$(getconf CLK_TCK)

@@ -21,23 +21,18 @@ STEADY=${2:-120s}
 for t in xfreerdp Xvfb sqlite3; do command -v $t >/dev/null || { echo "client-crosscheck: $t missing"; exit 1; }; done
 W=${KEEP:-$(mktemp -d /tmp/sessmax-crosscheck.XXXXXX)}
 mkdir -p "$W"
-SIM= VNCD=
-cleanup() {
-    [ -n "$SIM" ] && kill "$SIM" 2>/dev/null
-    [ -n "$VNCD" ] && kill "$VNCD" 2>/dev/null
-    wait 2>/dev/null
-    [ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
+. "$S/bench/lib.sh"
+[ -z "${KEEP:-}" ] || BENCH_KEEP_DIR=1
+bench_cleanup_on_exit "$W"
 export SESSMAX_PASSWORD=crosscheck-$$ SESSMAX_AGENT_BIN=$B/sessmax-agent
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PORT=$(free_port)
 pin() { if [ "$(nproc)" -ge 2 ]; then echo "$1"; fi; }
 VNC=${VNC:-1}
 for t in vncviewer vncpasswd Xvnc; do command -v $t >/dev/null || VNC=0; done
 SIMCPU=${SIMCPU-$(pin "taskset -c 0")}
 $SIMCPU "$B/sessmax-simhost" --listen "127.0.0.1:$PORT" --users $((2 * N + 2)) \
     --work-scale "${WORK_SCALE:-1.0}" --state-dir "$W/sim" >"$W/simhost.log" 2>&1 &
-SIM=$!
+PIDS=$!
 for _ in $(seq 100); do grep -q 'listening on' "$W/simhost.log" && break; sleep 0.1; done
 CLIENTS=builtin,xfreerdp
 if [ "$VNC" = 1 ]; then
@@ -46,7 +41,7 @@ if [ "$VNC" = 1 ]; then
     APP="n=\$(($N + 2 + VNC_DESKTOP)); printf '%s\n' \"\$SESSMAX_PASSWORD\" | exec xfreerdp /v:127.0.0.1:$PORT \
 /u:simuser\$(printf %03d \$n) /from-stdin:force /cert:ignore /sec:tls /f /size:1024x768 /bpp:16 -clipboard /log-level:WARN"
     $SIMCPU python3 "$S/tests/integration/lib/vnc_desktops.py" "$W/vnc.port" "$W/vncpasswd" 1024x768 "$APP" &
-    VNCD=$!
+    PIDS="$PIDS $!"
     for _ in $(seq 100); do [ -s "$W/vnc.port" ] && break; sleep 0.1; done
     CLIENTS=$CLIENTS,vncviewer
 fi

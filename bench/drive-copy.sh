@@ -7,15 +7,15 @@
 #   bench/drive-copy.sh [SIZE_MB=100]
 set -euo pipefail
 SIZE_MB=${1:-100}
-B=${SESSMAX_BUILD_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build}
+S=$(cd "$(dirname "$0")/.." && pwd)
+B=${SESSMAX_BUILD_DIR:-$S/build}
+. "$S/bench/lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-drive-bench.XXXXXX")
-SIM=
-cleanup() { [ -n "$SIM" ] && kill "$SIM" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
+bench_cleanup_on_exit "$T"
 export SESSMAX_PASSWORD=bench-drive-pw
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PORT=$(free_port)
 "$B/sessmax-simhost" --listen "127.0.0.1:$PORT" --users 1 --state-dir "$T/sim" > "$T/sim.log" 2>&1 &
-SIM=$!
+PIDS=$!
 for _ in $(seq 100); do grep -q 'listening on' "$T/sim.log" && break; sleep 0.1; done
 FP=$(grep -o 'sha256:[0-9A-F:]*' "$T/sim.log" | head -1)
 cat > "$T/w.yaml" <<YAML

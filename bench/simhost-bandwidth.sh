@@ -10,26 +10,25 @@ set -euo pipefail
 N=${1:-4}
 SECS=${2:-90}
 CODECS=${3:-none auto}
-B=${SESSMAX_BUILD_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build}
 S=$(cd "$(dirname "$0")/.." && pwd)
+B=${SESSMAX_BUILD_DIR:-$S/build}
+. "$S/bench/lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-bw-bench.XXXXXX")
-SIM=
-cleanup() { [ -n "$SIM" ] && kill "$SIM" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
+bench_cleanup_on_exit "$T"
 export SESSMAX_PASSWORD=bench-bw-pw
 declare -A KBPS
 for codec in $CODECS; do
-    PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+    PORT=$(free_port)
     "$B/sessmax-simhost" --listen "127.0.0.1:$PORT" --users "$N" --state-dir "$T/sim-$codec" --codec "$codec" \
         > "$T/sim-$codec.log" 2>&1 &
-    SIM=$!
+    SIM=$!; PIDS=$SIM
     for _ in $(seq 100); do grep -q 'listening on' "$T/sim-$codec.log" && break; sleep 0.1; done
     FP=$(grep -ao 'sha256:[0-9A-F:]*' "$T/sim-$codec.log" | head -1)
     [ -n "$FP" ] || { cat "$T/sim-$codec.log"; echo "simhost did not start" >&2; exit 1; }
     "$B/sessmax-agent" run --target "127.0.0.1:$PORT" --users 'simuser{n:03}' --sessions "$N" \
         --workload "$S/workloads/simhost-task-worker.yaml" --duration "${SECS}s" --ramp 4s \
         --fingerprint "$FP" --config-dir "$T/agent" > "$T/$codec.jsonl" 2> "$T/$codec.err" || true
-    kill "$SIM"; wait "$SIM" 2>/dev/null || true; SIM=
+    kill "$SIM"; wait "$SIM" 2>/dev/null || true; PIDS=
     KBPS[$codec]=$(python3 - "$T/$codec.jsonl" <<'PY'
 import json, sys
 last, b, s = {}, 0.0, 0.0

@@ -18,20 +18,19 @@ S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 B=${SESSMAX_BUILD_DIR:-$S/build}
 WORKLOAD=${WORKLOAD:-$S/workloads/simhost-task-worker.yaml}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-simmem.XXXXXX")
-SIM=""
 export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-simmem-bench-pass-$$}
-cleanup() { [ -n "$SIM" ] && kill "$SIM" 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
+. "$S/bench/lib.sh"
+bench_cleanup_on_exit "$T"
 PRELOAD=""
 if [ "${MALLOC:-glibc}" = lsan ]; then
     PRELOAD=$(gcc -print-file-name=liblsan.so)
     [ -e "$PRELOAD" ] || { echo "simhost-memory: liblsan.so not found (apt-get install liblsan0)" >&2; exit 69; }
 fi
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PORT=$(free_port)
 LD_PRELOAD=$PRELOAD LSAN_OPTIONS=suppressions=$S/tests/lsan.supp:print_suppressions=1:fast_unwind_on_malloc=0:malloc_context_size=30 \
     "$B/sessmax-simhost" --listen "127.0.0.1:$PORT" --users $((N + 2)) --work-scale "${WORK_SCALE:-0.02}" \
     --state-dir "$T/sim" --log-level warn >"$T/simhost.log" 2>&1 &
-SIM=$!
+SIM=$!; PIDS=$SIM
 for _ in $(seq 600); do grep -q "listening on" "$T/simhost.log" && break; sleep 0.2; done
 grep -q "listening on" "$T/simhost.log" || { cat "$T/simhost.log" >&2; exit 1; }
 rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SIM/status"; }
@@ -48,7 +47,7 @@ done
 kill -TERM "$SIM"
 rc=0
 wait "$SIM" || rc=$?
-SIM=""
+PIDS=""
 echo "simhost-memory: simhost exit $rc"
 if [ -n "$PRELOAD" ]; then
     # the summary of what was not suppressed, and what the suppressions held

@@ -28,20 +28,16 @@ DUR_S=$(secs "$DURATION")
 LAUNCH_S=$(secs "${LAUNCH:-$(( DUR_S / 6 < 600 ? DUR_S / 6 : 600 ))}")
 STEADY_S=$(( DUR_S - LAUNCH_S ))
 [ $STEADY_S -ge 60 ] || { echo "soak: DURATION must exceed the launch window by 60 s at least" >&2; exit 64; }
+. "$S/bench/lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-soak.XXXXXX")
-PIDS=""
 export SESSMAX_PASSWORD=${SESSMAX_PASSWORD:-soak-bench-pass-$$}
 export SESSMAX_AGENT_BIN=$B/sessmax-agent
-cleanup() {
-  for p in $PIDS; do kill "$p" 2>/dev/null || true; done
-  sleep 0.5
-  for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done
-  if [ "${KEEP:-0}" = 1 ]; then echo "soak: kept $T" >&2; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
+BENCH_GRACE_S=0.5 BENCH_KEEP_DIR=${KEEP:-0}
+bench_keep() { [ "$BENCH_KEEP_DIR" != 1 ] || echo "soak: kept $T" >&2; }
+bench_cleanup_on_exit "$T"
 q() { sqlite3 -cmd '.timeout 5000' "file:$T/soak.db?mode=ro" "$1"; }
 
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PORT=$(free_port)
 "$B/sessmax-simhost" --listen "127.0.0.1:$PORT" --users $((N + 5)) --work-scale "$WORK_SCALE" \
   --state-dir "$T/sim" --log-level warn >"$T/simhost.log" 2>&1 &
 SIM=$!; PIDS="$PIDS $SIM"

@@ -13,8 +13,8 @@ B=$(cd "${1:-$SRC/build}" && pwd)
 N=${2:-3}
 export SESSMAX_PASSWORD=valgrind-pass
 T=$(mktemp -d /tmp/sessmax-valgrind.XXXXXX)
-SIM_PID=""
-trap '[ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+. "$SRC/bench/lib.sh"
+bench_cleanup_on_exit "$T"
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind is not installed (apt-get install valgrind)"; exit 1; }
 
 echo 'HWY_0 { global: *; };' > "$T/hwy.map"
@@ -23,10 +23,10 @@ cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -Wl,--version-script="$T/hwy.map
 VG=(env LD_LIBRARY_PATH="$T" valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
     --errors-for-leak-kinds=none --num-callers=30 --track-origins=yes --fullpath-after="$SRC/")
 
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PORT=$(free_port)
 "${VG[@]}" --log-file="$T/simhost.vg" "$B/sessmax-simhost" --listen "127.0.0.1:$PORT" --users $((N + 2)) \
     --work-scale 0.05 --state-dir "$T/sim" > "$T/simhost.log" 2>&1 &
-SIM_PID=$!
+SIM_PID=$!; PIDS=$SIM_PID
 for _ in $(seq 600); do
     grep -q 'listening on' "$T/simhost.log" 2>/dev/null && break
     kill -0 "$SIM_PID" 2>/dev/null || break
@@ -41,7 +41,7 @@ set +e
     --workload "$SRC/workloads/simhost-task-worker.yaml" --loops 1 --duration 900s --ramp 5s \
     --fingerprint "$FP" --connect-timeout 120s --logoff-timeout 120s > "$T/agent.jsonl" 2> "$T/agent.err"
 AGENT_RC=$?
-kill -TERM "$SIM_PID"; wait "$SIM_PID"; SIM_RC=$?; SIM_PID=""
+kill -TERM "$SIM_PID"; wait "$SIM_PID"; SIM_RC=$?; PIDS=""
 set -e
 
 fail=0
