@@ -20,6 +20,7 @@
 #include "common/hostport.h"
 #include "agent/jsonl_sink.h"
 #include "agent/netem.h"
+#include "agent/outpipe.h"
 #include "common/log.h"
 #include "common/numarg.h"
 #include "common/netprofile.h"
@@ -178,6 +179,7 @@ int standalone_run(int argc, char **argv)
         return EX_NOPERM;
     }
     rc = EX_SOFTWARE;
+    struct outpipe *out = outpipe_start();     /* records and logs never wait for the disk */
     r.base = event_base_new();
     js = jsonl_sink_new(stdout);
     if (r.base && js)
@@ -190,6 +192,7 @@ int standalone_run(int argc, char **argv)
     if (r.sigterm_ev) event_free(r.sigterm_ev);
     if (r.base) event_base_free(r.base);
     jsonl_sink_free(js);
+    outpipe_stop(out);
     int pics = o.cfg.shot_timers ? shots_contact_sheet(o.cfg.shot_dir, err, sizeof err) : 0;
     if (pics < 0)
         fprintf(stderr, "sessmax-agent run: %s\n", err);

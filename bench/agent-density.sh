@@ -197,7 +197,7 @@ if k:
 else:
     mem_ratio = 0
     print("  xfreerdp+Xvfb : none connected")
-def verdict(ok): return "ok" if ok else "MISSED"
+def verdict(ok): return "met" if ok else "MISSED"
 print(f"  targets       : >=200 sessions/core: {verdict(per_core >= 200)}; <=3 MiB/session: {verdict(per_sess <= 3)}; "
       f"run lag p99 <=2 ms: {verdict(0 <= r99 <= 2)} ({r99:.2f}), max <=20 ms: {verdict(0 <= rmax <= 20)} ({rmax:.2f}); "
       f"<=1/10 of xfreerdp+Xvfb: by PSS {verdict(mem_ratio >= 10)}, by RSS {verdict(k and ((xf_rss + xv_rss) / k) / per_sess >= 10)}")

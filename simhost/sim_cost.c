@@ -2,9 +2,12 @@
 #include "simhost/sim_cost.h"
 
 #include "simhost/sim_apps.h"
+#include "simhost/sim_codec.h"
 #include "simhost/sim_desktop.h"
 #include "simhost/sim_frame.h"
 
+#include <freerdp/settings.h>
+#include <freerdp/update.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +46,62 @@ done:
     return t;
 }
 
-/* CPU of rendering + converting rect r of d at 32 bpp; returns seconds and the wire bytes. */
+/* The session's paint path without a peer: the encoder a 16-bpp session gets (sim_codec_choose:
+ * interleaved RLE) behind a context whose BitmapUpdate keeps no bytes. FreeRDP's own work on the
+ * update (copying the compressed tiles into fast-path PDUs) is left out; TLS is counted per byte. */
+struct paint_path {
+    rdpSettings *st;
+    struct sim_codec *codec;
+    rdpContext ctx;
+    rdpUpdate update;
+};
+
+static BOOL drop_bitmap_update(rdpContext *ctx, const BITMAP_UPDATE *u)
+{
+    (void)ctx;
+    (void)u;
+    return TRUE;
+}
+
+static void paint_path_free(struct paint_path *p)
+{
+    sim_codec_free(p->codec);
+    freerdp_settings_free(p->st);
+    free(p);
+}
+
+static struct paint_path *paint_path_new(void)
+{
+    struct paint_path *p = calloc(1, sizeof *p);
+    if (!p || !(p->st = freerdp_settings_new(0))) {
+        free(p);
+        return NULL;
+    }
+    freerdp_settings_set_uint32(p->st, FreeRDP_MultifragMaxRequestSize, 0xFFFF);
+    enum sim_codec_id id = sim_codec_choose(SIM_CODEC_AUTO, SIM_COST_BPP, p->st);
+    if (sim_codec_open(id, p->st, &p->codec) != 0 || !p->codec) {
+        paint_path_free(p);
+        return NULL;
+    }
+    p->update.BitmapUpdate = drop_bitmap_update;
+    p->ctx.update = &p->update;
+    return p;
+}
+
+/* CPU of rendering rect r of d and encoding it as the session does; returns seconds and the
+ * bytes of bitmap data that would be sent. */
 static double measure_paint(const struct sim_desktop *d, const struct sim_font *f, struct sim_rect r,
-                            struct sim_frame_buf *b, long long *bytes)
+                            struct sim_frame_buf *b, struct paint_path *p, long long *bytes)
 {
     double t0 = sim_cost_thread_cpu_s();
-    *bytes = sim_frame_emit(d, f, r, 32, b, NULL, NULL);
+    *bytes = sim_codec_emit(p->codec, d, f, r, b, &p->ctx);
     return sim_cost_thread_cpu_s() - t0;
 }
 
 /* One measurement of every figure into c (c->scale set). */
 static int calibrate_once(struct sim_costs *c, const char *dir, const struct sim_font *f, struct sim_desktop *d,
-                          struct sim_app_out *out, struct sim_frame_buf *fb, char *err, size_t errlen)
+                          struct sim_app_out *out, struct sim_frame_buf *fb, struct paint_path *p, char *err,
+                          size_t errlen)
 {
     static const enum sim_cmd_kind kinds[] = { SIM_CMD_EDIT, SIM_CMD_ZIP9, SIM_CMD_ZIP1, SIM_CMD_CPU,
                                                SIM_CMD_OPEN };
@@ -84,8 +131,13 @@ static int calibrate_once(struct sim_costs *c, const char *dir, const struct sim
             sim_desktop_show_app(d, out->title, out->title_rgb, out->editor, lines, out->n);
             r = sim_desktop_app_rect(d);
         }
-        double paint = measure_paint(d, f, r, fb, &bytes);
+        uint64_t raw0, raw1, sent;
+        sim_codec_totals(p->codec, &raw0, &sent);
+        double paint = measure_paint(d, f, r, fb, p, &bytes);
+        sim_codec_totals(p->codec, &raw1, &sent);
         c->paint_s[kinds[i]] = paint + (double)bytes * c->tls_byte_s;
+        c->paint_bytes[kinds[i]] = bytes;
+        c->paint_raw[kinds[i]] = (long long)(raw1 - raw0);
     }
     /* a keystroke: the editor's echo line, averaged over 8 */
     static const char *const one[] = { "text" };
@@ -97,7 +149,7 @@ static int calibrate_once(struct sim_costs *c, const char *dir, const struct sim
     for (int i = 0; i < 8; i++) {
         sim_desktop_key(d, 0x1E, 1, &none);
         for (int k = 0; k < d->dirty.n; k++) {
-            kt += measure_paint(d, f, d->dirty.r[k], fb, &b1);
+            kt += measure_paint(d, f, d->dirty.r[k], fb, p, &b1);
             kb += b1;
         }
         sim_dirty_clear(&d->dirty);
@@ -123,11 +175,12 @@ int sim_cost_calibrate_reps(struct sim_costs *c, const char *dir, double scale, 
     struct sim_frame_buf fb = { 0 };
     struct sim_desktop *d = calloc(1, sizeof *d);
     struct sim_app_out *out = calloc(1, sizeof *out);
+    struct paint_path *p = paint_path_new();
     int rc = -1;
     double t_start = sim_cost_thread_cpu_s();
     memset(c, 0, sizeof *c);
     c->scale = scale;
-    if (!d || !out || sim_frame_buf_init(&fb, SIM_FRAME_STRIP_BYTES) != 0) {
+    if (!d || !out || !p || sim_frame_buf_init(&fb, SIM_FRAME_STRIP_BYTES) != 0) {
         snprintf(err, errlen, "calibration: out of memory");
         goto done;
     }
@@ -135,7 +188,7 @@ int sim_cost_calibrate_reps(struct sim_costs *c, const char *dir, double scale, 
         goto done;
     for (unsigned r = 0; r < (reps ? reps : 1); r++) {
         struct sim_costs one = { .scale = scale };
-        if (calibrate_once(&one, dir, f, d, out, &fb, err, errlen) != 0)
+        if (calibrate_once(&one, dir, f, d, out, &fb, p, err, errlen) != 0)
             goto done;
         if (r == 0)
             *c = one;
@@ -147,6 +200,8 @@ int sim_cost_calibrate_reps(struct sim_costs *c, const char *dir, double scale, 
 done:
     c->calib_s = sim_cost_thread_cpu_s() - t_start;
     sim_frame_buf_free(&fb);
+    if (p)
+        paint_path_free(p);
     free(d);
     free(out);
     return rc;

@@ -3,8 +3,8 @@
  *
  * Every action's work is linear in --work-scale, so a short calibration at a fraction of the scale
  * (thread CPU time, CLOCK_THREAD_CPUTIME_ID) extrapolates to the full action. Each action also
- * paints its window (render + wire conversion) and the bytes go out through TLS; both are
- * measured too. A loop's CPU is the sum of its actions and keystroke echoes; its length at low load
+ * paints its window and the bytes go out through TLS; both are measured too, the paint through
+ * the session's own path (render, 64x64 tiles, the encoder a SIM_COST_BPP session gets). A loop's CPU is the sum of its actions and keystroke echoes; its length at low load
  * is think + typing + settle time (stable conditions) + its own CPU; capacity at saturation =
  * cpus x loop_seconds / cpu_seconds_per_loop. sim_mva.h turns the same figures into a smax. */
 #ifndef SIM_COST_H
@@ -21,12 +21,18 @@
 struct sim_costs {
     double scale;                          /* --work-scale the figures are for */
     double work_s[SIM_CMD_KIND_COUNT];     /* work of each action (edit, zip9, zip1, cpu, open) */
-    double paint_s[SIM_CMD_KIND_COUNT];    /* painting its window, incl. TLS of the bytes */
-    double key_s;                          /* one echoed keystroke: render + convert + TLS */
+    double paint_s[SIM_CMD_KIND_COUNT];    /* painting its window (render, encode), incl. TLS of the bytes */
+    double key_s;                          /* one echoed keystroke: render + encode + TLS */
+    long long paint_bytes[SIM_CMD_KIND_COUNT]; /* bitmap bytes its paint sends (encoded) */
+    long long paint_raw[SIM_CMD_KIND_COUNT];   /* the same pixels at SIM_COST_BPP, unencoded */
     double tls_byte_s;                     /* AES-128-GCM per byte (the TLS record cost) */
     double calib_s;                        /* CPU the calibration itself took */
     unsigned reps;                         /* measurements each figure is the least of */
 };
+
+/* The session depth the paint is measured at: the shipped workloads' and the agent's default
+ * (16 bpp: interleaved RLE); a 32-bpp session's planar encoder is not measured. */
+#define SIM_COST_BPP 16
 
 #define SIM_LOOP_TIMERS_MAX 32
 

@@ -96,14 +96,16 @@ static void child_simhost(const struct demo *d)
 {
     char listen[64], procs[PATH_MAX + 32], pid[32], bin[PATH_MAX + 32], state[PATH_MAX + 32];
     setpgid(0, 0);   /* Ctrl-C on the terminal goes to sessmax, which logs off before stopping simhost */
+    /* SCHED_OTHER whatever the caller runs as (make_cgroup says why; the nice value is kept), and
+     * before joining the group: a real-time task cannot join a group without real-time runtime */
+    struct sched_param sp = { .sched_priority = 0 };
+    sched_setscheduler(0, SCHED_OTHER, &sp);
+    int joined = 0;
     if (d->cgroup[0]) {
         snprintf(procs, sizeof procs, "%s/cgroup.procs", d->cgroup);
         snprintf(pid, sizeof pid, "%ld", (long)getpid());
-        write_file(procs, pid);
+        joined = write_file(procs, pid);
     }
-    /* SCHED_OTHER whatever the caller runs as (make_cgroup says why); the nice value is kept */
-    struct sched_param sp = { .sched_priority = 0 };
-    sched_setscheduler(0, SCHED_OTHER, &sp);
     cpu_set_t set;
     if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && targetload_parse_cpus(d->cpus, &set) > 0)
         sched_setaffinity(0, sizeof set, &set);
@@ -112,6 +114,8 @@ static void child_simhost(const struct demo *d)
         dup2(fd, 1);
         dup2(fd, 2);
     }
+    if (joined < 0)
+        fprintf(stderr, "sessmax demo: simhost could not join %s: it runs outside the plan's CPU quota\n", d->cgroup);
     snprintf(listen, sizeof listen, "127.0.0.1:%u", d->port);
     snprintf(bin, sizeof bin, "%s/sessmax-simhost", d->bindir);
     snprintf(state, sizeof state, "%s/simhost", d->out);

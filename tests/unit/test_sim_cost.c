@@ -60,6 +60,11 @@ static void test_sim_cost__calibration(void)
         sb += b.work_s[kinds[i]];
     }
     CU_ASSERT(a.key_s > 0 && a.key_s < sim_cost_action_s(&a, SIM_CMD_ZIP9));
+    /* the paint goes through the session's encoder: a 16-bpp window's pixels, compressed */
+    for (size_t i = 0; i < 4; i++) {
+        CU_ASSERT(a.paint_raw[kinds[i]] >= 200LL * 200 * 2);
+        CU_ASSERT(a.paint_bytes[kinds[i]] > 0 && a.paint_bytes[kinds[i]] < a.paint_raw[kinds[i]] / 2);
+    }
     CU_ASSERT(a.tls_byte_s > 0);
     /* 4x the scale costs more work (not asserting a ratio: the machine is shared and noisy) */
     CU_ASSERT(sb > sa);
