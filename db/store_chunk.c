@@ -109,29 +109,19 @@ int store_chunk_check(const struct store_chunk_view *v, const char **why)
  * digits cannot overflow: those (every field in practice) skip the per-digit range check. */
 static int field(const unsigned char *p, int64_t w, int64_t *out)
 {
-    int neg = p[0] == '-';
+    int neg = p[0] == '-', long_field = w - neg > 18;
     uint64_t m = 0;
+    unsigned bad = 0;
     if (neg && w == 1)
         return -1;
-    if (w - neg <= 18) {
-        unsigned bad = 0;
-        for (int64_t i = neg; i < w; i++) {
-            unsigned d = (unsigned)p[i] - '0';
-            bad |= d > 9;
-            m = m * 10 + d;
-        }
-        if (bad)
-            return -1;
-        *out = neg ? -(int64_t)m : (int64_t)m;
-        return 0;
-    }
     for (int64_t i = neg; i < w; i++) {
         unsigned d = (unsigned)p[i] - '0';
-        if (d > 9 || m > (UINT64_MAX - d) / 10)
+        bad |= d > 9;
+        if (long_field && m > (UINT64_MAX - d) / 10)
             return -1;
         m = m * 10 + d;
     }
-    if (m > (uint64_t)INT64_MAX + neg)
+    if (bad || m > (uint64_t)INT64_MAX + neg)
         return -1;
     *out = neg ? (int64_t)(0 - m) : (int64_t)m;
     return 0;
