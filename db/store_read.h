@@ -52,7 +52,8 @@ struct store_session_row {
 };
 int store_load_sessions(struct store *st, int64_t run, struct store_session_row **out, size_t *count);
 
-struct store_traffic_row { uint32_t session; struct rec_traffic t; };
+/* seq: the row's place in the order the rows were stored (rows of one time come in that order) */
+struct store_traffic_row { uint32_t session; struct rec_traffic t; int64_t seq; };
 int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row **out, size_t *count);
 
 struct store_health_row { int64_t agent; struct rec_health h; };

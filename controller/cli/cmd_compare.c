@@ -59,7 +59,7 @@ static int load_all(struct store *st, const char *path, char **ids, int nids, st
     for (size_t i = 0; rc == 0 && i < want; i++) {
         int64_t run = nids ? runsel_pick("compare", st, path, ids[i], code) : runs[i].id;
         struct verdict v;
-        if (run < 0 || runsel_load("compare", st, run, NULL, &(*out)[*n], &v, code) < 0)
+        if (run < 0 || runsel_load("compare", st, run, NULL, 0, &(*out)[*n], &v, code) < 0)
             rc = -1;
         else
             (*n)++;

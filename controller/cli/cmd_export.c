@@ -54,7 +54,7 @@ static int export(int argc, char **argv)
     FILE *o = NULL;
     struct store *st = runsel_open("export", argv[optind], &code);
     int64_t run = st ? runsel_pick("export", st, argv[optind], run_text, &code) : -1;
-    if (run < 0 || runsel_load("export", st, run, NULL, &s, &v, &code) < 0)
+    if (run < 0 || runsel_load("export", st, run, NULL, 0, &s, &v, &code) < 0)
         goto done;
     o = out ? fopen(out, "w") : stdout;
     if (!o) {

@@ -50,7 +50,7 @@ static int report(int argc, char **argv)
     memset(&s, 0, sizeof s);
     struct store *st = runsel_open("report", argv[optind], &code);
     int64_t run = st ? runsel_pick("report", st, argv[optind], run_text, &code) : -1;
-    if (run < 0 || runsel_load("report", st, run, NULL, &s, &v, &code) < 0)
+    if (run < 0 || runsel_load("report", st, run, NULL, 0, &s, &v, &code) < 0)
         goto done;
     if (report_write_summary(&s, &v, out, err, sizeof err) < 0 ||
         verdict_write_json(&s, &v, vpath ? vpath : vdefault, err, sizeof err) < 0) {

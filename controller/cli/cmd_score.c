@@ -64,7 +64,8 @@ static int score(int argc, char **argv)
         return code;
     struct store *st = runsel_open("score", path, &code);
     int64_t run = st ? runsel_pick("score", st, path, run_text, &code) : -1;
-    struct score_run_options so = { "score", plan ? &cfg : NULL, json ? NULL : stdout, verdict_path };
+    struct score_run_options so = { "score", plan ? &cfg : NULL, json ? NULL : stdout, verdict_path,
+                                    SUMMARY_NO_CURVE };
     if (run < 0 || score_run(st, run, &so, &s, &v, &code) < 0)
         goto done;
     store_close(st);

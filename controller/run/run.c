@@ -167,7 +167,7 @@ static int score_end(struct runner *r)
     struct summary sum;
     struct verdict v;
     int code;
-    struct score_run_options so = { "run", NULL, r->out, r->opt->verdict_path };
+    struct score_run_options so = { "run", NULL, r->out, r->opt->verdict_path, 0 };
     if (score_run(r->st, r->run, &so, &sum, &v, &code) == 0) {
         runner_stored(r, score_run_store(r->st, &sum, &v), "score");
         if ((r->aborted || r->failed_run || r->store_errors) && code == EXIT_PASS)

@@ -60,10 +60,10 @@ int64_t runsel_pick(const char *verb, struct store *st, const char *path, const 
 }
 
 int runsel_load(const char *verb, struct store *st, int64_t run, const struct score_config *override,
-                struct summary *s, struct verdict *v, int *code)
+                unsigned flags, struct summary *s, struct verdict *v, int *code)
 {
     char err[1024];
-    if (summary_load(st, run, override, s, err, sizeof err) < 0 ||
+    if (summary_load_flags(st, run, override, flags, s, err, sizeof err) < 0 ||
         verdict_evaluate(s, v, err, sizeof err) < 0) {
         fprintf(stderr, "sessmax %s: %s\n", verb, err);
         *code = EX_DATAERR;

@@ -19,10 +19,10 @@ struct store *runsel_open(const char *verb, const char *path, int *code);
 /* Resolves `text` (NULL: the newest run) to a run id; prints and returns -1 with *code set. */
 int64_t runsel_pick(const char *verb, struct store *st, const char *path, const char *text, int *code);
 
-/* Loads the summary (stored score parameters, or `override`) and evaluates the verdict.
- * Prints and returns -1 with *code (65 data error) on failure. */
+/* Loads the summary (stored score parameters, or `override`; `flags` as summary_input's) and
+ * evaluates the verdict. Prints and returns -1 with *code (65 data error) on failure. */
 int runsel_load(const char *verb, struct store *st, int64_t run, const struct score_config *override,
-                struct summary *s, struct verdict *v, int *code);
+                unsigned flags, struct summary *s, struct verdict *v, int *code);
 
 /* Parses the `score:` and `thresholds:` sections of a plan file (for re-scoring). Prints and
  * returns -1 with *code (78 config, 66 missing) on failure, *out then holding no thresholds. */

@@ -1,11 +1,12 @@
 /* score.c -- smax: baseline, threshold, the moving trimmed-mean index and the crossing.
  *
- * The index window changes size with the active session count, so the window is kept in a
- * Fenwick tree over the ranks of the ok samples (count and exact µs sum per rank): the sum of
- * the k smallest values in the window is one O(log B) descent, and the trimmed sum is
- * sum(smallest w - t) - sum(smallest t). The ranks are local to two neighbouring blocks of B
- * samples (B >= the largest window, 4096 at least), so the tree holds 2B ranks and stays in
- * cache, and the memory is O(n) 4-byte positions plus O(B). A whole run is O(n log B). */
+ * The index window changes size with the active session count. Its samples are known by their
+ * ranks, local to two neighbouring blocks of B ok samples (B >= the largest window, 4096 at
+ * least): a bitmap marks the ranks in the window, and the t smallest and the t largest of them
+ * (t the trim) are kept with their exact µs sums as the window moves, each an edge rank that
+ * steps to the next marked rank when a sample enters, leaves or t changes. The trimmed sum is
+ * the window's sum less both. A step costs a few bitmap words, not a tree descent; memory is
+ * O(n) 4-byte positions plus O(B). */
 #include "controller/score/score.h"
 #include "controller/score/sortkey.h"
 #include "common/prefault.h"
@@ -58,40 +59,6 @@ int score_params_check(const struct score_params *p, char *err, size_t errlen)
     return why ? -1 : 0;
 }
 
-/* Fenwick tree of (count, sum) over ranks 1..n; a node's count and sum share a cache line. */
-struct fen_node {
-    int64_t sum, cnt;
-};
-
-struct fen {
-    size_t n, top;
-    struct fen_node *node;
-};
-
-static void fen_add(struct fen *f, size_t rank, int64_t dc, int64_t ds)
-{
-    for (size_t i = rank; i <= f->n; i += i & (~i + 1)) {
-        f->node[i].cnt += dc;
-        f->node[i].sum += ds;
-    }
-}
-
-/* Sum of the k smallest values present (k <= number present). */
-static int64_t fen_smallest(const struct fen *f, size_t k)
-{
-    size_t pos = 0;
-    int64_t acc = 0;
-    for (size_t step = f->top; step; step >>= 1) {
-        size_t nx = pos + step;
-        if (nx <= f->n && (size_t)f->node[nx].cnt <= k) {
-            pos = nx;
-            k -= (size_t)f->node[nx].cnt;
-            acc += f->node[nx].sum;
-        }
-    }
-    return acc;
-}
-
 static size_t window_size(const struct score_params *p, uint32_t active, size_t avail)
 {
     double extra = ceil(p->window_frac * (double)active - 1e-9);
@@ -126,6 +93,88 @@ static void result_reset(struct score_result *r, size_t n)
  * samples as global ranks would, so every "sum of the k smallest" is the same. */
 #define SCORE_BLOCK_MIN 4096
 
+/* The window over the ranks 1..2B of a pair of blocks: `bits` marks the ranks present, val[r]
+ * is the value of rank r. The low edge holds the present ranks <= lo_edge, the high edge those
+ * >= hi_edge; win_trim() moves them to exactly the t smallest and the t largest. */
+struct win {
+    uint64_t *bits;
+    int64_t *val;
+    size_t words, lo_edge, hi_edge, lo_cnt, hi_cnt;
+    int64_t sum, lo_sum, hi_sum;
+};
+
+static void win_clear(struct win *x, size_t ranks)
+{
+    memset(x->bits, 0, x->words * sizeof *x->bits);
+    x->sum = x->lo_sum = x->hi_sum = 0;
+    x->lo_cnt = x->hi_cnt = 0;
+    x->lo_edge = 0;
+    x->hi_edge = ranks + 1;
+}
+
+static void win_put(struct win *x, size_t r, int64_t v)
+{
+    x->bits[r >> 6] |= UINT64_C(1) << (r & 63);
+    x->sum += v;
+    if (r <= x->lo_edge)
+        x->lo_cnt++, x->lo_sum += v;
+    if (r >= x->hi_edge)
+        x->hi_cnt++, x->hi_sum += v;
+}
+
+static void win_take(struct win *x, size_t r, int64_t v)
+{
+    x->bits[r >> 6] &= ~(UINT64_C(1) << (r & 63));
+    x->sum -= v;
+    if (r <= x->lo_edge)
+        x->lo_cnt--, x->lo_sum -= v;
+    if (r >= x->hi_edge)
+        x->hi_cnt--, x->hi_sum -= v;
+}
+
+/* The smallest present rank >= r, and the largest <= r (one exists: the callers count). */
+static size_t win_next(const struct win *x, size_t r)
+{
+    size_t i = r >> 6;
+    uint64_t m = x->bits[i] & (~UINT64_C(0) << (r & 63));
+    while (!m)
+        m = x->bits[++i];
+    return i * 64 + (size_t)__builtin_ctzll(m);
+}
+
+static size_t win_prev(const struct win *x, size_t r)
+{
+    size_t i = r >> 6;
+    uint64_t m = x->bits[i] & (~UINT64_C(0) >> (63 - (r & 63)));
+    while (!m)
+        m = x->bits[--i];
+    return i * 64 + 63 - (size_t)__builtin_clzll(m);
+}
+
+/* Sum of the window less its t smallest and t largest values (2t < the window's size). */
+static int64_t win_trim(struct win *x, size_t t)
+{
+    while (x->lo_cnt < t) {
+        x->lo_edge = win_next(x, x->lo_edge + 1);
+        x->lo_cnt++, x->lo_sum += x->val[x->lo_edge];
+    }
+    while (x->lo_cnt > t) {
+        size_t r = win_prev(x, x->lo_edge);
+        x->lo_cnt--, x->lo_sum -= x->val[r];
+        x->lo_edge = r - 1;
+    }
+    while (x->hi_cnt < t) {
+        x->hi_edge = win_prev(x, x->hi_edge - 1);
+        x->hi_cnt++, x->hi_sum += x->val[x->hi_edge];
+    }
+    while (x->hi_cnt > t) {
+        size_t r = win_next(x, x->hi_edge);
+        x->hi_cnt--, x->hi_sum -= x->val[r];
+        x->hi_edge = r + 1;
+    }
+    return x->sum - x->lo_sum - x->hi_sum;
+}
+
 struct walker {
     const struct score_params *p;
     const struct score_sample *s;
@@ -133,11 +182,14 @@ struct walker {
     size_t m, B, b0, lo, run_len, run_start;
     int64_t sum_b, cnt_b;
     __int128 off;
-    struct fen f;
+    double run_index;     /* the index at run_start */
+    struct win win;
     int64_t *key[2];      /* sorted values of the previous block [0] and the current one [1] */
     uint32_t *at[2];      /* their offsets in their block, in the same order */
     size_t len[2];
     uint32_t *lrank;      /* rank in the pair of ok sample j, at lrank[j + B - b0] */
+    double *index_ms;     /* per input position (score_compute) */
+    const struct score_curve *curve;   /* per ok sample (score_compute_curve) */
 };
 
 static int64_t wval(const struct walker *w, size_t j)
@@ -170,73 +222,74 @@ static int rank_block(struct walker *w)
     const uint32_t *aa = w->at[0];
     while (a < la || b < n) {   /* ties: the previous block arrived first */
         if (b == n || (a < la && ka[a] <= tk[b]))
-            w->lrank[aa[a++]] = (uint32_t)++r;
+            w->win.val[++r] = ka[a], w->lrank[aa[a++]] = (uint32_t)r;
         else
-            w->lrank[w->B + ta[b++]] = (uint32_t)++r;
+            w->win.val[++r] = tk[b], w->lrank[w->B + ta[b++]] = (uint32_t)r;
     }
     return 0;
 }
 
 /* The crossing: the first run of `consecutive` samples above the threshold. */
-static void cross(struct walker *w, size_t i, int above, struct score_result *r, const double *index_ms,
-                  double idx)
+static void cross(struct walker *w, size_t i, int above, struct score_result *r, double idx)
 {
     if (!above) {
         w->run_len = 0;
         return;
     }
     if (w->run_len++ == 0)
-        w->run_start = i;
+        w->run_start = i, w->run_index = idx;
     if (!r->reached && w->run_len >= w->p->consecutive) {
         const struct score_sample *c = &w->s[w->okpos[w->run_start]];
         r->reached = 1;
         r->cross_sample = w->okpos[w->run_start];
         r->cross_t_us = c->t_us;
         r->cross_active = c->active;
-        r->cross_index_ms = index_ms ? index_ms[w->okpos[w->run_start]] : idx;
+        r->cross_index_ms = w->run_index;
         r->smax = c->active > 0 ? (int)c->active - 1 : 0;
     }
 }
 
 /* Adds ok sample i, moves the window to its size, and computes the index there. */
-static void step(struct walker *w, size_t i, struct score_result *r, double *index_ms)
+static void step(struct walker *w, size_t i, struct score_result *r)
 {
     const struct score_params *p = w->p;
     const struct score_sample *x = &w->s[w->okpos[i]];
-    fen_add(&w->f, wrank(w, i), 1, x->value_us);
+    win_put(&w->win, wrank(w, i), x->value_us);
     size_t ws = window_size(p, x->active, i + 1), target = i + 1 - ws;
     for (; w->lo < target; w->lo++)
-        fen_add(&w->f, wrank(w, w->lo), -1, -wval(w, w->lo));
+        win_take(&w->win, wrank(w, w->lo), wval(w, w->lo));
     while (w->lo > target) {
         w->lo--;
-        fen_add(&w->f, wrank(w, w->lo), 1, wval(w, w->lo));
+        win_put(&w->win, wrank(w, w->lo), wval(w, w->lo));
     }
     size_t t = trim_size(p, ws), keep = ws - 2 * t;
-    int64_t tsum = fen_smallest(&w->f, ws - t) - fen_smallest(&w->f, t);
+    int64_t tsum = win_trim(&w->win, t);
     double idx = (double)tsum / (double)keep / 1000.0;
-    if (index_ms)
-        index_ms[w->okpos[i]] = idx;
+    if (w->index_ms)
+        w->index_ms[w->okpos[i]] = idx;
+    if (w->curve)
+        memcpy(w->curve->at + i * w->curve->stride, &idx, sizeof idx);
     if (isnan(r->max_index_ms) || idx > r->max_index_ms)
         r->max_index_ms = idx;
     /* index > baseline + offset, exactly: tsum/keep > (sum_b + off*cnt_b)/cnt_b; and never
      * before the window holds window_base samples (one early spike cannot end the score) */
     cross(w, i, i + 1 >= p->window_base &&
-                (__int128)tsum * w->cnt_b > ((__int128)w->sum_b + w->off) * (__int128)keep, r, index_ms, idx);
+                (__int128)tsum * w->cnt_b > ((__int128)w->sum_b + w->off) * (__int128)keep, r, idx);
 }
 
-/* Walks the ok samples in order, block by block; fills index_ms and the crossing. */
-static int walk(struct walker *w, struct score_result *r, double *index_ms)
+/* Walks the ok samples in order, block by block; fills the index and the crossing. */
+static int walk(struct walker *w, struct score_result *r)
 {
     w->off = (__int128)llround(w->p->threshold_offset_ms * 1000.0) * w->cnt_b;
     for (w->b0 = 0; w->b0 < w->m; w->b0 += w->B) {
         if (rank_block(w) < 0)
             return -1;
-        memset(w->f.node, 0, (w->f.n + 1) * sizeof *w->f.node);
+        win_clear(&w->win, 2 * w->B);
         for (size_t j = w->lo; j < w->b0; j++)   /* the window carried over from the last block */
-            fen_add(&w->f, wrank(w, j), 1, wval(w, j));
+            win_put(&w->win, wrank(w, j), wval(w, j));
         size_t b1 = w->m - w->b0 < w->B ? w->m : w->b0 + w->B;
         for (size_t i = w->b0; i < b1; i++)
-            step(w, i, r, index_ms);
+            step(w, i, r);
     }
     return 0;
 }
@@ -296,18 +349,17 @@ static int walker_init(struct walker *w, const struct score_params *p, const str
     size_t maxw = window_size(p, max_active, m), lim = m < SCORE_BLOCK_MIN ? m : SCORE_BLOCK_MIN;
     for (w->B = 1; w->B < maxw || w->B < lim; w->B *= 2)
         ;
-    w->f.n = 2 * w->B;
-    for (w->f.top = 1; w->f.top * 2 <= w->f.n; w->f.top *= 2)
-        ;
+    w->win.words = (2 * w->B + 1) / 64 + 1;
     uint32_t *okpos = malloc(m * sizeof *okpos);
     w->okpos = okpos;
-    w->f.node = malloc((w->f.n + 1) * sizeof *w->f.node);
+    w->win.bits = malloc(w->win.words * sizeof *w->win.bits);
+    w->win.val = malloc((2 * w->B + 2) * sizeof *w->win.val);
     w->lrank = malloc(2 * w->B * sizeof *w->lrank);
     for (int k = 0; k < 2; k++) {
         w->key[k] = malloc(w->B * sizeof *w->key[k]);
         w->at[k] = malloc(w->B * sizeof *w->at[k]);
     }
-    if (!okpos || !w->f.node || !w->lrank || !w->key[0] || !w->key[1] || !w->at[0] || !w->at[1])
+    if (!okpos || !w->win.bits || !w->win.val || !w->lrank || !w->key[0] || !w->key[1] || !w->at[0] || !w->at[1])
         return -1;
     prefault(okpos, m * sizeof *okpos);
     for (size_t i = 0, k = 0; i < n; i++)
@@ -319,7 +371,8 @@ static int walker_init(struct walker *w, const struct score_params *p, const str
 static void walker_free(struct walker *w)
 {
     free((void *)w->okpos);
-    free(w->f.node);
+    free(w->win.bits);
+    free(w->win.val);
     free(w->lrank);
     for (int k = 0; k < 2; k++) {
         free(w->key[k]);
@@ -348,8 +401,8 @@ static int survey(const struct score_sample *s, size_t n, struct score_result *o
     return 0;
 }
 
-int score_compute(const struct score_params *p, const struct score_sample *s, size_t n,
-                  struct score_result *out, double *index_ms, char *err, size_t errlen)
+static int compute(const struct score_params *p, const struct score_sample *s, size_t n, struct score_result *out,
+                   double *index_ms, const struct score_curve *curve, char *err, size_t errlen)
 {
     struct walker w = { 0 };
     result_reset(out, n);
@@ -367,10 +420,12 @@ int score_compute(const struct score_params *p, const struct score_sample *s, si
         snprintf(err, errlen, "score: out of memory for %zu samples", n);
         goto done;
     }
+    w.index_ms = index_ms;
+    w.curve = curve;
     w.cnt_b = (int64_t)(p->baseline_count - p->baseline_drop);
     out->baseline_ms = (double)w.sum_b / (double)w.cnt_b / 1000.0;
     out->threshold_ms = out->baseline_ms + p->threshold_offset_ms;
-    if (walk(&w, out, index_ms) < 0) {
+    if (walk(&w, out) < 0) {
         snprintf(err, errlen, "score: out of memory for %zu samples", n);
         goto done;
     }
@@ -379,6 +434,18 @@ int score_compute(const struct score_params *p, const struct score_sample *s, si
 done:
     walker_free(&w);
     return rc;
+}
+
+int score_compute(const struct score_params *p, const struct score_sample *s, size_t n,
+                  struct score_result *out, double *index_ms, char *err, size_t errlen)
+{
+    return compute(p, s, n, out, index_ms, NULL, err, errlen);
+}
+
+int score_compute_curve(const struct score_params *p, const struct score_sample *s, size_t n,
+                        struct score_result *out, const struct score_curve *curve, char *err, size_t errlen)
+{
+    return compute(p, s, n, out, NULL, curve, err, errlen);
 }
 
 void score_format_smax(const struct score_result *r, char *buf, size_t len)

@@ -91,10 +91,21 @@ struct score_result {
 /* Computes the score over `n` samples in time order. `index_ms`, when not NULL, receives the
  * index at each input position (NaN at failed samples) so reports can draw the curve; it must
  * hold n doubles. Returns 0 (check out->status) or -1 on bad parameters, an ok sample outside
- * 0..SCORE_VALUE_MAX_US or allocation failure, with err filled. Cost: O(n log w) time with w the
- * largest window, 4n bytes + O(w) memory. */
+ * 0..SCORE_VALUE_MAX_US or allocation failure, with err filled. Cost: O(n) time plus sorting
+ * blocks of at least the largest window, 4n bytes + O(w) memory. */
 int score_compute(const struct score_params *p, const struct score_sample *s, size_t n,
                   struct score_result *out, double *index_ms, char *err, size_t errlen);
+
+/* Where score_compute_curve writes the index of the k-th ok sample (k from 0): the double at
+ * at + k * stride bytes, e.g. a field of an array of structs. Nothing is written for failed
+ * samples, nor anything at all unless out->status is SCORE_OK. */
+struct score_curve {
+    char *at;
+    size_t stride;
+};
+/* score_compute, the index going to `curve` instead of an array per input position. */
+int score_compute_curve(const struct score_params *p, const struct score_sample *s, size_t n,
+                        struct score_result *out, const struct score_curve *curve, char *err, size_t errlen);
 
 /* "42" or "not reached (> 57)" or "n/a (too few samples)". */
 void score_format_smax(const struct score_result *r, char *buf, size_t len);

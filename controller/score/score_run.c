@@ -14,7 +14,7 @@ int score_run(struct store *st, int64_t run, const struct score_run_options *o, 
               struct verdict *v, int *code)
 {
     memset(s, 0, sizeof *s);
-    if (runsel_load(o->verb, st, run, o->override, s, v, code) < 0)
+    if (runsel_load(o->verb, st, run, o->override, o->flags, s, v, code) < 0)
         return -1;
     if (o->text)
         score_text_print(o->text, s, v);

@@ -17,6 +17,8 @@ struct score_run_options {
     const struct score_config *override;  /* NULL: the parameters stored with the run */
     FILE *text;                           /* the console summary goes here; NULL: not printed */
     const char *verdict_path;             /* write verdict.json here; NULL: none */
+    unsigned flags;                       /* summary_input flags: SUMMARY_NO_CURVE when nothing
+                                             will draw the curve or the charts */
 };
 
 /* Scores run `run` of `st` into *s and *v (free s with summary_free, also on failure).

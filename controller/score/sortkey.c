@@ -94,28 +94,32 @@ static inline unsigned digit(uint64_t u, unsigned d)
     return (unsigned)(u >> (d * SORTKEY_BITS)) & (SORTKEY_RADIX - 1);
 }
 
-int sortkey_i64(int64_t *key, uint32_t *payload, size_t n)
+/* kbuf: the caller's scratch for n keys, or NULL (then malloc'd and freed here). */
+static int sort_keys(int64_t *key, uint32_t *payload, size_t n, int64_t *given)
 {
     if (n <= SORTKEY_SMALL) {
         sort_small(key, payload, n);
         return 0;
     }
-    int64_t *kbuf = malloc(n * sizeof *kbuf);
+    int64_t *kbuf = given ? given : malloc(n * sizeof *kbuf);
     uint32_t *pbuf = payload ? malloc(n * sizeof *pbuf) : NULL;
     if (n <= SORTKEY_MERGE && kbuf && (pbuf || !payload)) {
         sort_merge(key, payload, kbuf, pbuf, n);
-        free(kbuf);
+        if (!given)
+            free(kbuf);
         free(pbuf);
         return 0;
     }
     size_t (*hist)[SORTKEY_RADIX] = calloc(SORTKEY_DIGITS, sizeof *hist);
     if (!hist || !kbuf || (payload && !pbuf)) {
         free(hist);
-        free(kbuf);
+        if (!given)
+            free(kbuf);
         free(pbuf);
         return -1;
     }
-    prefault(kbuf, n * sizeof *kbuf);
+    if (!given)
+        prefault(kbuf, n * sizeof *kbuf);
     prefault(pbuf, payload ? n * sizeof *pbuf : 0);
     for (size_t i = 0; i < n; i++) {
         uint64_t u = ukey(key[i]);
@@ -144,7 +148,18 @@ int sortkey_i64(int64_t *key, uint32_t *payload, size_t n)
     }
     copy_back(key, payload, ks, ps, n);
     free(hist);
-    free(kbuf);
+    if (!given)
+        free(kbuf);
     free(pbuf);
     return 0;
+}
+
+int sortkey_i64(int64_t *key, uint32_t *payload, size_t n)
+{
+    return sort_keys(key, payload, n, NULL);
+}
+
+int sortkey_i64_scratch(int64_t *key, size_t n, int64_t *scratch, size_t room)
+{
+    return sort_keys(key, NULL, n, scratch && room >= n ? scratch : NULL);
 }

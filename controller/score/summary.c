@@ -217,7 +217,7 @@ static int do_traffic(const struct summary_input *in, struct summary *out)
         secs += d[i].secs;
     }
     out->kbps_per_session = secs > 0 ? bytes * 8 / 1000 / secs : NAN;
-    int rc = do_buckets(in, out, d, nd);
+    int rc = in->flags & SUMMARY_NO_CURVE ? 0 : do_buckets(in, out, d, nd);
     free(d);
     return rc;
 }
@@ -248,7 +248,7 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
             goto oom;
         }
     }
-    int rc = summary_samples_figures(acc, out, err, errlen);
+    int rc = summary_samples_figures(acc, out, !(in->flags & SUMMARY_NO_CURVE), err, errlen);
     if (acc == &own)
         summary_samples_free(acc);
     if (rc < 0) {

@@ -106,6 +106,11 @@ struct summary {
 
 struct summary_samples;
 
+/* summary_input.flags: no curve, i.e. no points and no chart buckets (point_count and
+ * bucket_count 0). The index is still computed for smax and its maximum; `sessmax score` prints
+ * neither the curve nor the charts, and a million points are 32 MB to fill. */
+#define SUMMARY_NO_CURVE 1u
+
 /* Raw inputs of summary_compute (the store's reader rows). */
 struct summary_input {
     const struct store_run *run;
@@ -119,6 +124,7 @@ struct summary_input {
     /* The samples already gathered (summary_samples.h, finished), used up by summary_compute;
      * NULL: taken from `samples`. */
     struct summary_samples *acc;
+    unsigned flags;                            /* SUMMARY_NO_CURVE or 0 */
 };
 
 /* Pure: computes every figure. `cfg` is copied. Returns 0 or -1 with err (allocation, bad

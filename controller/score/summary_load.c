@@ -30,6 +30,12 @@ static int load_samples(struct store *st, int64_t run, struct summary_samples *a
 int summary_load(struct store *st, int64_t run, const struct score_config *override,
                  struct summary *out, char *err, size_t errlen)
 {
+    return summary_load_flags(st, run, override, 0, out, err, errlen);
+}
+
+int summary_load_flags(struct store *st, int64_t run, const struct score_config *override, unsigned flags,
+                       struct summary *out, char *err, size_t errlen)
+{
     int rc = -1;
     struct store_run info;
     struct store_samples names = { 0 };
@@ -67,7 +73,7 @@ int summary_load(struct store *st, int64_t run, const struct score_config *overr
         goto done;
     }
     struct summary_input in = { &info, &names, sess, nsess, traffic, ntraffic, health, nhealth, agents, nagents,
-                                copies, ncopies, tl, ntl, &acc };
+                                copies, ncopies, tl, ntl, &acc, flags };
     rc = summary_compute(&in, override ? override : &cfg, out, err, errlen);
 done:
     score_config_free(&cfg);

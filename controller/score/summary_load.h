@@ -14,5 +14,8 @@ struct store;
  * when `override` is not NULL, that one. Returns 0, or -1 with err. */
 int summary_load(struct store *st, int64_t run, const struct score_config *override,
                  struct summary *out, char *err, size_t errlen);
+/* The same with summary_input flags (SUMMARY_NO_CURVE). */
+int summary_load_flags(struct store *st, int64_t run, const struct score_config *override, unsigned flags,
+                       struct summary *out, char *err, size_t errlen);
 
 #endif

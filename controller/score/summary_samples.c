@@ -91,6 +91,9 @@ int summary_samples_add(struct summary_samples *a, const struct store_sample_row
                                             x->mhint) < 0)
                 return -1;
             x->m[x->nm++] = (struct score_sample){ r->t_us, r->value_us, r->active, r->ok == SAMPLE_OK };
+            x->nm_ok += r->ok == SAMPLE_OK;
+            x->m_back |= x->nm > 1 && (int64_t)r->t_us < x->m_last;
+            x->m_last = (int64_t)r->t_us;
         } else if (r->ok == SAMPLE_OK) {
             if (x->nok == x->okmapped && grow((void **)&x->ok, &x->okcap, &x->okmapped, x->nok + 1,
                                               sizeof *x->ok, x->okhint) < 0)
@@ -111,6 +114,8 @@ static int before(const void *x, const void *y)
 
 static int order_by_time(struct summary_name *x)
 {
+    if (!x->m_back)
+        return 0;                       /* added in time order: nothing to check again */
     int rc = runmerge_sort((void **)&x->m, x->nm, sizeof *x->m, before);
     if (rc > 0)
         x->mcap = x->mmapped = x->nm;
@@ -173,36 +178,27 @@ static int pick_measure(const struct summary_samples *a, const char *want, struc
     return -1;
 }
 
-/* The score of the measure group and its curve (the ok samples with their index). */
-static int do_score(const struct summary_samples *a, int mid, struct summary *out, char *err, size_t errlen)
+/* The score of the measure group and, with `curve`, its curve: the ok samples, each with its
+ * index (NaN when there is no score), the score writing the index straight into the points. */
+static int do_score(const struct summary_samples *a, int mid, int curve, struct summary *out, char *err,
+                    size_t errlen)
 {
     static const struct score_sample none;
     const struct score_sample *s = mid >= 0 ? a->by_name[mid].m : NULL;
-    size_t n = mid >= 0 ? a->by_name[mid].nm : 0, nok = 0;
-    for (size_t i = 0; i < n; i++)
-        nok += s[i].ok;
-    double *idx = malloc((n ? n : 1) * sizeof *idx);
-    int rc = -1;
-    if (!idx) {
-        snprintf(err, errlen, "score: out of memory");
-        return -1;
-    }
-    prefault(idx, n * sizeof *idx);
-    if (score_compute(&out->config.params, s ? s : &none, n, &out->score, idx, err, errlen) < 0)
-        goto done;
+    size_t n = mid >= 0 ? a->by_name[mid].nm : 0, nok = mid >= 0 ? a->by_name[mid].nm_ok : 0;
+    if (!curve)
+        return score_compute_curve(&out->config.params, s ? s : &none, n, &out->score, NULL, err, errlen);
     if (!(out->points = malloc((nok ? nok : 1) * sizeof *out->points))) {
         snprintf(err, errlen, "score: out of memory");
-        goto done;
+        return -1;
     }
     prefault(out->points, nok * sizeof *out->points);
     for (size_t i = 0; i < n; i++)
         if (s[i].ok)
             out->points[out->point_count++] = (struct summary_point){ s[i].t_us, s[i].active,
-                                                                      s[i].value_us / 1000.0, idx[i] };
-    rc = 0;
-done:
-    free(idx);
-    return rc;
+                                                                      s[i].value_us / 1000.0, NAN };
+    struct score_curve at = { (char *)&out->points[0].index_ms, sizeof *out->points };
+    return score_compute_curve(&out->config.params, s ? s : &none, n, &out->score, &at, err, errlen);
 }
 
 static double percentile_ms(const int64_t *sorted_us, size_t n, double p)
@@ -210,10 +206,10 @@ static double percentile_ms(const int64_t *sorted_us, size_t n, double p)
     return n ? sorted_us[summary_percentile_at(n, p)] / 1000.0 : NAN;
 }
 
-/* v: the ok values in µs, sorted here */
-static int timer_stats(struct summary_timer *t, int64_t *v, size_t n)
+/* v: the ok values in µs, sorted here (through scratch, room for `room` values, when it fits) */
+static int timer_stats(struct summary_timer *t, int64_t *v, size_t n, int64_t *scratch, size_t room)
 {
-    if (sortkey_i64(v, NULL, n) < 0)
+    if (sortkey_i64_scratch(v, n, scratch, room) < 0)
         return -1;
     double sum = 0;
     for (size_t i = 0; i < n; i++)
@@ -228,20 +224,34 @@ static int timer_stats(struct summary_timer *t, int64_t *v, size_t n)
     return 0;
 }
 
-/* A name's ok values: its own and those of its measure rows, which are let go. */
+/* A name's ok values: those of its measure rows, written over them (8 bytes where a row took
+ * 24), then its own; the measure rows are let go. Their memory is mapped already, so the values
+ * stay there when they fit, and what is left of it serves as the sort's scratch. */
 static int gather_ok(struct summary_name *x)
 {
-    size_t more = 0;
-    for (size_t i = 0; i < x->nm; i++)
-        more += x->m[i].ok;
-    if (grow((void **)&x->ok, &x->okcap, &x->okmapped, x->nok + more, sizeof *x->ok, 0) < 0)
-        return -1;
+    int64_t *v = (int64_t *)(void *)x->m;
+    size_t k = 0, room = x->mmapped * sizeof *x->m / sizeof *v;
     for (size_t i = 0; i < x->nm; i++)
         if (x->m[i].ok)
-            x->ok[x->nok++] = x->m[i].value_us;
-    free(x->m);
+            v[k++] = x->m[i].value_us;   /* bytes 8k.. never reach row i + 1 */
+    if (v && k + x->nok <= room) {
+        if (x->nok)
+            memcpy(v + k, x->ok, x->nok * sizeof *v);
+        free(x->ok);
+        x->ok = v;
+        x->okcap = x->mcap * sizeof *x->m / sizeof *v;
+        x->okmapped = room;
+        x->nok += k;
+    } else {
+        if (grow((void **)&x->ok, &x->okcap, &x->okmapped, x->nok + k, sizeof *x->ok, 0) < 0)
+            return -1;
+        if (k)
+            memcpy(x->ok + x->nok, v, k * sizeof *v);
+        x->nok += k;
+        free(x->m);
+    }
     x->m = NULL;
-    x->nm = x->mcap = x->mmapped = 0;
+    x->nm = x->nm_ok = x->mcap = x->mmapped = 0;
     return 0;
 }
 
@@ -258,7 +268,8 @@ static int do_timers(struct summary_samples *a, struct summary *out)
         *x = (struct summary_timer){ .is_measure = y->is_measure, .count = y->count, .failed = y->failed,
                                      .suspect = y->suspect };
         snprintf(x->name, sizeof x->name, "%s", a->names[k]);
-        if (gather_ok(y) < 0 || timer_stats(x, y->ok, y->nok) < 0)
+        if (gather_ok(y) < 0 ||
+            timer_stats(x, y->ok, y->nok, y->ok ? y->ok + y->nok : NULL, y->okmapped - y->nok) < 0)
             return -1;
         free(y->ok);
         y->ok = NULL;
@@ -267,10 +278,10 @@ static int do_timers(struct summary_samples *a, struct summary *out)
     return 0;
 }
 
-int summary_samples_figures(struct summary_samples *a, struct summary *out, char *err, size_t errlen)
+int summary_samples_figures(struct summary_samples *a, struct summary *out, int curve, char *err, size_t errlen)
 {
     int mid = pick_measure(a, out->config.params.measure, out);
-    if (do_score(a, mid, out, err, errlen) < 0)
+    if (do_score(a, mid, curve, out, err, errlen) < 0)
         return -1;
     out->samples = a->total;
     out->samples_failed = a->failed;

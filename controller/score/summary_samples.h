@@ -26,6 +26,9 @@ struct summary_name {
     size_t nok, okcap, okmapped, okhint;
     struct score_sample *m;             /* its measure rows (arrival order until finished) */
     size_t nm, mcap, mmapped, mhint;    /* mapped: elements whose pages are mapped; hint: capacity */
+    size_t nm_ok;                       /* of the measure rows, the ok ones */
+    int64_t m_last;                     /* t_us of the last measure row added */
+    int m_back;                         /* a measure row came earlier in time than the one before */
 };
 
 struct summary_samples {
@@ -45,9 +48,10 @@ int summary_samples_add(struct summary_samples *a, const struct store_sample_row
                         size_t name_count);
 /* Borrows the names (they must outlive a) and puts each measure group in time order; 0 or -1 (memory). */
 int summary_samples_finish(struct summary_samples *a, char *const *names, size_t name_count);
-/* The sample figures of out (measure, note, score, points, sample counts, timers) from a finished a,
- * whose arrays are used up (free it after). 0, or -1 with err (allocation, a value the score refuses). */
-int summary_samples_figures(struct summary_samples *a, struct summary *out, char *err, size_t errlen);
+/* The sample figures of out (measure, note, score, points unless curve is 0, sample counts, timers)
+ * from a finished a, whose arrays are used up (free it after). 0, or -1 with err (allocation, a
+ * value the score refuses). */
+int summary_samples_figures(struct summary_samples *a, struct summary *out, int curve, char *err, size_t errlen);
 void summary_samples_free(struct summary_samples *a);
 
 #endif

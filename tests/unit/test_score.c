@@ -402,6 +402,33 @@ static size_t oracle_mismatches(const struct score_params *p, const struct score
     return bad;
 }
 
+/* score_compute_curve writes the same index as score_compute, one per ok sample, into a field
+ * of a struct array, and the same result; the mismatches. */
+static size_t curve_mismatches(const struct score_params *p, const struct score_sample *s, size_t n,
+                               const double *idx, const struct score_result *want)
+{
+    struct pt { uint64_t t; double index; uint32_t tag; } *pts = malloc(n * sizeof *pts);
+    struct score_curve c = { (char *)&pts[0].index, sizeof *pts };
+    struct score_result r;
+    char err[256];
+    size_t bad = 0, k = 0;
+    for (size_t i = 0; i < n; i++)
+        pts[i] = (struct pt){ i, -1, 7 };
+    if (score_compute_curve(p, s, n, &r, &c, err, sizeof err) != 0)
+        return free(pts), n;
+    bad += memcmp(&r, want, sizeof r) != 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!s[i].ok)
+            continue;
+        bad += memcmp(&pts[k].index, &idx[i], sizeof idx[i]) != 0 || pts[k].t != k || pts[k].tag != 7;
+        k++;
+    }
+    for (; k < n; k++)
+        bad += pts[k].index != -1;
+    free(pts);
+    return bad;
+}
+
 /* Long runs cross the score's internal blocks (4096 ok samples, or more for windows above that):
  * windows carried over a block boundary, shrinking windows reaching back into the previous
  * block, windows of over 4096 samples and many equal values give exactly the oracle's index. */
@@ -432,6 +459,7 @@ static void test_score__long_runs_match_oracle(void)
         CU_ASSERT_EQUAL(oracle_mismatches(&p, s, N, idx, &checked), 0);
         CU_ASSERT_EQUAL(checked, r.samples_ok);
         CU_ASSERT_TRUE(checked > 3 * 8192);
+        CU_ASSERT_EQUAL(curve_mismatches(&p, s, N, idx, &r), 0);
     }
     free(s);
     free(idx);

@@ -1,5 +1,6 @@
 /* test_store_schema.c -- the results store and files it did not just create: migration from
- * version 1 (by a writer and by a reader), 5 -> 6 (agent clock) and 6 -> 7 (target load); refusing
+ * version 1 (by a writer and by a reader), 5 -> 6 (agent clock), 6 -> 7 (target load), 8 -> 9
+ * (external clients' costs) and 9 -> 10 (the traffic index); refusing
  * a foreign file, a text file, a missing file and a newer schema; detecting a corrupt file. */
 #include "unit.h"
 
@@ -318,6 +319,62 @@ static void test_store__migrate_v8_ext_costs(void)
     close_current(st, path);
 }
 
+/* The number of columns of index `name` (0 when there is no such index). */
+static int index_columns(const char *path, const char *name)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    int n = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_index_info(?1)", -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+        if (sqlite3_step(s) == SQLITE_ROW)
+            n = sqlite3_column_int(s, 0);
+    }
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return n;
+}
+
+/* 9 -> 10: the traffic index of version 9 (run_id, t_us) becomes one that holds every column
+ * read; a run's traffic still reads back in time order, rows of the same time in the order they
+ * were stored, though the new index orders those by session. */
+static void test_store__migrate_v9_traffic_index(void)
+{
+    const char *path = db_path("v9.db");
+    struct store *st = open_ok(path, STORE_WRITE);
+    store_close(st);
+    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 12);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "DROP INDEX traffic_run_t;"
+                                        "CREATE INDEX traffic_run_t ON traffic (run_id, t_us);"
+                                        "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                        "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in,"
+                                        " wire_out, rtt_us, frames) VALUES (1, 5, 2000, 50, 0, 0, 0, 300, 1),"
+                                        " (1, 2, 2000, 20, 0, 0, 0, 300, 1), (1, 9, 1000, 90, 0, 0, 0, 300, 1);"
+                                        "PRAGMA user_version = 9"), SQLITE_OK);
+    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 2);
+    char report[2048];
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 9 (older"));
+    st = open_ok(path, STORE_WRITE);
+    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 12);
+    struct rec_traffic t = { .session = 1, .t_us = 2000, .bytes_in = 10, .rtt_us = 200 };
+    CU_ASSERT_EQUAL(store_add_traffic(st, 1, &t), 0);
+    CU_ASSERT_EQUAL(store_flush(st), 0);
+    struct store_traffic_row *rows = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_traffic(st, 1, &rows, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    static const uint32_t want[] = { 9, 5, 2, 1 };
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(rows[i].session, want[i]);
+        CU_ASSERT_EQUAL(rows[i].t.bytes_in, want[i] * 10);
+        CU_ASSERT_EQUAL(rows[i].t.t_us, i ? 2000 : 1000);
+    }
+    free(rows);
+    close_current(st, path);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -325,6 +382,7 @@ int main(void)
         UNIT_TEST(test_store__migrate_v5_agent_clock),
         UNIT_TEST(test_store__migrate_v6_target_load),
         UNIT_TEST(test_store__migrate_v8_ext_costs),
+        UNIT_TEST(test_store__migrate_v9_traffic_index),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),
