@@ -147,13 +147,15 @@ static int drain_blocking(freerdp_peer *peer)
     return 0;
 }
 
+/* The event is activated under the inbox lock: once unlocked, the loop may end the session, the
+ * last connection may be gone and the loops freed (sim_server_run), so l is not touched after. */
 static void post(struct sim_evloop *l, struct sim_conn *c)
 {
     pthread_mutex_lock(&l->mu);
     c->next = l->inbox;
     l->inbox = c;
-    pthread_mutex_unlock(&l->mu);
     event_active(l->ev_inbox, EV_READ, 0);
+    pthread_mutex_unlock(&l->mu);
 }
 
 static void *worker(void *arg)
