@@ -43,8 +43,8 @@ expect 65 "^sessmax db: $foreign: not a sessmax database \(an SQLite file of ano
 
 newer="$TMP/newer.db"
 cp "$good" "$newer"
-sqlite3 "$newer" "PRAGMA user_version = 10;"
-expect 65 "^sessmax db: $newer: schema version 10 is newer than this sessmax supports \([0-9]+\); use a newer sessmax$" db check "$newer"
+sqlite3 "$newer" "PRAGMA user_version = 1000;"
+expect 65 "^sessmax db: $newer: schema version 1000 is newer than this sessmax supports \([0-9]+\); use a newer sessmax$" db check "$newer"
 
 text="$TMP/notes.db"
 yes 'just some text' | head -n 500 > "$text"
