@@ -12,7 +12,8 @@
 # the plan's cfs quota; see controller/cli/cmd_demo.c.) LOCK=FILE takes flock FILE around the
 # prediction and around each run (one run per hold) and then waits GAP seconds (default 120)
 # before the next hold, so that two whole-machine measurements never overlap and others get turns.
-#   bench/demo-predict.sh   env: RUNS (3), PLAN (workloads/demo-plan.yaml), CPUS (1), RT (1), LOCK, GAP
+#   bench/demo-predict.sh   env: RUNS (3), PLAN (workloads/demo-plan.yaml), CPUS (1), RT (1), LOCK, GAP,
+#   KEEP (set: keep the runs' logs and databases)
 set -euo pipefail
 RUNS=${RUNS:-3}
 S=${SESSMAX_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -20,7 +21,7 @@ B=${SESSMAX_BUILD_DIR:-$S/build}
 PLAN=${PLAN:-$S/workloads/demo-plan.yaml}
 CPUS=${CPUS:-1}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-demo-predict.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] && echo "demo-predict: logs kept in $T" || rm -rf "$T"' EXIT
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 LOAD0=$(load)
 PIN=""

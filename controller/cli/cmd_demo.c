@@ -180,6 +180,19 @@ static void set_paths(struct demo *d, const char *out, const char *plan)
     snprintf(d->log, sizeof d->log, "%s/simhost.log", d->out);
 }
 
+/* Runs the controller (and the threads it starts from now on) on the agents' CPUs, off simhost's.
+ * Under `chrt` (a quiet-machine measurement) the controller is real-time: anywhere else it would
+ * preempt simhost on its CPU whatever the group's weight (bench/demo-predict.sh runs saw other
+ * processes take up to 80 % of simhost's CPU for seconds), and the run's figure would move with
+ * the controller's bursts. Without a plan `agents: cpus:` (or on one CPU) nothing changes. */
+static void keep_off_target(const char *agent_cpus)
+{
+    cpu_set_t set;
+    if (agent_cpus && sysconf(_SC_NPROCESSORS_ONLN) > 1 && targetload_parse_cpus(agent_cpus, &set) > 0 &&
+        sched_setaffinity(0, sizeof set, &set) == 0)
+        printf("sessmax demo: controller pinned to CPU %s (the agents' CPUs)\n", agent_cpus);
+}
+
 /* Points the plan at the live simhost: its port, its certificate pinned. */
 static void retarget(struct plan *p, const struct demo *d)
 {
@@ -259,6 +272,7 @@ static int demo(int argc, char **argv)
         return EX_UNAVAILABLE;
     }
     retarget(pc.plan, &d);
+    keep_off_target(pc.plan->agents.cpus);
     snprintf(db, sizeof db, "%s/results.db", d.out);
     snprintf(report, sizeof report, "%s/report.html", d.out);
     snprintf(verdict, sizeof verdict, "%s/verdict.json", d.out);

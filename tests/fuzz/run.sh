@@ -3,7 +3,8 @@
 #   tests/fuzz/run.sh FUZZ_BUILD_DIR [NAME...]        (default: every harness)
 # Budget per harness: FUZZ_SECONDS (default 60) and/or FUZZ_RUNS executions (whichever ends first;
 # with only FUZZ_RUNS set there is no time limit). One input
-# may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine).
+# may take FUZZ_TIMEOUT seconds (default 10; raise it on a loaded machine). FUZZ_MALLOC_CONTEXT:
+# frames of stack ASan keeps per malloc and free (default 8).
 # Corpora grow in FUZZ_BUILD_DIR/fuzz/corpus/NAME, seeded from the shipped YAML files and, for the
 # link decoder, from the real encoder (seed_proto). A crash, leak, sanitizer report or timeout
 # fails the run and leaves the input in FUZZ_BUILD_DIR/fuzz/artifacts/. Prints per harness
@@ -91,9 +92,11 @@ for name in $NAMES; do
     # Short malloc stacks and a 16 MB quarantine (default 256 MB): cycling through the large one
     # faulted fresh pages in on every input and took most of the time of the harnesses that load
     # YAML or SQLite (2-3x fewer executions); a use after free is still caught within 16 MB of
-    # later frees, many inputs' worth.
+    # later frees, many inputs' worth. FUZZ_MALLOC_CONTEXT (default 8) is the depth of the stack
+    # kept per malloc and free (0: none; the error is still caught, its report lacks where the
+    # memory was allocated and freed: rerun the saved input for that).
     TIMEFORMAT='%U %S'
-    { time ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=8:quarantine_size_mb=16 \
+    { time ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=${FUZZ_MALLOC_CONTEXT:-8}:quarantine_size_mb=16 \
       UBSAN_OPTIONS=print_stacktrace=1 \
         "$bin" "${args[@]}" "$corpus" "$seeddir" >"$log" 2>&1; } 2>"$log.cpu"
     rc=$?

@@ -3,7 +3,8 @@
 # scheduling: started from a SCHED_BATCH shell, simhost still runs as SCHED_OTHER (nice kept) in
 # its own cgroup v1 group with the plan's cfs quota (cpu_percent 50 -> 50000 of 100000), the
 # default weight (only a real-time caller raises it; tests/unit/test_cmd_demo.c), and no
-# real-time runtime; the group is gone after the demo. A real-time caller is not tried here.
+# real-time runtime; the controller itself runs on the agents' CPU (off simhost's); the group is
+# gone after the demo. A real-time caller is not tried here.
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
 [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
@@ -50,6 +51,11 @@ case "$group" in /sessmax-demo-*) ;; *) fail "simhost is in cpu group '$group', 
 [ "$(cat "$G/cpu.shares")" = 1024 ] || fail "cpu.shares $(cat "$G/cpu.shares") for a caller that is not real-time"
 [ ! -e "$G/cpu.rt_runtime_us" ] || [ "$(cat "$G/cpu.rt_runtime_us")" = 0 ] || fail "the group has real-time runtime $(cat "$G/cpu.rt_runtime_us")"
 grep -q "cfs quota 50 % of a CPU (SCHED_OTHER, cpu.shares 1024)" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "the demo did not say its budget"; }
+# the (here SCHED_BATCH, under chrt real-time) controller runs on the agents' CPU, off simhost's
+affinity() { taskset -pc "$1" | sed 's/.*: //'; }
+for _ in $(seq 1 50); do [ "$(affinity "$DEMO")" = 0 ] && break; sleep 0.1; done
+[ "$(affinity "$DEMO")" = 0 ] || fail "the controller runs on CPUs $(affinity "$DEMO"), not the agents' CPU 0"
+[ "$(affinity "$SIM")" = 1 ] || fail "simhost runs on CPUs $(affinity "$SIM"), not the plan's CPU 1"
 wait "$DEMO" || { cat "$WORK/demo.log"; fail "the demo failed"; }
 DEMO=""
 [ ! -d "$G" ] || fail "$G left behind"
