@@ -5,8 +5,12 @@
 # zip_low, cpu) is joined with simhost's event-log line of the same user and action, both clocks
 # CLOCK_MONOTONIC (the agent's sample times are wall clock; the bench converts them with the
 # REALTIME - MONOTONIC offset read before and after each run). For every response:
-#   agent response = timer end - first input sent        server = frame_sent_us - first input sent
-#   agent share    = agent response - server = frame sent -> timer end
+#   agent response = timer end - first input sent
+#   server         = frame_sent_us - write_wait_us - first input sent
+#   agent share    = agent response - server = write_wait_us + (frame sent -> timer end)
+# write_wait_us is the time simhost's paint of the result waited for the agent to read (the
+# socket full): an agent that reads late makes the frame's write end late, and that part of the
+# delay is the agent's, not the server's.
 # The input path (the agent's timer starts just before it writes the input; on loopback the bytes
 # are in simhost's socket when that write returns) is counted as the server's: what it holds is
 # simhost not reading its socket yet. It is printed apart as "input wait" (sent -> input_us); the
@@ -14,7 +18,7 @@
 # Prints per session count: p50/p99/max of the agent share, the split, the targets (p99 <= 1 ms at
 # 150 sessions, <= 2 ms at 1,000), simhost's and the agent's CPU over the window.
 #   bench/agent-latency.sh [N ...]   (default 10 150 1000)
-#   env: MEASURE_S (60), WARM_S (10), WORK_SCALE (0.02), RAMP_S (N/10, at least 5),
+#   env: MEASURE_S (60), WARM_S (10), WORK_SCALE (0.02), RAMP_S (N/10, at least 5), CONNECT_THREADS (4),
 #        RT (0; 1: the agent SCHED_RR 10 via chrt and simhost at nice -20, so each has its CPU on
 #            a busy machine; keep such runs to a few minutes), SIM_RT (0; 1: simhost SCHED_RR 10
 #            too: then a worker doing an action holds simhost's CPU for a whole 100 ms RR slice
@@ -76,7 +80,7 @@ one_run() {
   [ -n "$fp" ] || { cat "$d/sim.log" >&2; exit 1; }
   $PRIO $AGENT_CPU "$B/sessmax-agent" run --target "127.0.0.1:$port" --users 'simuser{n:03}' --sessions "$n" \
     --workload "$S/workloads/simhost-task-worker.yaml" --duration "$((ramp * 6 + 240 + WARM_S + MEASURE_S))s" \
-    --ramp "${ramp}s" --fingerprint "$fp" --connect-threads 4 > "$d/agent.jsonl" 2> "$d/agent.err" &
+    --ramp "${ramp}s" --fingerprint "$fp" --connect-threads "${CONNECT_THREADS:-4}" > "$d/agent.jsonl" 2> "$d/agent.err" &
   local agent=$!
   PIDS="$PIDS $agent"
   local active=0
@@ -112,7 +116,8 @@ events = {}
 for line in open(d + "/events.log"):
     f = dict(kv.split("=", 1) for kv in line.split())
     if f.get("ok") == "1" and "input_us" in f:
-        t = tuple(int(f[k]) for k in ("input_us", "work_start_us", "work_end_us", "frame_sent_us"))
+        t = tuple(int(f[k]) for k in ("input_us", "work_start_us", "work_end_us", "frame_sent_us")) + \
+            (int(f.get("write_wait_us", 0)),)
         events.setdefault((f["user"], f["action"]), []).append(t)
 for v in events.values():
     v.sort()
@@ -135,8 +140,8 @@ for line in open(d + "/agent.jsonl"):
         if i == len(ev) or ev[i][0] > end:
             unmatched += 1
             continue
-        inp, ws, we, fs = ev.pop(i)
-        rows.append((end - fs, inp - start, ws - inp, we - ws, fs - we, end - fs))
+        inp, ws, we, fs, ww = ev.pop(i)
+        rows.append((end - fs + ww, inp - start, ws - inp, we - ws, fs - we - ww, ww, end - fs))
 def pct(v, p):
     v = sorted(v)
     return v[min(len(v) - 1, int(len(v) * p))] if v else 0
@@ -162,7 +167,8 @@ print("agent-latency: %d sessions (%d active at the end), %d responses joined in
          ms(pct(lag, 0.5)), ms(max(lag) if lag else 0), off1 - off0))
 print("agent-latency: %4d sessions: agent share p50 %.2f ms, p99 %.2f ms, max %.2f ms   %s"
       % (n, ms(pct(share, 0.5)), ms(pct(share, 0.99)), ms(max(share) if share else 0), verdict))
-names = ("input wait (server's)", "server queue", "server work", "server paint", "frame sent -> timer end")
+names = ("input wait (server's)", "server queue", "server work", "server paint",
+         "paint waiting for the agent to read", "frame sent -> timer end")
 print("agent-latency: %4d sessions: split p50/p99 ms: " % n +
       ", ".join("%s %.2f/%.2f" % (nm, ms(pct(col(k), 0.5)), ms(pct(col(k), 0.99))) for k, nm in enumerate(names, 1)))
 PY

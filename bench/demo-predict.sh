@@ -36,7 +36,8 @@ fi
 LOCKED=""
 [ -n "${LOCK:-}" ] && LOCKED="flock $LOCK"
 $LOCKED $RTS $PIN "$B/sessmax-simhost" --predict --plan "$PLAN" --cpus "$CPUS" --state-dir "$T/predict" >"$T/predict.txt"
-grep -E '^(sessmax-simhost: (plan|steady|ramp)|predicted smax)' "$T/predict.txt"
+grep -E '^(sessmax-simhost: (plan|cost model:|steady|ramp)|predicted smax)' "$T/predict.txt"
+MODEL=$(sed -n 's/^sessmax-simhost: cost model: \([0-9.]*\) s of CPU per loop/\1/p' "$T/predict.txt")
 PRED=$(sed -n 's/^predicted smax for the plan: \([0-9][0-9]*\).*/\1/p' "$T/predict.txt")
 [ -n "$PRED" ] || { echo "demo-predict: no prediction (see $T/predict.txt)" >&2; cat "$T/predict.txt" >&2; exit 1; }
 MEASURED=""
@@ -48,6 +49,17 @@ print("nr%s" % d.get("active", "?") if v is None else v)' "$T/run$i/verdict.json
   MEASURED="$MEASURED $M"
   echo "demo-predict: run $i: smax $M, verdict $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("verdict"))' \
        "$T/run$i/verdict.json") (load average now $(load))"
+  # what the server really spent: its group's CPU over the run (target_load) per loop (vsi samples)
+  python3 - "$T/run$i/results.db" "${MODEL:-0}" "$i" <<'PY'
+import sqlite3, sys
+db, model, i = sqlite3.connect(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+t = db.execute("SELECT t_us, target_permille FROM target_load ORDER BY t_us").fetchall()
+cpu = sum((b[0] - a[0]) / 1e6 * b[1] / 1e3 for a, b in zip(t, t[1:]))
+loops = db.execute("SELECT count(*) FROM samples WHERE is_measure = 1").fetchone()[0]
+if loops and model > 0:
+    print("demo-predict: run %s: simhost CPU %.1f s over %d loops = %.3f s per loop (logons, idle and logoff "
+          "included), cost model %.3f s: measured/model = %.2f" % (i, cpu, loops, cpu / loops, model, cpu / loops / model))
+PY
   if [ -n "$LOCKED" ] && [ "$i" -lt "$RUNS" ]; then sleep "${GAP:-120}"; fi
 done
 python3 - "$PRED" "$LOAD0" "$(load)" $MEASURED <<'PY'

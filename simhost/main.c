@@ -12,6 +12,7 @@
 #include <string.h>
 #include <winpr/wlog.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 static struct sim_server server;
 
@@ -55,6 +56,10 @@ int main(int argc, char **argv)
     }
     else if (!opts.calibrate_only)
         rc = sim_server_run(&server);
+    if (server.busy_at_exit) {   /* their threads still use the shared state (sim_server.h) */
+        fflush(NULL);
+        _exit(rc);
+    }
     sim_server_free(&server);
     return rc;
 }

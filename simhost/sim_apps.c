@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,12 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+static atomic_int cancelled;
+
+void sim_apps_cancel(void) { atomic_store(&cancelled, 1); }
+
+static int is_cancelled(void) { return atomic_load_explicit(&cancelled, memory_order_relaxed); }
+
 uint64_t sim_apps_prng(uint64_t bytes, uint64_t seed)
 {
     size_t words = PRNG_BUF / 8;
@@ -32,7 +39,7 @@ uint64_t sim_apps_prng(uint64_t bytes, uint64_t seed)
     uint64_t s = seed, digest = 0;
     if (!buf)
         return 0;
-    for (uint64_t done = 0; done < bytes;) {
+    for (uint64_t done = 0; done < bytes && !is_cancelled();) {
         size_t n = (bytes - done) / 8 < words ? (size_t)((bytes - done) / 8) : words;
         if (n == 0)
             break;
@@ -209,6 +216,8 @@ static long long deflate_to(const char *src, size_t srclen, uint64_t total, int 
     size_t off = 0;
     int flush = Z_NO_FLUSH, rc = Z_OK;
     while (rc != Z_STREAM_END) {
+        if (is_cancelled())
+            goto done;
         if (z.avail_in == 0 && flush == Z_NO_FLUSH) {
             size_t n = srclen - off;
             if (n > total - fed)

@@ -44,5 +44,9 @@ int sim_app_run(const struct sim_cmd *cmd, const char *dir, double scale, unsign
 
 /* The PRNG work itself (also the editor's start-up work); returns a digest of the output. */
 uint64_t sim_apps_prng(uint64_t bytes, uint64_t seed);
+/* Shutdown: from now on the work of every action in progress or to come stops at its next chunk
+ * (a few ms; its window may be wrong or an error: the clients are being disconnected), so that
+ * exit need not wait for a whole action of each session. */
+void sim_apps_cancel(void);
 
 #endif

@@ -39,9 +39,9 @@ int sim_eventlog_format(const struct sim_event *e, char *buf, size_t len)
 {
     int n = snprintf(buf, len,
                      "session=%u user=%s action=%s seq=%u input_us=%" PRIu64 " work_start_us=%" PRIu64
-                     " work_end_us=%" PRIu64 " frame_sent_us=%" PRIu64 " ok=%d\n",
+                     " work_end_us=%" PRIu64 " frame_sent_us=%" PRIu64 " write_wait_us=%" PRIu64 " ok=%d\n",
                      e->session, e->user ? e->user : "-", e->action, e->seq, e->input_us, e->work_start_us,
-                     e->work_end_us, e->frame_sent_us, e->ok);
+                     e->work_end_us, e->frame_sent_us, e->write_wait_us, e->ok);
     return n < 0 ? 0 : (n >= (int)len ? (int)len - 1 : n);
 }
 

@@ -1,7 +1,9 @@
 /* sim_eventlog.h -- the optional server-side event log (--event-log FILE): one line per action,
- *   session=<id> user=<name> action=<edit|zip9|...> seq=<n> input_us=<t> work_start_us=<t> work_end_us=<t> frame_sent_us=<t> ok=<0|1>
+ *   session=<id> user=<name> action=<edit|zip9|...> seq=<n> input_us=<t> work_start_us=<t> work_end_us=<t> frame_sent_us=<t> write_wait_us=<d> ok=<0|1>
  * times are CLOCK_MONOTONIC microseconds (common/clock.h), comparable with the agent's on the same
- * host; input_us is when simhost read the input that triggered the action (docs/simhost.md). Thread-safe: one locked, flushed write per line. */
+ * host; input_us is when simhost read the input that triggered the action; write_wait_us (a
+ * duration) is how long, between work_end_us and frame_sent_us, the frame waited for the client
+ * to read (socket full) (docs/simhost.md). Thread-safe: one locked, flushed write per line. */
 #ifndef SIM_EVENTLOG_H
 #define SIM_EVENTLOG_H
 
@@ -17,6 +19,7 @@ struct sim_event {
     unsigned seq;
     uint64_t input_us;           /* the triggering input was read (0: none, e.g. a command from a test) */
     uint64_t work_start_us, work_end_us, frame_sent_us;
+    uint64_t write_wait_us;      /* duration: the paint waited for the client to read */
     int ok;
 };
 

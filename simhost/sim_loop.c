@@ -17,7 +17,6 @@
 #include <event2/thread.h>
 #include <freerdp/error.h>
 #include <freerdp/settings.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -134,35 +133,22 @@ static void goodbye(struct sim_conn *c, uint32_t errinfo)
 
 /* ---- workers ---- */
 
-/* A worker starts by writing out what the loop left buffered (blocking, as its paint will be). */
-static int drain_blocking(freerdp_peer *peer)
-{
-    while (peer->IsWriteBlocked(peer)) {
-        struct pollfd p = { .fd = peer->sockfd, .events = POLLOUT };
-        if (poll(&p, 1, 100) < 0 && errno != EINTR)
-            return -1;
-        if (peer->DrainOutputBuffer(peer) < 0)
-            return -1;
-    }
-    return 0;
-}
-
+/* The event is activated under the inbox lock: once unlocked, the loop may end the session, the
+ * last connection may be gone and the loops freed (sim_server_run), so l is not touched after. */
 static void post(struct sim_evloop *l, struct sim_conn *c)
 {
     pthread_mutex_lock(&l->mu);
     c->next = l->inbox;
     l->inbox = c;
-    pthread_mutex_unlock(&l->mu);
     event_active(l->ev_inbox, EV_READ, 0);
+    pthread_mutex_unlock(&l->mu);
 }
 
 static void *worker(void *arg)
 {
     struct sim_conn *c = arg;
-    freerdp_peer *peer = c->s->peer;
-    freerdp_settings_set_bool(peer->settings, FreeRDP_WaitForOutputBufferFlush, TRUE);
-    c->work_rc = drain_blocking(peer) == 0 ? sim_session_drain(c->s, 1) : -1;
-    freerdp_settings_set_bool(peer->settings, FreeRDP_WaitForOutputBufferFlush, FALSE);
+    /* first what the loop left buffered, then the action (sim_session_write_out) */
+    c->work_rc = sim_session_write_out(c->s, NULL) == 0 ? sim_session_drain(c->s, 1) : -1;
     post(c->loop, c);
     return NULL;
 }

@@ -8,9 +8,9 @@
  * and writes without blocking: output a client has not read yet waits in FreeRDP's buffer, the
  * loop drains it when the socket is writable and paints nothing new meanwhile (the dirty
  * rectangles accumulate). A command that does work is handed, with the session, to a thread of
- * its own for the length of the action (the work, its paint, written blocking as before), so
- * that actions in progress share the CPUs as the cost model assumes; the loop leaves the peer
- * alone until the thread hands it back. Logoff and refusals send their goodbye, half-close and
+ * its own for the length of the action (the work, and its paint, which waits while the client
+ * keeps the socket full: sim_session_write_out), so that actions in progress share the CPUs as
+ * the cost model assumes; the loop leaves the peer alone until the thread hands it back. Logoff and refusals send their goodbye, half-close and
  * drain the socket (at most 2 s) from the loop, then the session is torn down there. */
 #ifndef SIM_LOOP_H
 #define SIM_LOOP_H

@@ -137,6 +137,7 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
             "measure %s, threshold +%.0f ms, window %u + %g x active\n", plan, p.sessions, p.launch_window_s,
             p.steady_state_s, cpus, l.measure[0] ? l.measure : "(none)", p.offset_s * 1e3, p.window_base,
             p.window_frac);
+    fprintf(out, "sessmax-simhost: cost model: %.3f s of CPU per loop\n", sim_cost_loop_cpu_s(c, &l));
     struct sim_mva_timer t[SIM_LOOP_TIMERS_MAX];
     struct sim_mva_smax m;
     for (size_t k = 0; k < l.ntimers; k++)

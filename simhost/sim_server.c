@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "rdpmem/rdp_bulk.h"
+#include "simhost/sim_apps.h"
 #include "simhost/sim_codec.h"
 #include "simhost/sim_loop.h"
 #include "simhost/sim_peer.h"
@@ -233,9 +234,12 @@ static void *watchdog(void *arg)
     return NULL;
 }
 
-/* Ends every connection: shut their sockets down, then wait (bounded) for them to end. */
-static void stop_peers(struct sim_server *srv)
+/* Ends every connection: shut their sockets down, then wait for them to end until a deadline
+ * (not a count of wake-ups: every connection that ends wakes this wait). Returns how many are
+ * still live after SIM_EXIT_WAIT_S. */
+static int stop_peers(struct sim_server *srv)
 {
+    sim_apps_cancel();
     pthread_mutex_lock(&srv->mu);
     srv->stop = 1;
     for (struct sim_peer_entry *e = srv->peers; e; e = e->next)
@@ -244,17 +248,16 @@ static void stop_peers(struct sim_server *srv)
             shutdown(e->fd, SHUT_RDWR);
         }
     pthread_cond_broadcast(&srv->idle);
-    for (int i = 0; i < 100 && srv->conns > 0; i++) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L)
-            ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&srv->idle, &srv->mu, &ts);
-    }
-    if (srv->conns > 0)
-        log_warn("%d connections still busy at exit", srv->conns);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += SIM_EXIT_WAIT_S;
+    while (srv->conns > 0 && pthread_cond_timedwait(&srv->idle, &srv->mu, &deadline) != ETIMEDOUT)
+        ;
+    int left = srv->conns;
+    if (left > 0)
+        log_warn("%d connections still busy %d s after shutdown: exiting without them", left, SIM_EXIT_WAIT_S);
     pthread_mutex_unlock(&srv->mu);
+    return left;
 }
 
 int sim_server_run(struct sim_server *srv)
@@ -299,8 +302,8 @@ done:
         l->Close(l);
         freerdp_listener_free(l);
     }
-    stop_peers(srv);
-    if (srv->conns == 0) {   /* else a session may still be on a loop: leave them to exit() */
+    srv->busy_at_exit = stop_peers(srv);
+    if (!srv->busy_at_exit) {   /* else a session may still be on a loop: see busy_at_exit */
         sim_loops_stop(srv->loops);
         srv->loops = NULL;
     }

@@ -51,13 +51,18 @@ struct sim_server {
     uint64_t accepted, refused_busy, evicted;
     struct sim_loops *loops;      /* sim_loop.h, while serving */
     volatile sig_atomic_t stop;
+    int busy_at_exit;             /* connections still live SIM_EXIT_WAIT_S after the stop */
 };
 
 /* Loads everything the peers share (font, certificate, accounts, event log, calibration) and
  * prints the cost table. Returns 0, or -1 after printing one error line. */
 int sim_server_init(struct sim_server *srv, const struct sim_opts *o);
 /* Starts the event loops, listens, prints the ready line and serves until srv->stop; then ends
- * every connection, waits for them and stops the loops. Returns the process exit code. */
+ * every connection, waits for them (at most SIM_EXIT_WAIT_S) and stops the loops. Returns the
+ * process exit code. When some connection is still live after that (srv->busy_at_exit), its
+ * threads still use the loops and what sim_server_free frees: the caller must then leave with
+ * _exit() and free nothing. */
+#define SIM_EXIT_WAIT_S 10
 int sim_server_run(struct sim_server *srv);
 void sim_server_free(struct sim_server *srv);
 

@@ -10,17 +10,39 @@
 #include "simhost/sim_drive.h"
 #include "simhost/sim_kbd.h"
 
+#include <errno.h>
 #include <freerdp/freerdp.h>
 #include <freerdp/update.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
 /* ---- sending ---- */
 
+int sim_session_write_out(struct sim_session *s, uint64_t *wait_us)
+{
+    freerdp_peer *peer = s->peer;
+    while (peer->IsWriteBlocked(peer)) {
+        struct pollfd p = { .fd = peer->sockfd, .events = POLLOUT };
+        uint64_t t0 = clock_now_us();
+        int r = poll(&p, 1, 100);
+        if (wait_us)
+            *wait_us += clock_now_us() - t0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (peer->DrainOutputBuffer(peer) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int send_strip(void *arg, const struct sim_strip *st)
 {
     struct sim_session *s = arg;
     SURFACE_BITS_COMMAND cmd;
+    /* a worker's paint: at most one strip waits in FreeRDP's buffer */
+    if (s->pacing && sim_session_write_out(s, &s->write_wait_us) != 0)
+        return -1;
     memset(&cmd, 0, sizeof cmd);
     cmd.cmdType = CMDTYPE_SET_SURFACE_BITS;
     cmd.destLeft = (UINT32)st->x;
@@ -110,8 +132,14 @@ static int run_command(struct sim_session *s, const struct sim_cmd *cmd, uint64_
     }
     ev.work_end_us = clock_now_us();
     show_result(s, cmd->kind, &out);
+    s->pacing = 1;
+    s->write_wait_us = 0;
     int rc = flush(s);
+    if (rc == 0)
+        rc = sim_session_write_out(s, &s->write_wait_us);
+    s->pacing = 0;
     ev.frame_sent_us = clock_now_us();
+    ev.write_wait_us = s->write_wait_us;
     sim_eventlog_write(s->srv->elog, &ev);
     return rc;
 }

@@ -53,6 +53,8 @@ struct sim_session {
     int qn;
     struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */
     struct sim_event copy_ev;    /* the copy in progress, logged when it ends */
+    int pacing;                  /* a worker paints: wait for the client between strips */
+    uint64_t write_wait_us;      /* of the paint in progress: time the client kept the socket full */
 };
 
 /* Queues one key press or release (unicode: a UTF-16 unit) to be run by sim_session_drain();
@@ -65,6 +67,12 @@ void sim_session_queue(struct sim_session *s, uint16_t flags, uint16_t code, int
  * session to a thread that calls again with work = 1, which runs it, the rest of the queue and
  * the paint. Returns 0, SIM_DRAIN_WORK, or -1 when the client is gone. */
 int sim_session_drain(struct sim_session *s, int work);
+/* Writes out what FreeRDP holds for the client, waiting (poll) while the socket is full; adds the
+ * time spent waiting to *wait_us (NULL: not counted). Returns 0, or -1 when the client is gone.
+ * A worker calls it before its action and after its paint: the session's writes never block
+ * (FreeRDP's WaitForOutputBufferFlush stays off), so the time the client takes to read is
+ * measured apart from the time simhost takes to encode and write (the event log's write_wait_us). */
+int sim_session_write_out(struct sim_session *s, uint64_t *wait_us);
 /* How long (µs from now) until the session must be served again without input: a copy in
  * progress steps every SIM_COPY_TICK_US, the first frame waits for the client at most SIM_HOLD_US.
  * 0 = only input wakes it. */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # simhost_eventlog.sh -- simhost's event log against a real agent session (one loop of the task
 # worker): every action the agent timed has its line, with the time its triggering input was read
-# (input_us), and for every action input_us <= work_start_us <= work_end_us <= frame_sent_us.
+# (input_us), and for every action input_us <= work_start_us <= work_end_us <= frame_sent_us, with
+# the paint's wait for the client (write_wait_us) no longer than work_end_us -> frame_sent_us.
 # The agent's timer samples of the same actions are ok. Order only: no timing thresholds.
 . "$(dirname "$0")/lib/agent_env.sh"
 start_simhost 2 --work-scale 0.05 --event-log "$T/events.log"
@@ -20,6 +21,8 @@ for n, line in enumerate(open(sys.argv[1]), 1):
     t = [int(f[k]) for k in ("input_us", "work_start_us", "work_end_us", "frame_sent_us")]
     if not 0 < t[0] <= t[1] <= t[2] <= t[3]:
         sys.exit("events.log:%d: times out of order: %s" % (n, line.strip()))
+    if not re.fullmatch(r"[0-9]+", f.get("write_wait_us", "")) or int(f["write_wait_us"]) > t[3] - t[2]:
+        sys.exit("events.log:%d: write_wait_us missing or longer than the paint: %s" % (n, line.strip()))
     ev.append(f)
 got = {(f["user"], f["action"]) for f in ev if f["ok"] == "1"}
 recs = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]

@@ -37,11 +37,11 @@ static void test_sim_tls__generate_and_reuse(void)
 static void test_sim_tls__eventlog_line(void)
 {
     struct sim_event e = { .session = 3, .user = "simuser003", .action = "zip9", .seq = 12, .input_us = 90,
-                          .work_start_us = 100, .work_end_us = 250, .frame_sent_us = 300, .ok = 1 };
+                          .work_start_us = 100, .work_end_us = 250, .frame_sent_us = 300, .write_wait_us = 20, .ok = 1 };
     char line[256];
     int n = sim_eventlog_format(&e, line, sizeof line);
     CU_ASSERT_STRING_EQUAL(line, "session=3 user=simuser003 action=zip9 seq=12 input_us=90 work_start_us=100 "
-                                 "work_end_us=250 frame_sent_us=300 ok=1\n");
+                                 "work_end_us=250 frame_sent_us=300 write_wait_us=20 ok=1\n");
     CU_ASSERT_EQUAL(n, (int)strlen(line));
     char path[1024];
     snprintf(path, sizeof path, "%s/events.log", unit_tmpdir());
