@@ -10,8 +10,8 @@
 #include "simhost/sim_drive.h"
 #include "simhost/sim_kbd.h"
 
-#include <freerdp/freerdp.h>
 #include <errno.h>
+#include <freerdp/freerdp.h>
 #include <freerdp/update.h>
 #include <poll.h>
 #include <stdio.h>
