@@ -19,6 +19,7 @@
 
 #include "agent/connector.h"
 #include "agent/looplag.h"
+#include "agent/loopwatch.h"
 #include "agent/rdp_mem.h"
 #include "agent/session.h"
 #include "agent/x11_costs.h"
@@ -219,6 +220,8 @@ static void health_cb(evutil_socket_t fd, short what, void *arg)
     struct engine_counts c;
     struct rec_health h = { .t_us = clock_wall_us() };
     uint64_t cpu_us, now = clock_now_us();
+    struct loopwatch_mark m;
+    loopwatch_begin(&m);
 
     engine_get_counts(e, &c);
     h.sessions_active = c.logon + c.running + c.logoff;
@@ -233,6 +236,7 @@ static void health_cb(evutil_socket_t fd, short what, void *arg)
     e->last_health_us = now;
     if (e->sink.health)
         e->sink.health(e->sink.ctx, &h);
+    loopwatch_end(&m, "health record", UINT32_MAX);
 }
 
 /* ---------------------------------------------------------------- sessions */

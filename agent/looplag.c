@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/loopwatch.h"
 #include "common/clock.h"
 
 #define LOOPLAG_MAX_SAMPLES 4096
@@ -48,7 +49,9 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     struct looplag *l = arg;
     uint64_t now = clock_now_us();
-    looplag_record(l, now > l->due_us ? (uint32_t)(now - l->due_us) : 0);
+    uint32_t late_us = now > l->due_us ? (uint32_t)(now - l->due_us) : 0;
+    looplag_record(l, late_us);
+    loopwatch_tick(late_us);
     l->due_us = now + l->period_us;
     struct timeval tv = { (time_t)(l->period_us / 1000000), (suseconds_t)(l->period_us % 1000000) };
     event_add(l->ev, &tv);

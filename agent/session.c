@@ -19,9 +19,11 @@
 #include "agent/drives.h"
 #include "agent/failure.h"
 #include "agent/interp.h"
+#include "agent/loopwatch.h"
 #include "agent/netem.h"
 #include "agent/netstats.h"
 #include "agent/rdp_settings.h"
+#include "agent/rdp_sleep.h"
 #include "agent/screen.h"
 #include "agent/session_int.h"
 #include "agent/session_life.h"
@@ -154,9 +156,15 @@ static void fd_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct session *s = arg;
+    struct loopwatch_mark m;
     if (!s->inst || s->l.finish_pending)
         return;
-    if (!freerdp_check_event_handles(s->inst->context) || freerdp_shall_disconnect(s->inst)) {
+    loopwatch_begin(&m);
+    rdp_sleep_enter(s->inst->context, s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested);
+    BOOL ok = freerdp_check_event_handles(s->inst->context);
+    rdp_sleep_leave();
+    loopwatch_end(&m, "freerdp_check_event_handles", s->l.index);
+    if (!ok || freerdp_shall_disconnect(s->inst)) {
         disarm(s);
         connection_lost(s);
         return;
@@ -195,11 +203,14 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     struct session *s = arg;
+    struct loopwatch_mark m;
     if (!s->inst || !s->l.h->sink->traffic)
         return;
+    loopwatch_begin(&m);
     struct rec_traffic t = { .session = s->l.index, .t_us = clock_wall_us(), .frames = s->frames };
     netstats_sample(s->inst->context, s->sock_fd, &t);
     s->l.h->sink->traffic(s->l.h->sink->ctx, &t);
+    loopwatch_end(&m, "traffic record", s->l.index);
 }
 
 
@@ -376,10 +387,13 @@ static void connect_done(struct connector_job *j)
 
     s->attempts++;
     if (s->inst && !s->l.logoff_requested) {
+        struct loopwatch_mark m;
+        loopwatch_begin(&m);
         s->l.t0_us = j->started_us;
         log_debug("session %u (%s): connected in %.1f ms", s->l.index, s->l.user,
                   (double)(clock_now_us() - j->started_us) / 1000.0);
         connected(s);
+        loopwatch_end(&m, "hand-over of a connected session", s->l.index);
         return;
     }
     if (s->inst) {                              /* connected, but logoff was asked meanwhile */

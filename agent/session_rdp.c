@@ -14,6 +14,7 @@
 
 #include "agent/drives.h"
 #include "agent/interp.h"
+#include "agent/loopwatch.h"
 #include "agent/rdp_settings.h"
 #include "agent/rdpdr_fix.h"
 #include "agent/screen.h"
@@ -196,29 +197,41 @@ static int live(const struct session *s)
             s->l.state == SESSION_ST_LOGOFF);
 }
 
+/* An input event went out (ok) or not; the send is watched for loop stalls. */
+static int sent(const struct session *s, BOOL ok, const struct loopwatch_mark *m)
+{
+    loopwatch_end(m, "sending input", s->l.index);
+    return ok ? 0 : -1;
+}
+
 static int op_key(void *sess, uint32_t code, int down)
 {
     struct session *s = sess;
-    if (!live(s) || !freerdp_input_send_keyboard_event_ex(s->inst->input, down ? TRUE : FALSE, code))
+    struct loopwatch_mark m;
+    if (!live(s))
         return -1;
-    return 0;
+    loopwatch_begin(&m);
+    return sent(s, freerdp_input_send_keyboard_event_ex(s->inst->input, down ? TRUE : FALSE, code), &m);
 }
 
 static int op_unicode(void *sess, uint16_t c, int down)
 {
     struct session *s = sess;
-    if (!live(s) ||
-        !freerdp_input_send_unicode_keyboard_event(s->inst->input, down ? 0 : KBD_FLAGS_RELEASE, c))
+    struct loopwatch_mark m;
+    if (!live(s))
         return -1;
-    return 0;
+    loopwatch_begin(&m);
+    return sent(s, freerdp_input_send_unicode_keyboard_event(s->inst->input, down ? 0 : KBD_FLAGS_RELEASE, c), &m);
 }
 
 static int op_mouse(void *sess, uint16_t flags, uint16_t x, uint16_t y)
 {
     struct session *s = sess;
-    if (!live(s) || !freerdp_input_send_mouse_event(s->inst->input, flags, x, y))
+    struct loopwatch_mark m;
+    if (!live(s))
         return -1;
-    return 0;
+    loopwatch_begin(&m);
+    return sent(s, freerdp_input_send_mouse_event(s->inst->input, flags, x, y), &m);
 }
 
 static int op_screen(void *sess, struct screen_view *out)

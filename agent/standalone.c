@@ -19,6 +19,7 @@
 #include "agent/interp.h"
 #include "common/hostport.h"
 #include "agent/jsonl_sink.h"
+#include "agent/loopwatch.h"
 #include "agent/netem.h"
 #include "agent/outpipe.h"
 #include "common/log.h"
@@ -123,6 +124,13 @@ static int run_loop(struct run *r, struct jsonl_sink *js)
     uint32_t p50, p99, max;
     engine_lag_total(r->eng, &p50, &p99, &max);
     unsigned bad_count = jsonl_sink_summary(js, stderr, p50, p99, max);
+    uint32_t stalls, late_ticks, sleeps;
+    uint64_t slept_us;
+    loopwatch_counts(&stalls, &late_ticks);
+    loopwatch_sleeps(&sleeps, &slept_us);
+    fprintf(stderr, "loop stalls over %u ms: %u in watched calls, %u late ticks outside them "
+            "(the 'loop stall' lines name them); FreeRDP's Sleep() on the loop: %u calls, %.1f ms\n",
+            LOOPWATCH_REPORT_US / 1000, stalls, late_ticks, sleeps, slept_us / 1000.0);
     return bad_count || r->interrupted ? 1 : 0;
 }
 
