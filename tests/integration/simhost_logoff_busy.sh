@@ -7,29 +7,11 @@
 # logoff_incomplete. Here the busy host is simhost stopped (SIGSTOP) across the start of the
 # logoff; the loop of the test workload opens the run box and thinks; its logoff steps are those
 # of each shipped workload. Every session must end cleanly ("ended", reason none).
-set -euo pipefail
-build=${SESSMAX_BUILD_DIR:?}
-src=${SESSMAX_SOURCE_DIR:?}
-tmp=$(mktemp -d)
-sim_pid=
-cleanup() {
-    if [ -n "$sim_pid" ]; then kill -CONT "$sim_pid" 2>/dev/null || true; kill "$sim_pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "simhost_logoff_busy: $*" >&2; exit 1; }
-
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+. "$(dirname "$0")/lib/agent_env.sh"
 export SESSMAX_PASSWORD=logoff-busy-pw
-"$build/sessmax-simhost" --listen "127.0.0.1:$port" --users 4 --work-scale 0.05 --state-dir "$tmp/state" \
-    >"$tmp/sim.log" 2>&1 &
-sim_pid=$!
-for _ in $(seq 100); do
-    grep -q "listening on" "$tmp/sim.log" && break
-    kill -0 "$sim_pid" 2>/dev/null || { cat "$tmp/sim.log" >&2; fail "simhost did not start"; }
-    sleep 0.1
-done
-grep -q "listening on" "$tmp/sim.log" || fail "simhost is not listening"
+
+start_simhost 4 --work-scale 0.05
+sim_pid=${PIDS##* }      # SIGKILL in the cleanup also ends it if a failure leaves it stopped
 
 now_ms() { date +%s%3N; }
 sleep_until_ms() { local d=$(( $1 - $(now_ms) )); [ "$d" -le 0 ] || sleep "$(printf '%d.%03d' $((d / 1000)) $((d % 1000)))"; }
@@ -39,8 +21,8 @@ sleep_until_ms() { local d=$(( $1 - $(now_ms) )); [ "$d" -le 0 ] || sleep "$(pri
 check() {
     local shipped=$1 user=$2 name wl out
     name=$(basename "$shipped" .yaml)
-    wl=$tmp/$name-busy.yaml
-    out=$tmp/$name
+    wl=$T/$name-busy.yaml
+    out=$T/$name
     {
         printf 'version: 1\nname: logoff-busy\ndesktop: {width: 1024, height: 768, bpp: 16}\n'
         printf 'regions:\n  taskbar: [0, 740, 1024, 28]\n  runbox: [8, 600, 420, 132]\n'
@@ -55,11 +37,11 @@ check() {
     local t0 logoff_ms
     t0=$(now_ms)
     logoff_ms=$(( t0 + 8000 ))
-    "$build/sessmax-agent" run --target "127.0.0.1:$port" --users "$user" --sessions 1 --workload "$wl" \
+    "$AGENT" run --target "127.0.0.1:$SIM_PORT" --users "$user" --sessions 1 --workload "$wl" \
         --duration 8s --logoff-timeout 25s --no-verify >"$out.jsonl" 2>"$out.err" &
     local agent=$!
-    for _ in $(seq 50); do grep -q "$user logged on" "$tmp/sim.log" && break; sleep 0.1; done
-    grep -q "$user logged on" "$tmp/sim.log" || { kill "$agent" 2>/dev/null; fail "$name: no logon"; }
+    for _ in $(seq 50); do grep -q "$user logged on" "$T/simhost.log" && break; sleep 0.1; done
+    grep -q "$user logged on" "$T/simhost.log" || { kill "$agent" 2>/dev/null; fail "simhost_logoff_busy: $name: no logon"; }
     sleep_until_ms $(( logoff_ms - 2000 ))
     kill -STOP "$sim_pid"
     sleep_until_ms $(( logoff_ms + 2000 ))
@@ -80,10 +62,10 @@ EOF
 }
 
 n=0
-for shipped in "$src"/workloads/*.yaml; do
+for shipped in "$S"/workloads/*.yaml; do
     grep -q '^logoff:' "$shipped" && grep -q 'type: "logoff' "$shipped" || continue
     n=$((n + 1))
     check "$shipped" "$(printf 'simuser%03d' "$n")"
 done
-[ "$n" -ge 1 ] || fail "no shipped simhost workload with logoff steps"
+[ "$n" -ge 1 ] || fail "simhost_logoff_busy: no shipped simhost workload with logoff steps"
 echo PASS
