@@ -153,6 +153,9 @@ static int digits8(const unsigned char *p, int64_t w, uint64_t *out)
 static int field_fast(const unsigned char *p, int64_t w, const unsigned char *end, int64_t *out)
 {
     uint64_t hi, lo;
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    return field(p, w, out);                   /* digits8 takes the first byte as the lowest */
+#endif
     if (w <= 8 && end - p >= 8 && digits8(p, w, &lo) == 0) {
         *out = (int64_t)lo;
         return 0;
