@@ -197,6 +197,16 @@ static void test_store__detects_corruption(void)
     CU_ASSERT_PTR_NULL(strstr(report, "integrity: ok"));
 }
 
+/* Checks that store_check reports the file as older (its report contains `older`), then opens
+ * it for writing, which migrates it. */
+static struct store *reopen_older(const char *path, const char *older)
+{
+    char report[2048];
+    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, older));
+    return open_ok(path, STORE_WRITE);
+}
+
 /* A file of the current version taken back to version 7's samples table, then to an older
  * version by `downgrade_sql`; store_check reports `older` for it; returns it opened for writing,
  * which migrates it. */
@@ -207,11 +217,7 @@ static struct store *open_older(const char *path, const char *downgrade_sql, con
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, downgrade_sql), SQLITE_OK);
-    char report[2048];
-    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, older));
-    st = open_ok(path, STORE_WRITE);
-    return st;
+    return reopen_older(path, older);
 }
 
 /* Closes a migrated file and checks it now stands at the current version. */
@@ -353,10 +359,7 @@ static void test_store__migrate_v9_traffic_index(void)
                                         " (1, 2, 2000, 20, 0, 0, 0, 300, 1), (1, 9, 1000, 90, 0, 0, 0, 300, 1);"
                                         "PRAGMA user_version = 9"), SQLITE_OK);
     CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 2);
-    char report[2048];
-    CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "schema version 9 (older"));
-    st = open_ok(path, STORE_WRITE);
+    st = reopen_older(path, "schema version 9 (older");
     CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 12);
     struct rec_traffic t = { .session = 1, .t_us = 2000, .bytes_in = 10, .rtt_us = 200 };
     CU_ASSERT_EQUAL(store_add_traffic(st, 1, &t), 0);
