@@ -14,7 +14,7 @@
  * ACKs dropped or late (LATE_US). Run: build/bench/bench_controller_scale (about 4 minutes,
  * ~1 GB of disk in /tmp). */
 #include "bench/bench_controller_scale_agents.h"
-#include "bench/bench_proc.h"
+#include "common/procstat.h"
 #include "common/clock.h"
 #include "common/hostport.h"
 #include "common/log.h"
@@ -58,9 +58,9 @@ static void *probe_main(void *arg)
     struct probe *p = arg;
     while (!p->stop && p->n < 4096) {
         p->t[p->n] = clock_wall_us();
-        p->rss_kb[p->n] = bench_proc_kb(getpid(), "VmRSS:");
-        p->anon_kb[p->n] = bench_proc_kb(getpid(), "RssAnon:");
-        p->file_kb[p->n] = bench_proc_kb(getpid(), "RssFile:");
+        p->rss_kb[p->n] = procstat_kb(getpid(), "VmRSS:");
+        p->anon_kb[p->n] = procstat_kb(getpid(), "RssAnon:");
+        p->file_kb[p->n] = procstat_kb(getpid(), "RssFile:");
         p->cpu[p->n++] = cpu_us();
         usleep(500000);
     }
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
     f.end_us = clock_wall_us();
     probe.stop = 1;
     pthread_join(th, NULL);
-    f.rss_kb = bench_proc_kb(getpid(), "VmHWM:");
+    f.rss_kb = procstat_kb(getpid(), "VmHWM:");
     fclose(out);
     close(con.pin_fd);
     static struct scale_report r;

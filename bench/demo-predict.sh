@@ -1,8 +1,9 @@
 #!/bin/bash
 # demo-predict.sh -- the prediction for the run that was made: predicts the smax of `make demo`'s
 # plan (sessmax-simhost --predict --plan, the ramp simulated with the cost model measured on
-# this machine), runs `sessmax demo` RUNS times (default 3) and prints the table: predicted,
-# each measured smax, its error against the prediction (target within +-10 %) and the spread of
+# this machine and scaled to what a real session's loops cost simhost), runs `sessmax demo` RUNS
+# times (default 3) and prints the table: predicted, each measured smax, its error against the
+# prediction (target within +-10 %) and the spread of
 # the measured runs (max - min over their mean, target within +-5 %, i.e. <= 10 % wide). The
 # machine should be quiet: the load average at start and end is printed beside the table. When it
 # may (root, or CAP_SYS_NICE), the script runs the prediction and every demo run -- simhost, the
@@ -36,8 +37,9 @@ fi
 LOCKED=""
 [ -n "${LOCK:-}" ] && LOCKED="flock $LOCK"
 $LOCKED $RTS $PIN "$B/sessmax-simhost" --predict --plan "$PLAN" --cpus "$CPUS" --state-dir "$T/predict" >"$T/predict.txt"
-grep -E '^(sessmax-simhost: (plan|cost model:|steady|ramp)|predicted smax)' "$T/predict.txt"
-MODEL=$(sed -n 's/^sessmax-simhost: cost model: \([0-9.]*\) s of CPU per loop/\1/p' "$T/predict.txt")
+grep -E '^(sessmax-simhost: (plan|real|cost model:|steady|ramp)|predicted smax)' "$T/predict.txt"
+# the CPU per loop the prediction used (the real session's when its check ran)
+MODEL=$(sed -n 's/^sessmax-simhost: cost model: \([0-9.]*\) s of CPU per loop.*/\1/p' "$T/predict.txt")
 PRED=$(sed -n 's/^predicted smax for the plan: \([0-9][0-9]*\).*/\1/p' "$T/predict.txt")
 [ -n "$PRED" ] || { echo "demo-predict: no prediction (see $T/predict.txt)" >&2; cat "$T/predict.txt" >&2; exit 1; }
 MEASURED=""

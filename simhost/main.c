@@ -5,6 +5,7 @@
 #include "simhost/sim_opts.h"
 #include "simhost/sim_predict.h"
 #include "simhost/sim_ramp_plan.h"
+#include "simhost/sim_selfcheck.h"
 #include "simhost/sim_server.h"
 
 #include <signal.h>
@@ -46,6 +47,8 @@ int main(int argc, char **argv)
         return EX_UNAVAILABLE;
     }
     sim_cost_print(&server.costs, stdout);
+    if ((opts.plan || opts.predict) && opts.session_loops > 0)
+        sim_selfcheck_predict(&opts, &server.costs, stdout);
     int rc = 0;
     if (opts.plan)
         rc = sim_ramp_plan_main(opts.plan, opts.cpus, &server.costs, stdout);

@@ -266,3 +266,21 @@ double sim_cost_capacity(const struct sim_costs *c, const struct sim_loop *l, do
         return 0;
     return cpus * len / cpu;
 }
+
+void sim_cost_scale(struct sim_costs *c, double f)
+{
+    for (int k = 0; k < SIM_CMD_KIND_COUNT; k++) {
+        c->work_s[k] *= f;
+        c->paint_s[k] *= f;
+    }
+    c->key_s *= f;
+}
+
+double sim_cost_scale_to(struct sim_costs *c, const struct sim_loop *l, double loop_s)
+{
+    double model = sim_cost_loop_cpu_s(c, l);
+    if (model <= 0 || loop_s <= 0)
+        return 1;
+    sim_cost_scale(c, loop_s / model);
+    return loop_s / model;
+}

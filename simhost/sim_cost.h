@@ -87,6 +87,12 @@ double sim_cost_loop_cpu_s(const struct sim_costs *c, const struct sim_loop *l);
 double sim_cost_loop_user_s(const struct sim_loop *l);
 double sim_cost_loop_len_s(const struct sim_costs *c, const struct sim_loop *l);
 double sim_cost_capacity(const struct sim_costs *c, const struct sim_loop *l, double cpus);
+/* Multiplies every action's work and paint and the keystroke echo by f: the whole table scaled,
+ * so loops and timers alike. */
+void sim_cost_scale(struct sim_costs *c, double f);
+/* Scales c so one loop l costs loop_s (the factor loop_s / the model's figure, which it returns);
+ * leaves c alone and returns 1 when either figure is not positive. */
+double sim_cost_scale_to(struct sim_costs *c, const struct sim_loop *l, double loop_s);
 /* CPU seconds of one sample of timer t (what its steps trigger, per occurrence). */
 double sim_cost_timer_cpu_s(const struct sim_costs *c, const struct sim_loop_timer *t);
 

@@ -24,7 +24,10 @@ void sim_opts_usage(void)
           "                       [--io-fairshare on|off] [--ignore-logoff]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "       sessmax-simhost --predict --plan PLAN.yaml --cpus C   (the smax of that plan's ramp)\n"
-          "                       [--work-scale X] [--state-dir DIR]\n"
+          "                       [--work-scale X] [--state-dir DIR] [--session-loops N]\n"
+          "  --session-loops N: after the synthetic calibration, play N loops of the workload into one\n"
+          "  real session of a simhost child and scale the cost model to its CPU per loop (default 2;\n"
+          "  0: the synthetic model alone)\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
           "Password: env SESSMAX_PASSWORD, or --users-file F (mode 0600).\n", stdout);
 }
@@ -57,6 +60,7 @@ static void defaults(struct sim_opts *o)
     o->max_pending_mb = 256;
     o->log_level = LOG_INFO;
     o->threshold_offset_ms = 1000;
+    o->session_loops = 2;
     o->drives = 1;
     const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
@@ -81,7 +85,7 @@ enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
     O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_CODEC, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
     O_IO_FAIRSHARE, O_IGNORE_LOGOFF, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
-    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN,
+    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN, O_SESSION_LOOPS,
 };
 
 static const struct option LONGOPTS[] = {
@@ -117,6 +121,7 @@ static const struct option LONGOPTS[] = {
     { "predict", required_argument, NULL, O_PREDICT },
     { "measure", required_argument, NULL, O_MEASURE },
     { "plan", required_argument, NULL, O_PLAN },
+    { "session-loops", required_argument, NULL, O_SESSION_LOOPS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -141,6 +146,7 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
     case O_MAX_SESSIONS: return set_int("--max-sessions", v, 0, 100000, &o->max_sessions, err, errlen);
     case O_WORK_SCALE: return numarg_double("--work-scale", v, 0.001, 1000, &o->work_scale, err, errlen);
     case O_CPUS: return numarg_double("--cpus", v, 0.01, 4096, &o->cpus, err, errlen);
+    case O_SESSION_LOOPS: return set_int("--session-loops", v, 0, 1000, &o->session_loops, err, errlen);
     case O_THRESHOLD_OFFSET:
         return numarg_double("--threshold-offset-ms", v, 1, 1e7, &o->threshold_offset_ms, err, errlen);
     case O_BPP:

@@ -32,6 +32,8 @@ struct sim_opts {
     double cpus;                 /* --cpus C (with --predict) */
     const char *measure;         /* --measure NAME (with --predict; NULL: vsi, else the only group) */
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
+    int session_loops;           /* --session-loops N (with --predict): loops played into a real
+                                    session to scale the cost model (default 2, 0: off) */
     int drives;                  /* --drive-redirection on|off: serve client drives (default on) */
     int io_fairshare;            /* --io-fairshare on|off: throttle appstart's file I/O per session */
     int ignore_logoff;           /* --ignore-logoff: `logoff` does nothing (a server whose logoff

@@ -62,6 +62,20 @@ static char *workload_path(const char *plan, const char *wl)
     return s;
 }
 
+char *sim_ramp_plan_workload(const char *plan, char *err, size_t errlen)
+{
+    struct ydoc *doc = ydoc_load_file(plan, err, errlen);
+    const struct ydoc_node *wl = doc ? ydoc_get(doc->root, "workload") : NULL;
+    const char *wname = NULL;
+    char *path = NULL;
+    if (doc && !wl)
+        ydoc_error(doc, doc->root, err, errlen, "a plan needs workload:");
+    else if (wl && ydoc_str(doc, wl, &wname, err, errlen) == 0 && !(path = workload_path(plan, wname)))
+        snprintf(err, errlen, "out of memory");
+    ydoc_free(doc);
+    return path;
+}
+
 static int segments(const struct sim_costs *c, const struct sim_loop *l, struct sim_ramp_plan *p, char *err,
                     size_t errlen)
 {

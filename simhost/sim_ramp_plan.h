@@ -18,6 +18,9 @@
 int sim_ramp_plan_load(const char *plan, const struct sim_costs *c, struct sim_ramp_plan *p,
                        struct sim_loop *l, char *err, size_t errlen);
 
+/* The path of the plan's workload as the controller resolves it (malloc'd), or NULL with err. */
+char *sim_ramp_plan_workload(const char *plan, char *err, size_t errlen);
+
 /* Prints the plan's ramp, the steady-state prediction beside it and "predicted smax for the
  * plan: N"; returns the exit code (0, or 65 on a bad plan or workload). */
 int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c, FILE *out);

@@ -75,6 +75,39 @@ static void test_sim_cost__calibration(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "/proc/no/such/dir"));
 }
 
+/* The real-session calibration's scaling: one factor on every action's work and paint and on the
+ * key echo, so the loop costs the measured figure and each timer's demand grows by the same
+ * factor; nothing changes when either figure is not positive. */
+static void test_sim_cost__scale_to(void)
+{
+    struct sim_costs c, orig;
+    struct sim_loop l;
+    memset(&c, 0, sizeof c);
+    memset(&l, 0, sizeof l);
+    c.work_s[SIM_CMD_ZIP9] = 0.3, c.paint_s[SIM_CMD_ZIP9] = 0.01;
+    c.work_s[SIM_CMD_EDIT] = 0.05, c.paint_s[SIM_CMD_EDIT] = 0.002;
+    c.key_s = 0.0002;
+    l.actions[SIM_CMD_ZIP9] = 1, l.actions[SIM_CMD_EDIT] = 2, l.keystrokes = 100;
+    struct sim_loop_timer t = { .count = 1, .keystrokes = 3 };
+    t.actions[SIM_CMD_ZIP9] = 1;
+    orig = c;
+    double model = sim_cost_loop_cpu_s(&c, &l), timer = sim_cost_timer_cpu_s(&c, &t);
+    CU_ASSERT_DOUBLE_EQUAL(model, 0.31 + 0.104 + 0.02, 1e-9);
+    double f = sim_cost_scale_to(&c, &l, 0.5642);
+    CU_ASSERT_DOUBLE_EQUAL(f, 0.5642 / model, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sim_cost_loop_cpu_s(&c, &l), 0.5642, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sim_cost_timer_cpu_s(&c, &t), timer * f, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(c.work_s[SIM_CMD_EDIT], 0.05 * f, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(c.paint_s[SIM_CMD_EDIT], 0.002 * f, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(c.key_s, 0.0002 * f, 1e-12);
+    c = orig;
+    CU_ASSERT_DOUBLE_EQUAL(sim_cost_scale_to(&c, &l, 0), 1, 1e-12);   /* no measurement: unchanged */
+    CU_ASSERT_DOUBLE_EQUAL(c.work_s[SIM_CMD_ZIP9], 0.3, 1e-12);
+    memset(&l, 0, sizeof l);
+    CU_ASSERT_DOUBLE_EQUAL(sim_cost_scale_to(&c, &l, 0.5), 1, 1e-12);  /* a loop with no CPU */
+    CU_ASSERT_DOUBLE_EQUAL(c.key_s, 0.0002, 1e-12);
+}
+
 /* Each figure of a repeated calibration is the least of its measurements, field by field. */
 static void test_sim_cost__keep_min(void)
 {
@@ -253,7 +286,7 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_sim_cost__capacity_formula), UNIT_TEST(test_sim_cost__calibration),
-        UNIT_TEST(test_sim_cost__keep_min),
+        UNIT_TEST(test_sim_cost__keep_min), UNIT_TEST(test_sim_cost__scale_to),
         UNIT_TEST(test_sim_cost__predict_walk), UNIT_TEST(test_sim_cost__predict_settle_and_timers),
         UNIT_TEST(test_sim_cost__predict_output), UNIT_TEST(test_sim_cost__predict_shipped_workload),
         UNIT_END,

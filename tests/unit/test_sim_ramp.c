@@ -7,6 +7,7 @@
 #include "simhost/sim_ramp.h"
 #include "simhost/sim_ramp_plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void test_sim_ramp__worked_example(void)
@@ -161,6 +162,13 @@ static void test_sim_ramp__demo_plan(void)
     CU_ASSERT_EQUAL(sim_ramp_plan_load(unit_source_path("workloads/simhost-task-worker.yaml"), &c, &p, &l, err,
                                        sizeof err), -1);   /* a workload is not a plan */
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "workload"));
+    /* the workload the real-session check plays: resolved beside the plan, as the controller does */
+    char *w = sim_ramp_plan_workload(unit_source_path("workloads/demo-plan.yaml"), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_STRING_EQUAL(w, unit_source_path("workloads/simhost-task-worker.yaml"));
+    free(w);
+    CU_ASSERT_PTR_NULL(sim_ramp_plan_workload(unit_source_path("workloads/simhost-task-worker.yaml"), err,
+                                              sizeof err));
 }
 
 int main(void)

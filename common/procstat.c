@@ -1,13 +1,13 @@
-/* bench_proc.c -- a process's figures as Linux shows them in /proc, for the benches that
- * measure a process they started or themselves (see bench_proc.h). */
-#include "bench/bench_proc.h"
+/* procstat.c -- a process's figures as Linux shows them in /proc, for the benches and for
+ * simhost's real-session check, which measure a process they started or themselves (see procstat.h). */
+#include "common/procstat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-long bench_proc_kb(pid_t pid, const char *field)
+long procstat_kb(pid_t pid, const char *field)
 {
     char path[64], line[256];
     long v = -1;
@@ -22,7 +22,7 @@ long bench_proc_kb(pid_t pid, const char *field)
     return v;
 }
 
-int bench_proc_count(pid_t pid, const char *dir)
+int procstat_count(pid_t pid, const char *dir)
 {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "ls /proc/%d/%s 2>/dev/null | wc -l", (int)pid, dir);
@@ -35,7 +35,7 @@ int bench_proc_count(pid_t pid, const char *dir)
     return n;
 }
 
-double bench_proc_cpu_s(pid_t pid)
+double procstat_cpu_s(pid_t pid)
 {
     char path[64];
     unsigned long ut = 0, st = 0;
