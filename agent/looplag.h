@@ -9,6 +9,11 @@
 struct event_base;
 struct looplag;
 
+/* How long one callback may run work that can be split (logoffs to start, finished connects to
+ * hand over) before it leaves the rest to the next pass of the loop, so that the timers and
+ * sockets already due get their turn: well under the 20 ms a stall is reported at. */
+#define LOOP_PASS_BUDGET_US 4000
+
 /* Starts the probe on base every period_ms. base NULL: no timer (samples via looplag_record,
  * for tests). NULL on allocation failure. */
 struct looplag *looplag_new(struct event_base *base, uint32_t period_ms);
