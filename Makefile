@@ -49,6 +49,9 @@ bench: deps
 	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/demo-predict.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/demo-predict.sh
 	@echo "== bench/agent-density.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-density.sh
+	@echo "== bench/agent-density.sh 1000 0 (the loop-lag targets: 1,000 sessions, work-scale 0.02)"; \
+	  RT=$$(chrt -r 10 true 2>/dev/null && echo 1 || echo 0) WORK_SCALE=0.02 RAMP_S=30 MEASURE_S=20 \
+	  CONNECT_THREADS=16 SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-density.sh 1000 0
 	@echo "== bench/agent-latency.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-latency.sh
 	@echo "== bench/drive-copy.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/drive-copy.sh
 	@echo "== bench/simhost-bandwidth.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/simhost-bandwidth.sh
