@@ -78,16 +78,28 @@ static void wait_worked(int n)
     }
 }
 
+static struct tjob jobs[NJOBS];
+
+/* A pool of `threads` workers on a new base, every job submitted and worked; with settle, also
+ * every finished job queued for the loop. */
+static struct connector *started(struct event_base *base, unsigned threads, int must_finish, int spin_done,
+                                 int settle)
+{
+    struct connector *c = connector_new(base, threads);
+    reset(spin_done);
+    submit_all(c, jobs, must_finish);
+    wait_worked(NJOBS);
+    if (settle)
+        nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+    return c;
+}
+
 /** All jobs finish, done() runs once each on the loop, and the pending count returns to zero. */
 static void test_connector__all_done(void)
 {
     struct event_base *base = event_base_new();
-    struct connector *c = connector_new(base, 4);
-    static struct tjob jobs[NJOBS];
-    reset(0);
-    submit_all(c, jobs, 0);
-    CU_ASSERT_EQUAL(connector_pending(c), NJOBS);
-    wait_worked(NJOBS);
+    struct connector *c = started(base, 4, 0, 0, 0);
+    CU_ASSERT_EQUAL(connector_pending(c), NJOBS);   /* done() has not run: the loop has not */
     for (int i = 0; i < 1000 && ndone < NJOBS; i++)
         event_base_loop(base, EVLOOP_ONCE);
     CU_ASSERT_EQUAL(ndone, NJOBS);
@@ -102,12 +114,7 @@ static void test_connector__all_done(void)
 static void test_connector__budgeted_passes(void)
 {
     struct event_base *base = event_base_new();
-    struct connector *c = connector_new(base, 1);
-    static struct tjob jobs[NJOBS];
-    reset(1);
-    submit_all(c, jobs, 0);
-    wait_worked(NJOBS);
-    nanosleep(&(struct timespec){ 0, 20000000 }, NULL);   /* the last done() is queued */
+    struct connector *c = started(base, 1, 0, 1, 1);
     struct event *other = evtimer_new(base, other_cb, NULL);
     static const struct timeval now = { 0, 0 };
     for (pass = 0; pass < 1000 && ndone < NJOBS; pass++) {
@@ -135,12 +142,7 @@ static void test_connector__budgeted_passes(void)
 static void test_connector__free_finishes(void)
 {
     struct event_base *base = event_base_new();
-    struct connector *c = connector_new(base, 2);
-    static struct tjob jobs[NJOBS];
-    reset(1);
-    submit_all(c, jobs, 1);
-    wait_worked(NJOBS);
-    nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+    struct connector *c = started(base, 2, 1, 1, 1);
     event_base_loop(base, EVLOOP_ONCE);                          /* part of the wave only */
     CU_ASSERT(ndone < NJOBS);
     spin = 0;
