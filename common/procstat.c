@@ -2,6 +2,7 @@
  * simhost's real-session check, which measure a process they started or themselves (see procstat.h). */
 #include "common/procstat.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +25,15 @@ long procstat_kb(pid_t pid, const char *field)
 
 int procstat_count(pid_t pid, const char *dir)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "ls /proc/%d/%s 2>/dev/null | wc -l", (int)pid, dir);
-    FILE *p = popen(cmd, "r");
-    int n = -1;
-    if (p && fscanf(p, "%d", &n) != 1)
-        n = -1;
-    if (p)
-        pclose(p);
+    char path[128];
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
     return n;
 }
 

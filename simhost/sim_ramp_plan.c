@@ -62,16 +62,23 @@ static char *workload_path(const char *plan, const char *wl)
     return s;
 }
 
+/* The path of the open plan's workload (malloc'd), or NULL with err. */
+static char *plan_workload(const struct ydoc *doc, const char *plan, char *err, size_t errlen)
+{
+    const struct ydoc_node *wl = ydoc_get(doc->root, "workload");
+    const char *wname = NULL;
+    char *path = NULL;
+    if (!wl)
+        ydoc_error(doc, doc->root, err, errlen, "a plan needs workload:");
+    else if (ydoc_str(doc, wl, &wname, err, errlen) == 0 && !(path = workload_path(plan, wname)))
+        snprintf(err, errlen, "out of memory");
+    return path;
+}
+
 char *sim_ramp_plan_workload(const char *plan, char *err, size_t errlen)
 {
     struct ydoc *doc = ydoc_load_file(plan, err, errlen);
-    const struct ydoc_node *wl = doc ? ydoc_get(doc->root, "workload") : NULL;
-    const char *wname = NULL;
-    char *path = NULL;
-    if (doc && !wl)
-        ydoc_error(doc, doc->root, err, errlen, "a plan needs workload:");
-    else if (wl && ydoc_str(doc, wl, &wname, err, errlen) == 0 && !(path = workload_path(plan, wname)))
-        snprintf(err, errlen, "out of memory");
+    char *path = doc ? plan_workload(doc, plan, err, errlen) : NULL;
     ydoc_free(doc);
     return path;
 }
@@ -111,18 +118,18 @@ int sim_ramp_plan_load(const char *plan, const struct sim_costs *c, struct sim_r
     struct ydoc *doc = ydoc_load_file(plan, err, errlen);
     if (!doc)
         return -1;
-    const struct ydoc_node *root = doc->root, *wl = ydoc_get(root, "workload"), *ss = ydoc_get(root, "sessions");
-    const char *wname = NULL, *measure = NULL;
+    const struct ydoc_node *root = doc->root, *ss = ydoc_get(root, "sessions");
+    const char *measure = NULL;
     long long sessions = 0;
     char *wpath = NULL;
     int rc = -1;
-    if (!wl || !ss)
+    if (!ydoc_get(root, "workload") || !ss)
         ydoc_error(doc, root, err, errlen, "a plan needs workload: and sessions:");
-    else if (ydoc_str(doc, wl, &wname, err, errlen) == 0 && ydoc_int(doc, ss, 1, 100000, &sessions, err, errlen) == 0 &&
+    else if (ydoc_int(doc, ss, 1, 100000, &sessions, err, errlen) == 0 &&
              get_duration_s(doc, root, "launch_window", &p->launch_window_s, err, errlen) == 0 &&
              get_duration_s(doc, root, "steady_state", &p->steady_state_s, err, errlen) == 0 &&
              get_score(doc, ydoc_get(root, "score"), p, &measure, err, errlen) == 0 &&
-             (wpath = workload_path(plan, wname)) != NULL &&
+             (wpath = plan_workload(doc, plan, err, errlen)) != NULL &&
              sim_predict_load(wpath, measure, l, err, errlen) == 0 && segments(c, l, p, err, errlen) == 0)
         rc = 0;
     p->sessions = (unsigned)sessions;
