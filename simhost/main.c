@@ -35,6 +35,12 @@ int main(int argc, char **argv)
         return p < 0 ? EX_USAGE : 0;
     }
     log_set_level((enum log_level)opts.log_level);
+    /* --predict --plan models the simhost `sessmax demo` starts for that plan, at its work scale */
+    if (opts.plan && !opts.work_scale_given &&
+        sim_ramp_plan_work_scale(opts.plan, &opts.work_scale, err, sizeof err) < 0) {
+        log_error("%s", err);
+        return EX_DATAERR;
+    }
     WLog_SetLogLevel(WLog_GetRoot(), opts.freerdp_log ? WLOG_ERROR : WLOG_OFF);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa;

@@ -9,7 +9,8 @@ struct sim_opts {
     int port;
     int users;                   /* --users N: simuser001..N */
     int max_sessions;            /* --max-sessions M (0: no limit) */
-    double work_scale;           /* --work-scale X (default 1) */
+    double work_scale;           /* --work-scale X (default 1; --predict --plan: the plan's, see below) */
+    int work_scale_given;        /* --work-scale was on the command line */
     char state_dir[2048];        /* --state-dir DIR */
     const char *cert, *key;      /* --cert F --key F */
     int nla;                     /* --nla */

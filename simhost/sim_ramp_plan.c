@@ -8,6 +8,7 @@
 #include "simhost/sim_mva.h"
 #include "simhost/sim_predict.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
@@ -83,6 +84,18 @@ char *sim_ramp_plan_workload(const char *plan, char *err, size_t errlen)
     return path;
 }
 
+int sim_ramp_plan_work_scale(const char *plan, double *scale, char *err, size_t errlen)
+{
+    struct ydoc *doc = ydoc_load_file(plan, err, errlen);
+    if (!doc)
+        return -1;
+    const struct ydoc_node *local = ydoc_get(ydoc_get(doc->root, "target"), "local");
+    const struct ydoc_node *ws = ydoc_get(local, "simhost_work_scale");
+    int rc = ws ? ydoc_double(doc, ws, 0.001, 1000, scale, err, errlen) : 0;   /* --work-scale's range */
+    ydoc_free(doc);
+    return rc;
+}
+
 static int segments(const struct sim_costs *c, const struct sim_loop *l, struct sim_ramp_plan *p, char *err,
                     size_t errlen)
 {
@@ -154,10 +167,10 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         return EX_DATAERR;
     }
     p.cpus = cpus;
-    fprintf(out, "sessmax-simhost: plan %s: %u sessions launched over %.0f s, then %.0f s steady, on %g CPU; "
-            "measure %s, threshold +%.0f ms, window %u + %g x active\n", plan, p.sessions, p.launch_window_s,
-            p.steady_state_s, cpus, l.measure[0] ? l.measure : "(none)", p.offset_s * 1e3, p.window_base,
-            p.window_frac);
+    fprintf(out, "sessmax-simhost: plan %s: %u sessions launched over %.0f s, then %.0f s steady, on %g CPU at "
+            "work-scale %g; measure %s, threshold +%.0f ms, window %u + %g x active\n", plan, p.sessions,
+            p.launch_window_s, p.steady_state_s, cpus, c->scale, l.measure[0] ? l.measure : "(none)",
+            p.offset_s * 1e3, p.window_base, p.window_frac);
     fprintf(out, "sessmax-simhost: cost model: %.3f s of CPU per loop\n", sim_cost_loop_cpu_s(c, &l));
     struct sim_mva_timer t[SIM_LOOP_TIMERS_MAX];
     struct sim_mva_smax m;
@@ -167,7 +180,7 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         fprintf(out, "sessmax-simhost: steady state (closed-queue MVA, as --predict WORKLOAD): smax %u\n", m.smax);
     unsigned smax[SIM_RAMP_SEEDS], reached = 0;
     struct sim_ramp_result r = { 0 };
-    double base = 0;
+    double base = 0, sum = 0, sum2 = 0;
     fprintf(out, "sessmax-simhost: ramp simulation, %d seeds: smax", SIM_RAMP_SEEDS);
     for (unsigned s = 0; s < SIM_RAMP_SEEDS; s++) {
         p.seed = s + 1;
@@ -179,6 +192,8 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         smax[s] = r.smax;
         reached += (unsigned)r.reached;
         base += r.baseline_s / SIM_RAMP_SEEDS;
+        sum += r.smax;
+        sum2 += (double)r.smax * r.smax;
         fprintf(out, " %s%u", r.reached ? "" : ">", r.smax);
     }
     fprintf(out, "\n");
@@ -187,8 +202,9 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         fprintf(out, "predicted smax for the plan: not reached (> %u)", p.sessions);
     else
         fprintf(out, "predicted smax for the plan: %u", smax[SIM_RAMP_SEEDS / 2]);
-    fprintf(out, " (median of %d seeds, range %u..%u; baseline %.0f ms)\n", SIM_RAMP_SEEDS, smax[0],
-            smax[SIM_RAMP_SEEDS - 1], base * 1e3);
+    double mean = sum / SIM_RAMP_SEEDS, var = sum2 / SIM_RAMP_SEEDS - mean * mean;
+    fprintf(out, " (median of %d seeds, range %u..%u, sd %.1f %%; baseline %.0f ms)\n", SIM_RAMP_SEEDS, smax[0],
+            smax[SIM_RAMP_SEEDS - 1], mean > 0 && var > 0 ? 100 * sqrt(var) / mean : 0.0, base * 1e3);
     fflush(out);
     return 0;
 }

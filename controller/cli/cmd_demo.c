@@ -39,6 +39,8 @@ struct demo {
     char bindir[PATH_MAX], out[PATH_MAX], plan[PATH_MAX], log[PATH_MAX + 16];
     char cgroup[PATH_MAX];
     const char *cpus;              /* simhost's CPUs: the plan's target.local.cpus, default "1" */
+    double work_scale;             /* simhost's --work-scale: target.local.simhost_work_scale, default 1 */
+    unsigned users;                /* simhost's --users: enough for every session's user name */
     char fingerprint[200];
     uint16_t port;
     pid_t simhost;
@@ -94,7 +96,7 @@ static void make_cgroup(struct demo *d, uint32_t percent)
 
 static void child_simhost(const struct demo *d)
 {
-    char listen[64], procs[PATH_MAX + 32], pid[32], bin[PATH_MAX + 32], state[PATH_MAX + 32];
+    char listen[64], procs[PATH_MAX + 32], pid[32], bin[PATH_MAX + 32], state[PATH_MAX + 32], users[16], scale[32];
     setpgid(0, 0);   /* Ctrl-C on the terminal goes to sessmax, which logs off before stopping simhost */
     /* SCHED_OTHER whatever the caller runs as (make_cgroup says why; the nice value is kept), and
      * before joining the group: a real-time task cannot join a group without real-time runtime */
@@ -119,7 +121,9 @@ static void child_simhost(const struct demo *d)
     snprintf(listen, sizeof listen, "127.0.0.1:%u", d->port);
     snprintf(bin, sizeof bin, "%s/sessmax-simhost", d->bindir);
     snprintf(state, sizeof state, "%s/simhost", d->out);
-    char *argv[] = { bin, "--listen", listen, "--users", "60", "--state-dir", state, NULL };
+    snprintf(users, sizeof users, "%u", d->users);
+    snprintf(scale, sizeof scale, "%.17g", d->work_scale);
+    char *argv[] = { bin, "--listen", listen, "--users", users, "--work-scale", scale, "--state-dir", state, NULL };
     agentspawn_exec(bin, argv);
 }
 
@@ -246,14 +250,19 @@ static int demo(int argc, char **argv)
     struct plan_target_local *tl = &pc.plan->target.local;
     uint32_t percent = tl->cpu_percent ? tl->cpu_percent : 100;
     d.cpus = tl->cpus ? tl->cpus : "1";
+    d.work_scale = tl->simhost_work_scale > 0 ? tl->simhost_work_scale : 1;
+    tl->simhost_work_scale = 0;   /* applied here: the run has nothing to say about it */
+    d.users = pc.plan->cred.first + pc.plan->sessions;   /* simuser001.. up to the last session's n */
+    d.users = d.users < 60 ? 60 : d.users > 9999 ? 9999 : d.users;   /* simhost's --users range ends at 9999 */
     make_cgroup(&d, percent);
     if (d.cgroup[0])
-        printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s, cgroup v1 cfs quota %u %% of a CPU "
-               "(SCHED_OTHER, cpu.shares %u); agents pinned to CPU %s\n", d.port, d.cpus, percent,
-               cmd_demo_shares(sched_getscheduler(0)), pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
+        printf("sessmax demo: simhost on 127.0.0.1:%u (work-scale %g), pinned to CPU %s, cgroup v1 cfs quota %u %% "
+               "of a CPU (SCHED_OTHER, cpu.shares %u); agents pinned to CPU %s\n", d.port, d.work_scale, d.cpus,
+               percent, cmd_demo_shares(sched_getscheduler(0)), pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
     else
-        printf("sessmax demo: simhost on 127.0.0.1:%u, pinned to CPU %s (no cgroup v1 quota: not root or not mounted); "
-               "agents pinned to CPU %s\n", d.port, d.cpus, pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
+        printf("sessmax demo: simhost on 127.0.0.1:%u (work-scale %g), pinned to CPU %s (no cgroup v1 quota: not root "
+               "or not mounted); agents pinned to CPU %s\n", d.port, d.work_scale, d.cpus,
+               pc.plan->agents.cpus ? pc.plan->agents.cpus : "(any)");
     if (d.cgroup[0]) {   /* the run samples simhost's CPU use and its neighbours' */
         free(tl->cgroup);
         tl->cgroup = strdup(d.cgroup);
@@ -296,12 +305,13 @@ static int demo(int argc, char **argv)
 }
 
 const struct cmd cmd_demo = {
-    "demo", "run the shipped demo: simhost on one CPU, ~60 users, summary and HTML report (~6 min)",
+    "demo", "run the shipped demo: simhost on one CPU, ~120 users, summary and HTML report (~6 min)",
     "usage: sessmax demo [--out DIR] [--plan PLAN]\n\n"
     "Starts sessmax-simhost on a free loopback port within a CPU budget of one CPU (pinned to\n"
     "CPU 1; as root with cgroup v1 also a cfs quota of one CPU), runs workloads/demo-plan.yaml\n"
-    "(60 task workers ramped over 4 minutes, local agents pinned to CPU 0), prints the summary\n"
-    "and writes DIR/results.db, DIR/report.html and DIR/verdict.json (DIR defaults to demo-out).\n"
+    "(120 task workers ramped over 4 minutes, simhost at work-scale 0.5, local agents pinned to\n"
+    "CPU 0), prints the summary and writes DIR/results.db, DIR/report.html and DIR/verdict.json\n"
+    "(DIR defaults to demo-out).\n"
     "A random password is made for the run; nothing is needed beforehand. Exits 0 whatever the\n"
     "verdict (it is printed; on a busy machine it can be inconclusive), 64+ on errors.\n",
     demo,

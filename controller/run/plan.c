@@ -115,15 +115,17 @@ static int check_fingerprint(struct ctx *c, const struct ydoc_node *n, const cha
 
 static int parse_local(struct ctx *c, const struct ydoc_node *m)
 {
-    static const char *const keys[] = { "cgroup", "cpus", "cpu_percent", NULL };
+    static const char *const keys[] = { "cgroup", "cpus", "cpu_percent", "simhost_work_scale", NULL };
     struct plan_target_local *l = &c->p->target.local;
     cpu_set_t set;
     if (!m)
         return 0;
+    const struct ydoc_node *ws = ydoc_get(m, "simhost_work_scale");   /* range: simhost's --work-scale */
     l->set = 1;
     if (ydoc_check_keys(c->doc, m, keys, "target.local", c->err, c->errlen) < 0 ||
         get_str(c, m, "cgroup", &l->cgroup) < 0 || get_str(c, m, "cpus", &l->cpus) < 0 ||
-        get_u32(c, m, "cpu_percent", 1, 100 * CPU_SETSIZE, &l->cpu_percent) < 0)
+        get_u32(c, m, "cpu_percent", 1, 100 * CPU_SETSIZE, &l->cpu_percent) < 0 ||
+        (ws && ydoc_double(c->doc, ws, 0.001, 1000, &l->simhost_work_scale, c->err, c->errlen) < 0))
         return -1;
     if (l->cpus && targetload_parse_cpus(l->cpus, &set) < 0)
         return ydoc_error(c->doc, ydoc_get(m, "cpus"), c->err, c->errlen,

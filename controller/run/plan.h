@@ -35,6 +35,7 @@ struct plan_target {
         char *cgroup;              /* cgroup v1 cpu group of its processes; NULL: none (demo makes one) */
         char *cpus;                /* its CPUs ("1", "0-1"); NULL: the group's affinity (demo: "1") */
         uint32_t cpu_percent;      /* demo: cfs quota in % of one CPU; 0: default (100) */
+        double simhost_work_scale; /* demo: the --work-scale of the simhost it starts; 0: default (1) */
     } local;
 };
 

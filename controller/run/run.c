@@ -319,6 +319,9 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
         goto out;
     out->run_id = r.run;
     fprintf(r.out, "run %lld of plan '%s' -> %s\n", (long long)r.run, pc->plan->name, db_path);
+    if (pc->plan->target.local.simhost_work_scale > 0)   /* `sessmax demo` consumes it (cmd_demo.c) */
+        runner_note(&r, "target.local.simhost_work_scale %g is for the simhost `sessmax demo` starts; "
+                    "`sessmax run` starts no server, so it was not applied", pc->plan->target.local.simhost_work_scale);
     if (pc->plan->target.local.cgroup &&
         !(r.target_load = targetload_new(pc->plan->target.local.cgroup, pc->plan->target.local.cpus, err, sizeof err)))
         runner_note(&r, "%s", err);   /* the run goes on; its report says nothing about the target's CPUs */

@@ -4,7 +4,8 @@
 # its own cgroup v1 group with the plan's cfs quota (cpu_percent 50 -> 50000 of 100000), the
 # default weight (only a real-time caller raises it; tests/unit/test_cmd_demo.c), and no
 # real-time runtime; the controller itself runs on the agents' CPU (off simhost's); the group is
-# gone after the demo. A real-time caller is not tried here.
+# gone after the demo; simhost runs with the plan's simhost_work_scale as --work-scale. A real-time
+# caller is not tried here.
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
 [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
@@ -18,7 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cat > "$WORK/plan.yaml" <<YAML
 version: 1
 name: demo-budget
-target: {host: 127.0.0.1, port: 3390, verify: false, security: tls, local: {cpus: "1", cpu_percent: 50}}
+target: {host: 127.0.0.1, port: 3390, verify: false, security: tls, local: {cpus: "1", cpu_percent: 50, simhost_work_scale: 0.25}}
 credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
 platform: simhost-e2e
 workload: $S/tests/integration/short-worker.yaml
@@ -51,6 +52,10 @@ case "$group" in /sessmax-demo-*) ;; *) fail "simhost is in cpu group '$group', 
 [ "$(cat "$G/cpu.shares")" = 1024 ] || fail "cpu.shares $(cat "$G/cpu.shares") for a caller that is not real-time"
 [ ! -e "$G/cpu.rt_runtime_us" ] || [ "$(cat "$G/cpu.rt_runtime_us")" = 0 ] || fail "the group has real-time runtime $(cat "$G/cpu.rt_runtime_us")"
 grep -q "cfs quota 50 % of a CPU (SCHED_OTHER, cpu.shares 1024)" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "the demo did not say its budget"; }
+# the plan's simhost_work_scale is simhost's --work-scale; --users covers every session (at least 60)
+args=$(tr '\0' ' ' < "/proc/$SIM/cmdline")
+case "$args" in *"--users 60 --work-scale 0.25 "*) ;; *) fail "simhost started as '$args'";; esac
+grep -q "(work-scale 0.25)" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "the demo did not say simhost's work scale"; }
 # the (here SCHED_BATCH, under chrt real-time) controller runs on the agents' CPU, off simhost's
 affinity() { taskset -pc "$1" | sed 's/.*: //'; }
 for _ in $(seq 1 50); do [ "$(affinity "$DEMO")" = 0 ] && break; sleep 0.1; done
@@ -60,4 +65,5 @@ wait "$DEMO" || { cat "$WORK/demo.log"; fail "the demo failed"; }
 DEMO=""
 [ ! -d "$G" ] || fail "$G left behind"
 grep -q "^results:" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "no results line"; }
-echo "demo_budget: ok (simhost $policy in $group: quota 50000/100000, shares 1024)"
+grep -q "simhost_work_scale" "$WORK/demo.log" && { cat "$WORK/demo.log"; fail "the demo's run noted the work scale it applied itself"; }
+echo "demo_budget: ok (simhost $policy in $group: quota 50000/100000, shares 1024, work-scale 0.25)"

@@ -59,6 +59,31 @@ static void test_plan__valid_with_defaults(void)
     plan_free(p);
 }
 
+/* target.local: the cap of a target on this machine, and the work scale of the simhost `sessmax
+ * demo` starts (the demo plan's; sessmax-simhost --predict --plan reads the same key). */
+static void test_plan__target_local(void)
+{
+#define LOCAL(m) "target: {host: 127.0.0.1, verify: false, local: " m "}\n" \
+                 "credentials: {user: \"u{n}\", password_env: SESSMAX_PASSWORD}\n" TAIL
+    struct plan *p = load(LOCAL("{cgroup: g, cpus: \"1\", cpu_percent: 50, simhost_work_scale: 0.5}"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->target.local.set, 1);
+    CU_ASSERT_STRING_EQUAL(p->target.local.cgroup, "g");
+    CU_ASSERT_STRING_EQUAL(p->target.local.cpus, "1");
+    CU_ASSERT_EQUAL(p->target.local.cpu_percent, 50);
+    CU_ASSERT_DOUBLE_EQUAL(p->target.local.simhost_work_scale, 0.5, 1e-12);
+    plan_free(p);
+    p = load(HEAD TAIL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(p->target.local.set, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p->target.local.simhost_work_scale, 0, 0);   /* 0: the demo's default, 1 */
+    plan_free(p);
+    CU_ASSERT(refused_with(LOCAL("{simhost_work_scale: 0}"), "t.yaml:1:70: 0 is out of range [0.001, 1000]"));
+    CU_ASSERT(refused_with(LOCAL("{simhost_work_scale: fast}"), "t.yaml:1:70: expected a number, found 'fast'"));
+    CU_ASSERT(refused_with(LOCAL("{cpus: \"x\"}"), "t.yaml:1:56: cpus: a CPU list like \"1\" or \"0-2,5\""));
+#undef LOCAL
+}
+
 static void test_plan__relative_paths_and_labels(void)
 {
     const char *text = "name: nightly\ntarget: {host: h, fingerprint: \"sha256:"
@@ -387,6 +412,7 @@ int main(void)
         UNIT_TEST(test_plan__check_with_workload_and_thresholds),
         UNIT_TEST(test_plan__drives_loops_focus),
         UNIT_TEST(test_plan__sample_estimate),
+        UNIT_TEST(test_plan__target_local),
         UNIT_TEST(test_plan__client),
         UNIT_TEST(test_plan__clients_map),
         UNIT_END,

@@ -7,6 +7,7 @@
 #include "simhost/sim_ramp.h"
 #include "simhost/sim_ramp_plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,7 +153,7 @@ static void test_sim_ramp__demo_plan(void)
     c.key_s = 0.0002;
     CU_ASSERT_EQUAL_FATAL(sim_ramp_plan_load(unit_source_path("workloads/demo-plan.yaml"), &c, &p, &l, err,
                                              sizeof err), 0);
-    CU_ASSERT_EQUAL(p.sessions, 60);
+    CU_ASSERT_EQUAL(p.sessions, 120);
     CU_ASSERT_DOUBLE_EQUAL(p.launch_window_s, 240, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(p.steady_state_s, 30, 1e-9);
     CU_ASSERT_STRING_EQUAL(l.measure, "vsi");
@@ -169,6 +170,23 @@ static void test_sim_ramp__demo_plan(void)
     free(w);
     CU_ASSERT_PTR_NULL(sim_ramp_plan_workload(unit_source_path("workloads/simhost-task-worker.yaml"), err,
                                               sizeof err));
+    /* the work scale of the simhost `sessmax demo` starts for the plan: the demo's 0.5; a plan
+     * without one leaves the caller's; a bad one is an error naming its position */
+    double ws = 1;
+    CU_ASSERT_EQUAL(sim_ramp_plan_work_scale(unit_source_path("workloads/demo-plan.yaml"), &ws, err, sizeof err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(ws, 0.5, 1e-12);
+    ws = 0.25;
+    CU_ASSERT_EQUAL(sim_ramp_plan_work_scale(unit_source_path("workloads/xrdp-plan.yaml"), &ws, err, sizeof err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(ws, 0.25, 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bad-scale.yaml", unit_tmpdir());
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("target:\n  local: {simhost_work_scale: 0}\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(sim_ramp_plan_work_scale(path, &ws, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad-scale.yaml:2:31: 0 is out of range"));
+    CU_ASSERT_DOUBLE_EQUAL(ws, 0.25, 0);
 }
 
 int main(void)
