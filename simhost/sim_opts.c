@@ -146,7 +146,8 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
     case O_MAX_SESSIONS: return set_int("--max-sessions", v, 0, 100000, &o->max_sessions, err, errlen);
     case O_WORK_SCALE:
         o->work_scale_given = 1;
-        return numarg_double("--work-scale", v, 0.001, 1000, &o->work_scale, err, errlen);
+        return numarg_double("--work-scale", v, SIM_WORK_SCALE_MIN, SIM_WORK_SCALE_MAX, &o->work_scale, err,
+                             errlen);
     case O_CPUS: return numarg_double("--cpus", v, 0.01, 4096, &o->cpus, err, errlen);
     case O_SESSION_LOOPS: return set_int("--session-loops", v, 0, 1000, &o->session_loops, err, errlen);
     case O_THRESHOLD_OFFSET:

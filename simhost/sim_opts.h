@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+/* --work-scale's range; a plan's target.local.simhost_work_scale (sim_ramp_plan.h) has the same */
+#define SIM_WORK_SCALE_MIN 0.001
+#define SIM_WORK_SCALE_MAX 1000.0
+
 struct sim_opts {
     char host[256];              /* --listen HOST:PORT (default 127.0.0.1:3389) */
     int port;

@@ -6,6 +6,7 @@
  * by ± half their mean, as the workload's ranges (1s..3s) do. Logon takes LOGON_S of own time. */
 #include "simhost/sim_ramp_plan.h"
 #include "simhost/sim_mva.h"
+#include "simhost/sim_opts.h"
 #include "simhost/sim_predict.h"
 
 #include <math.h>
@@ -91,7 +92,7 @@ int sim_ramp_plan_work_scale(const char *plan, double *scale, char *err, size_t 
         return -1;
     const struct ydoc_node *local = ydoc_get(ydoc_get(doc->root, "target"), "local");
     const struct ydoc_node *ws = ydoc_get(local, "simhost_work_scale");
-    int rc = ws ? ydoc_double(doc, ws, 0.001, 1000, scale, err, errlen) : 0;   /* --work-scale's range */
+    int rc = ws ? ydoc_double(doc, ws, SIM_WORK_SCALE_MIN, SIM_WORK_SCALE_MAX, scale, err, errlen) : 0;
     ydoc_free(doc);
     return rc;
 }
@@ -151,6 +152,17 @@ int sim_ramp_plan_load(const char *plan, const struct sim_costs *c, struct sim_r
     return rc;
 }
 
+/* The standard deviation of n values in % of their mean (0 for a mean of 0). */
+static double sd_percent(const unsigned *v, size_t n)
+{
+    double mean = 0, var = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += (double)v[i] / (double)n;
+    for (size_t i = 0; i < n; i++)
+        var += ((double)v[i] - mean) * ((double)v[i] - mean) / (double)n;
+    return mean > 0 ? 100 * sqrt(var) / mean : 0;
+}
+
 static int ucmp(const void *a, const void *b)
 {
     unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -180,7 +192,7 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         fprintf(out, "sessmax-simhost: steady state (closed-queue MVA, as --predict WORKLOAD): smax %u\n", m.smax);
     unsigned smax[SIM_RAMP_SEEDS], reached = 0;
     struct sim_ramp_result r = { 0 };
-    double base = 0, sum = 0, sum2 = 0;
+    double base = 0;
     fprintf(out, "sessmax-simhost: ramp simulation, %d seeds: smax", SIM_RAMP_SEEDS);
     for (unsigned s = 0; s < SIM_RAMP_SEEDS; s++) {
         p.seed = s + 1;
@@ -192,8 +204,6 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         smax[s] = r.smax;
         reached += (unsigned)r.reached;
         base += r.baseline_s / SIM_RAMP_SEEDS;
-        sum += r.smax;
-        sum2 += (double)r.smax * r.smax;
         fprintf(out, " %s%u", r.reached ? "" : ">", r.smax);
     }
     fprintf(out, "\n");
@@ -202,9 +212,8 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         fprintf(out, "predicted smax for the plan: not reached (> %u)", p.sessions);
     else
         fprintf(out, "predicted smax for the plan: %u", smax[SIM_RAMP_SEEDS / 2]);
-    double mean = sum / SIM_RAMP_SEEDS, var = sum2 / SIM_RAMP_SEEDS - mean * mean;
     fprintf(out, " (median of %d seeds, range %u..%u, sd %.1f %%; baseline %.0f ms)\n", SIM_RAMP_SEEDS, smax[0],
-            smax[SIM_RAMP_SEEDS - 1], mean > 0 && var > 0 ? 100 * sqrt(var) / mean : 0.0, base * 1e3);
+            smax[SIM_RAMP_SEEDS - 1], sd_percent(smax, SIM_RAMP_SEEDS), base * 1e3);
     fflush(out);
     return 0;
 }

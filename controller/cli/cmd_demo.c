@@ -252,7 +252,7 @@ static int demo(int argc, char **argv)
     d.cpus = tl->cpus ? tl->cpus : "1";
     d.work_scale = tl->simhost_work_scale > 0 ? tl->simhost_work_scale : 1;
     tl->simhost_work_scale = 0;   /* applied here: the run has nothing to say about it */
-    d.users = pc.plan->cred.first + pc.plan->sessions;   /* simuser001.. up to the last session's n */
+    d.users = pc.plan->cred.first + pc.plan->sessions - 1;   /* simuser001.. up to the last session's n */
     d.users = d.users < 60 ? 60 : d.users > 9999 ? 9999 : d.users;   /* simhost's --users range ends at 9999 */
     make_cgroup(&d, percent);
     if (d.cgroup[0])
