@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/cond.h"
+#include "agent/interp/cond.h"
 #include "common/clock.h"
 #include "common/workload_pixel.h"
 

@@ -15,10 +15,10 @@
 #include "common/keymap.h"
 #include "common/numarg.h"
 #include "common/workload.h"
-#include "simhost/sim_cost.h"
-#include "simhost/sim_client.h"
-#include "simhost/sim_predict.h"
-#include "simhost/sim_selfcheck.h"
+#include "simhost/desktop/cost.h"
+#include "simhost/model/client.h"
+#include "simhost/model/predict.h"
+#include "simhost/model/selfcheck.h"
 
 #include <freerdp/addin.h>
 #include <freerdp/client/channels.h>

@@ -2,11 +2,11 @@
  * Serves RDP (see sim_server.h), or with --predict prints the capacity of C CPUs for a workload
  * loop from the measured cost model, or with --calibrate only prints the cost table. */
 #include "common/log.h"
-#include "simhost/sim_opts.h"
-#include "simhost/sim_predict.h"
-#include "simhost/sim_ramp_plan.h"
-#include "simhost/sim_selfcheck.h"
-#include "simhost/sim_server.h"
+#include "simhost/server/opts.h"
+#include "simhost/model/predict.h"
+#include "simhost/model/ramp_plan.h"
+#include "simhost/model/selfcheck.h"
+#include "simhost/server/server.h"
 
 #include <signal.h>
 #include <stdio.h>

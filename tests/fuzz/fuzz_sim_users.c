@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simhost/sim_users.h"
+#include "simhost/server/users.h"
 
 static const char path[] = "/etc/fuzz-users";
 

@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "simhost/sim_cmd.h"
-#include "simhost/sim_cost.h"
-#include "simhost/sim_predict.h"
-#include "simhost/sim_ramp_plan.h"
+#include "simhost/desktop/cmd.h"
+#include "simhost/desktop/cost.h"
+#include "simhost/model/predict.h"
+#include "simhost/model/ramp_plan.h"
 
 static char dir[64], plan_path[96], wl_path[96], predict_path[96];
 

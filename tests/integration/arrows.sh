@@ -11,7 +11,7 @@ cd "$SRC" || exit 1
 # part of a path: controller/<role>/x.c -> controller/<role>; <dir>/x.c -> <dir>
 part_of() {
     case $1 in
-    controller/*/*) echo "${1%/*}" ;;
+    controller/*/* | agent/*/* | simhost/*/*) echo "${1%/*}" | cut -d/ -f1-2 ;;
     */*) echo "${1%%/*}" ;;
     esac
 }
@@ -21,9 +21,20 @@ allowed() {
     case $1 in
     common) echo "" ;;
     db) echo "common" ;;
-    rdpmem) echo "" ;;
-    agent) echo "common rdpmem" ;;
-    simhost) echo "common rdpmem" ;;
+    compat) echo "common" ;;
+    agent/driver) echo "common agent/interp agent/rdp" ;;
+    agent/interp) echo "common agent/driver" ;;
+    agent/engine) echo "common compat agent/rdp agent/x11" ;;
+    agent/rdp) echo "common compat agent/driver agent/engine agent/interp agent/netem" ;;
+    agent/x11) echo "common agent/driver agent/engine agent/interp agent/netem agent/rdp" ;;
+    agent/netem) echo "common agent/engine" ;;
+    agent/netcheck) echo "common agent/netem" ;;
+    agent/link) echo "common agent/engine agent/netem" ;;
+    agent/front) echo "common agent/engine agent/interp agent/link agent/netcheck agent/netem" ;;
+    simhost/desktop) echo "common" ;;
+    simhost/server) echo "common compat simhost/desktop" ;;
+    simhost/model) echo "common simhost/desktop simhost/server" ;;
+    simhost) echo "common simhost/model simhost/server" ;;
     controller/score) echo "common db" ;;
     controller/report) echo "common db controller/score" ;;
     controller/run) echo "common db controller/score controller/report" ;;
@@ -62,7 +73,7 @@ while IFS= read -r file; do
         echo "FAIL: $file: includes <sqlite3.h>; only db/ speaks SQL"
         failures=$((failures + 1))
     fi
-done < <(find common db rdpmem agent simhost controller -name '*.[ch]' | sort)
+done < <(find common db compat agent simhost controller -name '*.[ch]' | sort)
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures forbidden arrow(s); the allowed ones are in docs/architecture.md"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# layout.sh -- the build lists every source by name: each .c of common/, db/, rdpmem/, agent/, simhost/,
+# layout.sh -- the build lists every source by name: each .c of common/, db/, compat/, agent/, simhost/,
 # controller/ and bench/ appears in its folder's CMakeLists.txt, each unit test and integration script
 # in tests/CMakeLists.txt, and none of those CMakeLists.txt uses file(GLOB). Every module .c of the
 # parts (main.c aside) has a header named after it that it includes, and every .c and .h opens with
@@ -15,15 +15,15 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # listed FILE NAME -- NAME (a word) appears in FILE outside comments.
 listed() { sed 's/#.*//' "$1" | grep -qw -- "$2"; }
 
-for dir in common db rdpmem agent simhost bench controller tests; do
+for dir in common db compat agent simhost bench controller tests; do
     cml="$SRC/$dir/CMakeLists.txt"
     if sed 's/#.*//' "$cml" | grep -qi 'file *( *GLOB'; then
         fail "$dir/CMakeLists.txt uses file(GLOB); list the sources by name"
     fi
 done
-for dir in common db rdpmem agent simhost bench; do
-    for f in "$SRC/$dir"/*.c; do
-        base=$(basename "$f")
+for dir in common db compat agent simhost bench; do
+    for f in $(find "$SRC/$dir" $([ "$dir" = bench ] && echo -maxdepth 1) -name '*.c' | sort); do
+        base=${f#"$SRC/$dir/"}
         case $dir in bench) word=${base%.c} ;; *) word=$base ;; esac
         listed "$SRC/$dir/CMakeLists.txt" "$word" || fail "$dir/$base is not listed in $dir/CMakeLists.txt"
     done
@@ -40,14 +40,14 @@ for f in "$SRC"/tests/integration/*.sh; do
     name=$(basename "$f" .sh)
     listed "$SRC/tests/CMakeLists.txt" "$name" || fail "tests/integration/$name.sh is not listed in tests/CMakeLists.txt"
 done
-for f in "$SRC"/common/*.c "$SRC"/db/*.c "$SRC"/rdpmem/*.c "$SRC"/agent/*.c "$SRC"/simhost/*.c "$SRC"/controller/*/*.c; do
+for f in $(find "$SRC"/common "$SRC"/db "$SRC"/compat "$SRC"/agent "$SRC"/simhost "$SRC"/controller -name '*.c' | sort); do
     rel=${f#"$SRC/"}
     base=$(basename "$f" .c)
     [ "$base" = main ] && continue
     [ -f "${f%.c}.h" ] || { fail "$rel has no header $base.h beside it"; continue; }
     grep -q "^#include \"${rel%.c}.h\"" "$f" || fail "$rel does not include its header ${rel%.c}.h"
 done
-for f in "$SRC"/common/*.[ch] "$SRC"/db/*.[ch] "$SRC"/rdpmem/*.[ch] "$SRC"/agent/*.[ch] "$SRC"/simhost/*.[ch] "$SRC"/controller/*/*.[ch] \
+for f in $(find "$SRC"/common "$SRC"/db "$SRC"/compat "$SRC"/agent "$SRC"/simhost "$SRC"/controller -name '*.[ch]' | sort) \
          "$SRC"/bench/*.c "$SRC"/tests/unit/*.[ch]; do
     rel=${f#"$SRC/"}
     dir=${rel%/*}

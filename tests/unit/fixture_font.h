@@ -3,7 +3,7 @@
 #ifndef SESSMAX_FIXTURE_FONT_H
 #define SESSMAX_FIXTURE_FONT_H
 
-#include "simhost/sim_font.h"
+#include "simhost/desktop/font.h"
 
 static struct sim_font font;
 

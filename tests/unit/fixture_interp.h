@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/interp.h"
+#include "agent/interp/interp.h"
 #include "common/clock.h"
 #include "common/workload.h"
 #include "unit.h"

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "agent/cond.h"
+#include "agent/interp/cond.h"
 #include "common/workload_pixel.h"
 
 #define W 64

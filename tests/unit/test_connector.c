@@ -6,8 +6,8 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "agent/connector.h"
-#include "agent/looplag.h"
+#include "agent/engine/connector.h"
+#include "agent/engine/looplag.h"
 #include "common/clock.h"
 #include "unit.h"
 

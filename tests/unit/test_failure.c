@@ -6,7 +6,7 @@
 #include <freerdp/error.h>
 #include <freerdp/settings.h>
 
-#include "agent/failure.h"
+#include "agent/rdp/failure.h"
 #include "unit.h"
 
 static enum failure_reason cls(struct failure_facts f)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/measure.h"
-#include "agent/think.h"
+#include "agent/interp/measure.h"
+#include "agent/interp/think.h"
 #include "common/keymap.h"
 #include "fixture_interp.h"
 

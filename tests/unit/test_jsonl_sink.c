@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent/jsonl_sink.h"
+#include "agent/front/jsonl_sink.h"
 #include "unit.h"
 
 /* Reads line `n` (0-based) of f as JSON (NULL when it is not an object). */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent/keys.h"
+#include "agent/interp/keys.h"
 #include "common/keymap.h"
 
 static char log_buf[1024];

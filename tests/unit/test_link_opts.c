@@ -2,7 +2,7 @@
  * error naming the option and the value; options may follow the address; defaults. */
 #include "unit.h"
 
-#include "agent/link_opts.h"
+#include "agent/link/link_opts.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * the live probe on a real event_base recording one sample per tick. */
 #include <event2/event.h>
 
-#include "agent/looplag.h"
+#include "agent/engine/looplag.h"
 #include "unit.h"
 
 /** 1..100 µs: p50 = 50, p99 = 99, max = 100; a second take is empty. */

@@ -3,7 +3,7 @@
  * call behind it is counted as an unexplained late tick. */
 #include <unistd.h>
 
-#include "agent/loopwatch.h"
+#include "agent/engine/loopwatch.h"
 #include "unit.h"
 
 /** A call that sleeps past the threshold is one stall; its duration is at least the sleep. */

@@ -3,7 +3,7 @@
  * flight) and the SESSMAX_NETEM choice that needs no probe. */
 #include "unit.h"
 
-#include "agent/netem_kernel.h"
+#include "agent/netem/kernel.h"
 
 #include <stdlib.h>
 #include <string.h>

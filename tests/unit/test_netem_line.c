@@ -2,7 +2,7 @@
  * jitter without reordering, loss rate, serialisation at the rate and tail drop of the queue. */
 #include "unit.h"
 
-#include "agent/netem_line.h"
+#include "agent/netem/line.h"
 
 #define MS 1000000ull
 

@@ -3,7 +3,7 @@
  * memory limit and read back intact, the file emptied once nothing spilled is waiting. */
 #include "unit.h"
 
-#include "agent/outbox.h"
+#include "agent/link/outbox.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent/outpipe.h"
+#include "agent/front/outpipe.h"
 #include "unit.h"
 
 static char path[] = "/tmp/sessmax-test-outpipe.XXXXXX";

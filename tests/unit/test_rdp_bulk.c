@@ -14,7 +14,7 @@
 #include <freerdp/codec/xcrush.h>
 #include <freerdp/freerdp.h>
 
-#include "rdpmem/rdp_bulk.h"
+#include "compat/bulk_tables.h"
 
 /* resident pages among the whole pages of a malloc'd block */
 static size_t resident_pages(void *block, size_t *whole)

@@ -5,7 +5,7 @@
 #include <freerdp/codecs.h>
 #include <freerdp/freerdp.h>
 
-#include "agent/rdp_mem.h"
+#include "compat/client_codecs.h"
 
 static void test_rdp_mem__codecs_without_gfx(void)
 {

@@ -5,7 +5,7 @@
 
 #include <winpr/synch.h>
 
-#include "agent/rdp_sleep.h"
+#include "compat/loop_sleep.h"
 #include "unit.h"
 
 /** A readable pipe among unset handles ends the wait at once. */

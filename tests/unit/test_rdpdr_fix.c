@@ -2,7 +2,7 @@
  * sent it before its capabilities (xrdp's order), once, after the Client ID Confirm. */
 #include "unit.h"
 
-#include "agent/rdpdr_fix.h"
+#include "compat/rdpdr_logon_order.h"
 
 static const uint8_t LOGON[4] = { 0x72, 0x44, 0x4C, 0x55 };     /* "rD" "LU" */
 static const uint8_t CAPS[8] = { 0x72, 0x44, 0x50, 0x53, 5, 0, 0, 0 };

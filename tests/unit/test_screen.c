@@ -7,7 +7,7 @@
 
 #include <freerdp/codec/color.h>
 
-#include "agent/screen.h"
+#include "agent/driver/screen.h"
 #include "unit.h"
 
 static GDI_RGN g_invalid;

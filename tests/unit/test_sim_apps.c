@@ -2,7 +2,7 @@
  * compressed file, edit reads the file, open lists the directory, errors become error windows. */
 #include "unit.h"
 
-#include "simhost/sim_apps.h"
+#include "simhost/desktop/apps.h"
 
 #include <stdio.h>
 #include <string.h>

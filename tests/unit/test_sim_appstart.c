@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "simhost/sim_appstart.h"
+#include "simhost/desktop/appstart.h"
 
 static void test_sim_appstart__throttle(void)
 {

@@ -2,7 +2,7 @@
  * rectangle merging. */
 #include "unit.h"
 
-#include "simhost/sim_canvas.h"
+#include "simhost/desktop/canvas.h"
 
 #include <stdlib.h>
 #include <string.h>

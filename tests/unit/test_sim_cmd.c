@@ -1,7 +1,7 @@
 /* test_sim_cmd.c -- run-box command parsing. */
 #include "unit.h"
 
-#include "simhost/sim_cmd.h"
+#include "simhost/desktop/cmd.h"
 
 #include <string.h>
 

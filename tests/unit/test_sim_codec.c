@@ -5,9 +5,9 @@
 #include "unit.h"
 
 #include "common/keymap.h"
-#include "simhost/sim_codec.h"
-#include "simhost/sim_desktop.h"
-#include "simhost/sim_frame.h"
+#include "simhost/desktop/codec.h"
+#include "simhost/desktop/desktop.h"
+#include "simhost/desktop/frame.h"
 
 #include <freerdp/codec/interleaved.h>
 #include <freerdp/codec/planar.h>

@@ -3,8 +3,8 @@
  * and settle time, what each timer triggers, the measure group) and its printed figures. */
 #include "unit.h"
 
-#include "simhost/sim_cost.h"
-#include "simhost/sim_predict.h"
+#include "simhost/desktop/cost.h"
+#include "simhost/model/predict.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "unit.h"
 
 #include "common/keymap.h"
-#include "simhost/sim_desktop.h"
-#include "simhost/sim_frame.h"
+#include "simhost/desktop/desktop.h"
+#include "simhost/desktop/frame.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * shift, the 0xE0-prefixed keys, modifiers, and codes set 1 leaves undefined. */
 #include "unit.h"
 
-#include "simhost/sim_kbd.h"
+#include "simhost/desktop/kbd.h"
 
 #include <string.h>
 

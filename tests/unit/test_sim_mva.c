@@ -3,7 +3,7 @@
  * and the threshold offset. */
 #include "unit.h"
 
-#include "simhost/sim_mva.h"
+#include "simhost/model/mva.h"
 
 static void test_sim_mva__hand_computed_one_cpu(void)
 {

@@ -2,7 +2,7 @@
  * or unknown option is refused with one line naming it, passwords never come from argv. */
 #include "unit.h"
 
-#include "simhost/sim_opts.h"
+#include "simhost/server/opts.h"
 
 #include <string.h>
 

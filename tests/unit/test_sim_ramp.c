@@ -4,8 +4,8 @@
  * shipped demo plan. */
 #include "unit.h"
 
-#include "simhost/sim_ramp.h"
-#include "simhost/sim_ramp_plan.h"
+#include "simhost/model/ramp.h"
+#include "simhost/model/ramp_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * synthetic cost model (integration/simhost_predict.sh runs the check against a real simhost). */
 #include "unit.h"
 
-#include "simhost/sim_opts.h"
-#include "simhost/sim_selfcheck.h"
+#include "simhost/server/opts.h"
+#include "simhost/model/selfcheck.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * the event-log line format. */
 #include "unit.h"
 
-#include "simhost/sim_eventlog.h"
-#include "simhost/sim_tls.h"
+#include "simhost/server/eventlog.h"
+#include "simhost/server/tls.h"
 
 #include <ctype.h>
 #include <stdio.h>

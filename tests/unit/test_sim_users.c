@@ -1,7 +1,7 @@
 /* test_sim_users.c -- accounts, passwords from the environment or a 0600 file only. */
 #include "unit.h"
 
-#include "simhost/sim_users.h"
+#include "simhost/server/users.h"
 
 #include <stdio.h>
 #include <stdlib.h>

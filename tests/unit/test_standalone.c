@@ -2,7 +2,7 @@
  * durations (ms, s, m, h), including the malformed inputs that must be refused. */
 #include <string.h>
 
-#include "agent/standalone_opts.h"
+#include "agent/front/standalone_opts.h"
 #include "unit.h"
 
 /** {n:03} pads, {n} does not, text around is kept; bad patterns and overflows are refused. */

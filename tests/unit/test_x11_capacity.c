@@ -2,7 +2,7 @@
  * parsers of /proc/meminfo, /proc/self/cgroup and cgroup cpu.max texts. */
 #include "unit.h"
 
-#include "agent/x11_capacity.h"
+#include "agent/x11/capacity.h"
 
 #include <string.h>
 

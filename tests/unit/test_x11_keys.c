@@ -3,9 +3,9 @@
  * /proc costs of this process). */
 #include "unit.h"
 
-#include "agent/driver.h"
-#include "agent/x11_keys.h"
-#include "agent/x11_proc.h"
+#include "agent/driver/driver.h"
+#include "agent/x11/input.h"
+#include "agent/x11/proc.h"
 #include "common/keymap.h"
 #include "common/x11_preset.h"
 

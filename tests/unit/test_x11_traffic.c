@@ -3,7 +3,7 @@
  * the sockets are found once, then read without listing /proc again until the child closes one. */
 #include "unit.h"
 
-#include "agent/x11_traffic.h"
+#include "agent/x11/traffic.h"
 
 #include <netinet/in.h>
 #include <signal.h>

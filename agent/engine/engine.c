@@ -1,0 +1,551 @@
+/* engine.c -- the session engine: owns the connector, the sessions, the loop-lag probe and the
+ * health timer; applies process-wide FreeRDP settings once (SIGPIPE, WLog level). */
+#include "agent/engine/engine.h"
+
+#include "agent/rdp/drives.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <winpr/wlog.h>
+
+#include "agent/engine/connector.h"
+#include "agent/engine/looplag.h"
+#include "agent/engine/loopwatch.h"
+#include "compat/client_codecs.h"
+#include "agent/rdp/session.h"
+#include "agent/x11/costs.h"
+#include "agent/x11/display.h"
+#include "agent/x11/session.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/x11_preset.h"
+
+#define ENGINE_WINPR_REG "/etc/winpr/HKLM.reg"
+#define LOOPLAG_PERIOD_MS 20
+#define LOGOFF_SPACING_US 500          /* engine_logoff_all: between two sessions' logoffs */
+
+/* One session: an engine (FreeRDP) session or an external client's (exactly one is set). */
+struct slot {
+    struct session *rdp;
+    struct x11_session *x;
+};
+
+struct engine {
+    struct event_base *base;
+    struct engine_config cfg;          /* strings below are owned copies */
+    char *host, *domain, *fingerprint, *config_dir, *shot_dir;
+    int own_config_dir;
+    struct result_sink sink;
+    struct session_host host_info;
+    struct connector *conn;
+    struct looplag *lag;
+    struct x11_costs *costs;           /* external clients' costs, read off the loop */
+    struct event *health_ev, *deadline_ev, *logoff_ev;
+    size_t logoff_next;                /* engine_logoff_all: the next session to log off */
+    uint64_t logoff_start_us;          /* and when it began */
+    struct slot *sessions;
+    size_t nsessions, cap;
+    struct x11_client client;          /* cfg.client points here when set */
+    char *x11_dir;                     /* external clients' session directories */
+    int stopping;
+    void (*idle_cb)(void *);
+    void *idle_arg;
+    uint64_t last_cpu_us, last_health_us;
+};
+
+/* ---------------------------------------------------------------- process-wide setup */
+
+static void process_setup_once(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    signal(SIGPIPE, SIG_IGN);
+    wLog *root = WLog_GetRoot();
+    if (!getenv("WLOG_LEVEL"))
+        WLog_SetLogLevel(root, WLOG_WARN);
+    /* keep FreeRDP's lines off stdout, which carries JSON records in standalone mode */
+    WLog_SetLogAppenderType(root, WLOG_APPENDER_CONSOLE);
+    wLogAppender *app = WLog_GetLogAppender(root);
+    if (app)
+        WLog_ConfigureAppender(app, "outputstream", (void *)"stderr");
+    if (access(ENGINE_WINPR_REG, R_OK) != 0)
+        log_warn("%s missing: FreeRDP starts codec thread pools per session (run "
+                 "scripts/winpr-no-threads as root)", ENGINE_WINPR_REG);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static enum session_state slot_state(const struct slot *s)
+{
+    return s->x ? x11_session_state(s->x) : session_get_state(s->rdp);
+}
+
+static uint32_t slot_index(const struct slot *s)
+{
+    return s->x ? x11_session_index(s->x) : session_get_index(s->rdp);
+}
+
+static void slot_logoff(struct slot *s)
+{
+    if (s->x)
+        x11_session_logoff(s->x);
+    else
+        session_logoff(s->rdp);
+}
+
+static void slot_kill(struct slot *s, enum failure_reason reason, const char *detail)
+{
+    if (s->x)
+        x11_session_kill(s->x, reason, detail);
+    else
+        session_kill(s->rdp, reason, detail);
+}
+
+/* External clients' session directories hold their framebuffer files: on tmpfs when there is one,
+ * so the X servers' screens never cause disk writes. */
+static int make_x11_dir(struct engine *e)
+{
+    char path[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "/dev/shm/sessmax-x11.XXXXXX");
+    if (access("/dev/shm", W_OK) != 0 || !mkdtemp(path)) {
+        snprintf(path, sizeof path, "%s/sessmax-x11.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(path)) {
+            log_error("%s: cannot create: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    e->x11_dir = strdup(path);
+    return e->x11_dir ? 0 : -1;
+}
+
+static int make_config_dir(struct engine *e, const char *given)
+{
+    char path[4096];
+    if (given) {
+        if (mkdir(given, 0700) != 0 && errno != EEXIST)
+            goto fail_given;
+        e->config_dir = strdup(given);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(path, sizeof path, "%s/sessmax-agent.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(path)) {
+            log_error("%s: cannot create FreeRDP config directory: %s", path, strerror(errno));
+            return -1;
+        }
+        e->config_dir = strdup(path);
+        e->own_config_dir = 1;
+    }
+    if (!e->config_dir)
+        return -1;
+    /* created up front so hundreds of connect threads do not race to mkdir them */
+    const char *sub[] = { "certs", "server" };
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", e->config_dir, sub[i]);
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            log_error("%s: cannot create: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+fail_given:
+    log_error("%s: cannot create FreeRDP config directory: %s", given, strerror(errno));
+    return -1;
+}
+
+static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- health */
+
+static void process_usage(uint64_t *cpu_us, uint64_t *rss_kb)
+{
+    struct rusage ru;
+    *cpu_us = 0;
+    *rss_kb = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        *cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000 + (uint64_t)ru.ru_utime.tv_usec +
+                  (uint64_t)ru.ru_stime.tv_sec * 1000000 + (uint64_t)ru.ru_stime.tv_usec;
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size, resident;
+    if (f && fscanf(f, "%lu %lu", &size, &resident) == 2)
+        *rss_kb = (uint64_t)resident * (uint64_t)(sysconf(_SC_PAGESIZE) / 1024);
+    if (f)
+        fclose(f);
+}
+
+/* The agent's memory per external session: its copy of the screen and the MIT-SHM segment. */
+static uint64_t screen_kb(const struct x11_client *c)
+{
+    return (uint64_t)c->width * c->height * 4 * 2 / 1024;
+}
+
+/* The external clients' processes: the figures of the last read into h, and the next read
+ * handed to a worker (x11_costs.h). */
+static void ext_usage(struct engine *e, struct rec_health *h)
+{
+    x11_costs_take(e->costs, h);
+    if (!x11_costs_begin(e->costs))
+        return;
+    for (size_t i = 0; i < e->nsessions; i++) {
+        pid_t client, xserver;
+        if (e->sessions[i].x && x11_session_pids(e->sessions[i].x, &client, &xserver))
+            x11_costs_add(e->costs, x11_session_index(e->sessions[i].x), client, xserver);
+    }
+    x11_costs_submit(e->costs);
+}
+
+static void health_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct engine *e = arg;
+    struct engine_counts c;
+    struct rec_health h = { .t_us = clock_wall_us() };
+    uint64_t cpu_us, now = clock_now_us();
+    struct loopwatch_mark m;
+    loopwatch_begin(&m);
+
+    engine_get_counts(e, &c);
+    h.sessions_active = c.logon + c.running + c.logoff;
+    h.sessions_connecting = c.connecting;
+    looplag_take(e->lag, &h.lag_p50_us, &h.lag_p99_us, &h.lag_max_us);
+    process_usage(&cpu_us, &h.rss_kb);
+    if (now > e->last_health_us)
+        h.cpu_permille = (uint32_t)((cpu_us - e->last_cpu_us) * 1000 / (now - e->last_health_us));
+    if (e->costs)
+        ext_usage(e, &h);
+    e->last_cpu_us = cpu_us;
+    e->last_health_us = now;
+    if (e->sink.health)
+        e->sink.health(e->sink.ctx, &h);
+    loopwatch_end(&m, "health record", UINT32_MAX);
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static void check_idle(struct engine *e)
+{
+    if (e->nsessions && engine_idle(e)) {
+        if (e->deadline_ev)
+            event_del(e->deadline_ev);
+        if (e->idle_cb)
+            e->idle_cb(e->idle_arg);
+    }
+}
+
+static void on_terminal(void *arg)
+{
+    check_idle(arg);
+}
+
+static struct slot *find(const struct engine *e, uint32_t index)
+{
+    for (size_t i = 0; i < e->nsessions; i++)
+        if (slot_index(&e->sessions[i]) == index)
+            return &e->sessions[i];
+    return NULL;
+}
+
+static int live_state(enum session_state st)
+{
+    return st != SESSION_ST_DONE && st != SESSION_ST_FAILED;
+}
+
+/* session_host.relogged_by: xrdp (and Windows) give a user's desktop to the newest logon and
+ * log the older client off, so a newer live session of the same user explains such a drop. */
+static uint32_t relogged_by(void *arg, const struct session *s)
+{
+    const struct engine *e = arg;
+    for (size_t i = 0; i < e->nsessions; i++) {
+        const struct session *o = e->sessions[i].rdp;
+        if (!o)
+            continue;
+        enum session_state st = session_get_state(o);
+        if (o != s && st != SESSION_ST_NEW && live_state(st) &&
+            session_get_launched_us(o) >= session_get_launched_us(s) &&
+            !strcmp(session_get_user(o), session_get_user(s)))
+            return session_get_index(o) + 1;
+    }
+    return 0;
+}
+
+static void logoff_batch_cb(evutil_socket_t fd, short what, void *arg);
+
+static void deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct engine *e = arg;
+    unsigned n = 0;
+    for (size_t i = 0; i < e->nsessions; i++)
+        if (live_state(slot_state(&e->sessions[i]))) {
+            slot_kill(&e->sessions[i], FAIL_ABORTED, "logoff deadline passed");
+            n++;
+        }
+    if (n)
+        log_warn("logoff deadline passed: %u sessions disconnected", n);
+}
+
+/* ---------------------------------------------------------------- public */
+
+struct engine *engine_new(struct event_base *base, const struct engine_config *cfg,
+                          const struct result_sink *sink)
+{
+    if (!cfg->host || !*cfg->host) {
+        log_error("engine: no target host");
+        return NULL;
+    }
+    struct engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    process_setup_once();
+    e->base = base;
+    e->cfg = *cfg;
+    e->sink = *sink;
+    e->host = strdup(cfg->host);
+    e->domain = dup_or_null(cfg->domain);
+    e->fingerprint = dup_or_null(cfg->fingerprint);
+    e->shot_dir = dup_or_null(cfg->shot_dir);
+    if (!e->host || (cfg->domain && !e->domain) || (cfg->fingerprint && !e->fingerprint) ||
+        (cfg->shot_dir && !e->shot_dir) || make_config_dir(e, cfg->config_dir) != 0)
+        goto fail;
+    e->cfg.host = e->host;
+    e->cfg.domain = e->domain;
+    e->cfg.fingerprint = e->fingerprint;
+    e->cfg.shot_dir = e->shot_dir;
+    e->cfg.config_dir = e->config_dir;
+    if (cfg->client) {
+        e->client = *cfg->client;
+        if (!e->client.width) {
+            e->client.width = e->cfg.width;
+            e->client.height = e->cfg.height;
+        }
+        e->cfg.client = &e->client;
+        if (x11_display_init() != 0 || make_x11_dir(e) != 0)
+            goto fail;
+    }
+    if (e->cfg.bpp != 32)
+        e->cfg.bpp = 16;
+    if (!e->cfg.max_attempts)
+        e->cfg.max_attempts = 1;
+    rdp_mem_init();
+    e->conn = connector_new(base, cfg->connect_threads);
+    e->lag = looplag_new(base, LOOPLAG_PERIOD_MS);
+    e->deadline_ev = evtimer_new(base, deadline_cb, e);
+    e->logoff_ev = evtimer_new(base, logoff_batch_cb, e);
+    if (!e->conn || !e->lag || !e->deadline_ev || !e->logoff_ev || (e->cfg.client && !(e->costs = x11_costs_new(e->conn, screen_kb(&e->client)))))
+        goto fail;
+    e->host_info = (struct session_host){ .base = base, .cfg = &e->cfg, .sink = &e->sink,
+                                          .conn = e->conn, .on_terminal = on_terminal,
+                                          .relogged_by = relogged_by, .arg = e };
+    if (e->cfg.health_interval_ms) {
+        e->health_ev = event_new(base, -1, EV_PERSIST, health_cb, e);
+        uint32_t ms = e->cfg.health_interval_ms;
+        struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+        if (!e->health_ev || event_add(e->health_ev, &tv) != 0)
+            goto fail;
+    }
+    process_usage(&e->last_cpu_us, &(uint64_t){ 0 });
+    e->last_health_us = clock_now_us();
+    return e;
+fail:
+    log_error("engine: cannot start");
+    engine_free(e);
+    return NULL;
+}
+
+int engine_start_session(struct engine *e, const struct engine_session_spec *spec)
+{
+    if (e->stopping) {
+        log_warn("session %u not started: the engine is logging off", spec->session_index);
+        return -1;
+    }
+    if (find(e, spec->session_index)) {
+        log_error("session %u already exists", spec->session_index);
+        return -1;
+    }
+    if (e->nsessions == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 64;
+        struct slot *n = realloc(e->sessions, cap * sizeof *n);
+        if (!n)
+            return -1;
+        e->sessions = n;
+        e->cap = cap;
+    }
+    char err[512];
+    if (spec->workload && spec->workload->ndrives &&
+        drives_prepare(e->config_dir, spec->workload, err, sizeof err) != 0) {
+        log_error("session %u not started: client drive files: %s", spec->session_index, err);
+        return -1;
+    }
+    struct slot sl = { NULL, NULL };
+    if (e->cfg.client)
+        sl.x = x11_session_new(&e->host_info, e->x11_dir, spec);
+    else
+        sl.rdp = session_new(&e->host_info, spec);
+    if (!sl.rdp && !sl.x) {
+        log_error("session %u: out of memory", spec->session_index);
+        return -1;
+    }
+    e->sessions[e->nsessions++] = sl;
+    if (sl.x)
+        x11_session_start(sl.x);
+    else
+        session_start(sl.rdp);
+    return 0;
+}
+
+int engine_logoff_session(struct engine *e, uint32_t session_index)
+{
+    struct slot *s = find(e, session_index);
+    if (!s)
+        return -1;
+    slot_logoff(s);
+    return 0;
+}
+
+/* Starts the logoffs one LOGOFF_SPACING_US apart (as many per pass as are due, within one pass
+ * budget), then re-arms for the next one due. Started in one pass, 1,000 sessions' logoff steps
+ * stayed in step: every key of the logoff sequence came due for all of them in the same pass,
+ * and each such wave held the loop 30-45 ms (on the CPU, ~160 ms apart); 500 µs apart they
+ * spread over half a second for 1,000 sessions. */
+static void logoff_batch_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct engine *e = arg;
+    uint64_t now = clock_now_us(), end = now + LOOP_PASS_BUDGET_US;
+    size_t due = (size_t)((now - e->logoff_start_us) / LOGOFF_SPACING_US) + 1;
+    while (e->logoff_next < e->nsessions && e->logoff_next < due && clock_now_us() < end)
+        slot_logoff(&e->sessions[e->logoff_next++]);
+    if (e->logoff_next < e->nsessions) {
+        uint64_t next = e->logoff_next < due ? 0 : e->logoff_start_us + e->logoff_next * LOGOFF_SPACING_US - now;
+        struct timeval tv = { (time_t)(next / 1000000), (suseconds_t)(next % 1000000) };
+        evtimer_add(e->logoff_ev, &tv);
+        return;
+    }
+    check_idle(e);
+}
+
+void engine_logoff_all(struct engine *e, uint32_t deadline_ms)
+{
+    e->stopping = 1;
+    struct timeval tv = { deadline_ms / 1000, (deadline_ms % 1000) * 1000 };
+    event_add(e->deadline_ev, &tv);
+    e->logoff_next = 0;
+    e->logoff_start_us = clock_now_us();
+    logoff_batch_cb(-1, 0, e);
+}
+
+void engine_get_counts(const struct engine *e, struct engine_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < e->nsessions; i++) {
+        const struct slot *sl = &e->sessions[i];
+        switch (slot_state(sl)) {
+        case SESSION_ST_NEW:
+        case SESSION_ST_CONNECTING: out->connecting++; break;
+        case SESSION_ST_LOGON: out->logon++; break;
+        case SESSION_ST_RUNNING: out->running++; break;
+        case SESSION_ST_LOGOFF: out->logoff++; break;
+        case SESSION_ST_DONE: out->done++; break;
+        case SESSION_ST_FAILED:
+            out->failed++;
+            out->failed_by_reason[sl->x ? x11_session_reason(sl->x) : session_get_reason(sl->rdp)]++;
+            break;
+        }
+    }
+}
+
+int engine_idle(const struct engine *e)
+{
+    for (size_t i = 0; i < e->nsessions; i++)
+        if (live_state(slot_state(&e->sessions[i])))
+            return 0;
+    return 1;
+}
+
+void engine_set_idle_cb(struct engine *e, void (*cb)(void *arg), void *arg)
+{
+    e->idle_cb = cb;
+    e->idle_arg = arg;
+}
+
+int engine_save_png(struct engine *e, uint32_t session_index, const char *path)
+{
+    struct slot *s = find(e, session_index);
+    if (!s) {
+        log_warn("no session %u to save", session_index);
+        return -1;
+    }
+    return s->x ? x11_session_save_png(s->x, path) : session_save_png(s->rdp, path);
+}
+
+int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out)
+{
+    struct slot *s = find(e, session_index);
+    if (!s)
+        return -1;
+    return s->x ? x11_session_screen(s->x, out) : session_screen(s->rdp, out);
+}
+
+uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
+                          uint32_t *max_us)
+{
+    looplag_total(e->lag, p50_us, p99_us, max_us);
+    return 0;
+}
+
+void engine_free(struct engine *e)
+{
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->nsessions; i++)
+        x11_session_abort_start(e->sessions[i].x);
+    connector_free(e->conn);               /* joins: no attempt runs after this */
+    x11_costs_free(e->costs);
+    for (size_t i = 0; i < e->nsessions; i++) {
+        session_free(e->sessions[i].rdp);
+        x11_session_free(e->sessions[i].x);
+    }
+    free(e->sessions);
+    if (e->x11_dir)
+        nftw(e->x11_dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    free(e->x11_dir);
+    if (e->health_ev)
+        event_free(e->health_ev);
+    if (e->deadline_ev)
+        event_free(e->deadline_ev);
+    if (e->logoff_ev)
+        event_free(e->logoff_ev);
+    looplag_free(e->lag);
+    if (e->own_config_dir && e->config_dir)
+        nftw(e->config_dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+    free(e->config_dir);
+    free(e->host);
+    free(e->domain);
+    free(e->fingerprint);
+    free(e->shot_dir);
+    free(e);
+}

@@ -1,0 +1,522 @@
+/* session.c -- one simulated user's life: connect attempts on the connector, then FreeRDP's
+ * event handles on the loop, and exactly one terminal record. The state diagram and invariants
+ * are in session.h; what FreeRDP calls back (paints to the interpreter) and the input the
+ * interpreter sends are in session_rdp.c; the shared state is in session_int.h; the records, the
+ * end and the orderly logoff, shared with x11_session.c, are in session_life.c. */
+#include "agent/rdp/session.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <freerdp/freerdp.h>
+#include <freerdp/input.h>
+#include <winpr/synch.h>
+
+#include "agent/engine/connector.h"
+#include "agent/rdp/drives.h"
+#include "agent/rdp/failure.h"
+#include "agent/interp/interp.h"
+#include "agent/engine/loopwatch.h"
+#include "agent/netem/netem.h"
+#include "agent/driver/netstats.h"
+#include "agent/rdp/settings.h"
+#include "compat/loop_sleep.h"
+#include "agent/driver/screen.h"
+#include "agent/rdp/session_int.h"
+#include "agent/driver/session_life.h"
+#include "agent/rdp/session_rdp.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/names.h"
+
+/* ---------------------------------------------------------------- teardown */
+
+static void disarm(struct session *s)
+{
+    for (int i = 0; i < s->nev; i++)
+        event_free(s->ev[i]);
+    s->nev = 0;
+    s->sock_fd = -1;
+}
+
+/* Disconnecting and freeing an instance takes milliseconds (tens at worst): it runs on a
+ * connect thread so one session's end never shows up as loop lag in the others' timers. */
+struct teardown_job {
+    struct connector_job job;
+    freerdp *inst;
+};
+
+static void teardown_work(struct connector_job *j)
+{
+    struct teardown_job *t = (struct teardown_job *)j;
+    session_rdp_free_instance(t->inst, 1);
+    t->inst = NULL;
+}
+
+static void teardown_done(struct connector_job *j)
+{
+    free(j);
+}
+
+static void release_instance(struct session *s, int on_loop)
+{
+    freerdp *inst = s->inst;
+    struct teardown_job *t = NULL;
+    s->inst = NULL;
+    if (!inst)
+        return;
+    ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
+    if (!on_loop || !(t = calloc(1, sizeof *t))) {
+        session_rdp_free_instance(inst, 1);
+        return;
+    }
+    t->inst = inst;
+    t->job.work = teardown_work;
+    t->job.done = teardown_done;
+    t->job.must_finish = 1;
+    connector_submit(s->l.h->conn, &t->job);
+}
+
+static void traffic_cb(evutil_socket_t fd, short what, void *arg);
+
+/* Releases the live parts (never the session struct). A connected session reports its traffic
+ * counters one last time, so a session shorter than the traffic interval still has its bytes. */
+static void teardown(struct session *s, int on_loop)
+{
+    if (on_loop && s->inst && s->l.h->cfg->traffic_interval_ms)
+        traffic_cb(-1, 0, s);
+    interp_free(s->l.interp);
+    s->l.interp = NULL;
+    disarm(s);
+    if (s->traffic_ev)
+        event_del(s->traffic_ev);
+    if (s->retry_ev)
+        event_del(s->retry_ev);
+    if (s->confirm_ev)
+        event_del(s->confirm_ev);
+    release_instance(s, on_loop);
+    session_life_wipe_password(&s->l);
+    drives_session_cleanup(s->drive_dir);   /* what the server wrote goes; shared files stay */
+    s->drive_dir[0] = '\0';
+}
+
+static void teardown_on_loop(void *owner)
+{
+    teardown(owner, 1);
+}
+
+/* The screen at the moment a session fails, kept as evidence: <shot_dir>/<user>-failed.png, its
+ * file name appended to the failure detail ("...; screen alice-failed.png"). Nothing without a
+ * shots directory or before the first frame buffer (a refused connect). */
+static void failure_shot(void *owner, char *detail, size_t len)
+{
+    struct session *s = owner;
+    struct screen_view v;
+    const char *dir = s->l.h->cfg->shot_dir;
+    if (!dir || !s->inst || !s->inst->context || screen_view_of(s->inst->context->gdi, &v) != 0)
+        return;
+    char who[RESULTS_NAME_LEN], file[RESULTS_NAME_LEN + 16], path[4096];
+    name_sanitize(s->l.user, who, sizeof who);
+    snprintf(file, sizeof file, "%s-failed.png", who);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (screen_write_png(&v, path) != 0)
+        return;
+    size_t n = strlen(detail), need = strlen(file) + sizeof "; screen ";
+    if (need >= len)
+        return;
+    if (n + need > len)
+        n = len - need;
+    snprintf(detail + n, len - n, "; screen %s", file);
+}
+
+/* The connection is gone or broken: what does that mean in this state? */
+static void connection_lost(struct session *s)
+{
+    char detail[RESULTS_DETAIL_LEN];
+    struct failure_facts f = s->facts;
+    f.last_error = freerdp_get_last_error(s->inst->context);
+    f.error_info = freerdp_error_info(s->inst);
+    f.connected = 1;
+    f.logoff_requested = s->l.state == SESSION_ST_LOGOFF;
+    f.desktop_ready = s->l.state != SESSION_ST_LOGON;
+    f.relogged_by = s->l.h->relogged_by ? s->l.h->relogged_by(s->l.h->arg, s) : 0;
+    enum failure_reason r = failure_classify(&f, detail, sizeof detail);
+    session_life_finish_later(&s->l, r, detail);
+}
+
+/* ---------------------------------------------------------------- the loop side */
+
+static void arm(struct session *s);
+
+static void fd_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct session *s = arg;
+    struct loopwatch_mark m;
+    if (!s->inst || s->l.finish_pending)
+        return;
+    loopwatch_begin(&m);
+    rdp_sleep_enter(s->inst->context, s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested,
+                    loopwatch_slept);
+    BOOL ok = freerdp_check_event_handles(s->inst->context);
+    rdp_sleep_leave();
+    loopwatch_end(&m, "freerdp_check_event_handles", s->l.index);
+    if (!ok || freerdp_shall_disconnect(s->inst)) {
+        disarm(s);
+        connection_lost(s);
+        return;
+    }
+    /* the socket changes after a redirection or FreeRDP's own reconnect: re-query */
+    HANDLE h[SESSION_MAX_HANDLES];
+    DWORD n = freerdp_get_event_handles(s->inst->context, h, SESSION_MAX_HANDLES);
+    if ((int)n != s->nev || (n > 1 && GetEventFileDescriptor(h[1]) != s->sock_fd)) {
+        disarm(s);
+        arm(s);
+    }
+}
+
+static void arm(struct session *s)
+{
+    HANDLE h[SESSION_MAX_HANDLES];
+    DWORD n = freerdp_get_event_handles(s->inst->context, h, SESSION_MAX_HANDLES);
+    for (DWORD i = 0; i < n; i++) {
+        int fd = GetEventFileDescriptor(h[i]);
+        if (fd < 0)
+            continue;
+        struct event *ev = event_new(s->l.h->base, fd, EV_READ | EV_PERSIST, fd_cb, s);
+        if (!ev || event_add(ev, NULL) != 0) {
+            if (ev)
+                event_free(ev);
+            session_life_finish_later(&s->l, FAIL_INTERNAL, "cannot watch the session's event handles");
+            return;
+        }
+        s->ev[s->nev++] = ev;
+    }
+    s->sock_fd = n > 1 ? GetEventFileDescriptor(h[1]) : -1;
+}
+
+static void traffic_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct session *s = arg;
+    struct loopwatch_mark m;
+    if (!s->inst || !s->l.h->sink->traffic)
+        return;
+    loopwatch_begin(&m);
+    struct rec_traffic t = { .session = s->l.index, .t_us = clock_wall_us(), .frames = s->frames };
+    netstats_sample(s->inst->context, s->sock_fd, &t);
+    s->l.h->sink->traffic(s->l.h->sink->ctx, &t);
+    loopwatch_end(&m, "traffic record", s->l.index);
+}
+
+
+static void connect_again(struct session *s);
+
+static void logon_cb(void *sess, int ok, int64_t logon_us)
+{
+    struct session *s = sess;
+    char detail[RESULTS_DETAIL_LEN] = "";
+    uint32_t repaints = s->l.interp ? interp_logon_repaints(s->l.interp) : 0;
+    if (s->l.state != SESSION_ST_LOGON)
+        return;
+    if (!ok && !s->l.logoff_requested && s->logon_retries < s->l.h->cfg->logon_retries) {
+        s->logon_retries++;
+        log_ratelimited(LOG_INFO, "logon-retry", "session %u (%s): desktop not ready in time, "
+                        "logon retry %u/%u", s->l.index, s->l.user, s->logon_retries, s->l.h->cfg->logon_retries);
+        connect_again(s);
+        return;
+    }
+    session_life_wipe_password(&s->l);
+    if (!ok) {
+        snprintf(detail, sizeof detail, "desktop-ready condition did not hold in time "
+                 "(repaint requests: %u, logon retries: %u)", repaints, s->logon_retries);
+        session_life_finish_later(&s->l, FAIL_LOGON_TIMEOUT, detail);
+        return;
+    }
+    if (repaints || s->logon_retries)
+        snprintf(detail, sizeof detail, "repaint requests: %u, logon retries: %u", repaints, s->logon_retries);
+    session_life_active(&s->l, logon_us, detail);
+}
+
+static void loops_done_cb(void *sess)
+{
+    session_logoff(sess);
+}
+
+/* The server did not end the session in time after the logoff steps. */
+static void confirm_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct session *s = arg;
+    char detail[RESULTS_DETAIL_LEN];
+    snprintf(detail, sizeof detail, "the logoff steps ran but the server did not end the session within %u s",
+             SESSION_LOGOFF_CONFIRM_MS / 1000);
+    session_life_finish_later(&s->l, FAIL_LOGOFF_INCOMPLETE, detail);
+}
+
+static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
+{
+    struct session *s = sess;
+    /* A logoff counts only when the server ends the session (connection_lost after it, or its
+     * logoff error info); a workload without logoff steps just disconnects, as before. */
+    if (reason == FAIL_NONE && s->l.state == SESSION_ST_LOGOFF && s->l.wl && s->l.wl->nlogoff) {
+        struct timeval tv = { SESSION_LOGOFF_CONFIRM_MS / 1000, (SESSION_LOGOFF_CONFIRM_MS % 1000) * 1000 };
+        event_add(s->confirm_ev, &tv);
+        return;
+    }
+    session_life_finish_later(&s->l, reason, detail);
+}
+
+/* CONNECTING -> LOGON: the connected instance arrives on the loop thread. */
+static void connected(struct session *s)
+{
+    if (!s->l.h->cfg->logon_retries || !s->l.wl)      /* else kept for a logon retry */
+        session_life_wipe_password(&s->l);
+    s->l.state = SESSION_ST_LOGON;
+    s->in_frame = 0;
+    s->nframe_rects = 0;
+    s->sock_fd = -1;
+    arm(s);
+    /* FreeRDP 2.11 reads TLS with read-ahead and returns from its connect loop at the PDU that
+     * makes the session active: PDUs the server sent right behind it (a desktop's first frame)
+     * can sit in OpenSSL's buffer while the socket is empty, and the loop would never look. */
+    if (s->nev > 0)
+        event_active(s->ev[0], EV_READ, 0);
+    freerdp_input_send_synchronize_event(s->inst->input, 0);
+    if (s->l.h->cfg->traffic_interval_ms && s->traffic_ev) {
+        uint32_t ms = s->l.h->cfg->traffic_interval_ms;
+        struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+        event_add(s->traffic_ev, &tv);
+    }
+    if (!s->l.wl) {
+        logon_cb(s, 1, (int64_t)(clock_now_us() - s->l.t0_us));
+        return;
+    }
+    static const struct session_life_calls calls = {
+        .driver = &session_rdp_driver, .on_logon = logon_cb, .on_loops_done = loops_done_cb,
+        .on_finished = finished_cb,
+    };
+    session_life_start_interp(&s->l, &calls);
+}
+
+/* ---------------------------------------------------------------- connect attempts */
+
+/* Worker thread: one freerdp_connect() under the watchdog. */
+static void connect_work(struct connector_job *j)
+{
+    struct session *s = (struct session *)((char *)j - offsetof(struct session, job));
+    freerdp *inst = freerdp_new();
+    int ok = 0;
+
+    memset(&s->facts, 0, sizeof s->facts);
+    if (!inst || netem_enter(s->l.h->cfg->netem) != 0)
+        goto fail;
+    session_rdp_hook(inst);
+    if (!freerdp_context_new(inst)) {
+        freerdp_free(inst);
+        inst = NULL;
+        goto fail;
+    }
+    ((struct session_ctx *)inst->context)->s = s;
+    if (rdp_settings_push(inst->settings, s->l.h->cfg, s->l.user, s->l.password) != 0)
+        goto fail;
+    if (s->l.wl && s->l.wl->ndrives) {
+        char err[512];
+        if ((!s->drive_dir[0] && drives_session_setup(s->l.h->cfg->config_dir, s->l.wl, s->l.index, s->drive_dir,
+                                                      sizeof s->drive_dir, err, sizeof err) != 0) ||
+            drives_apply(inst->settings, s->l.wl, s->drive_dir) != 0) {
+            log_ratelimited(LOG_ERROR, "drives", "session %u: client drives: %s", s->l.index, err);
+            goto fail;
+        }
+    }
+    connector_attach(s->l.h->conn, j, inst);
+    errno = 0;
+    ok = freerdp_connect(inst) ? 1 : 0;
+    s->facts.sys_errno = ok ? 0 : errno;
+    s->facts.watchdog = connector_detach(s->l.h->conn, j);
+    if (!ok) {
+        s->facts.last_error = freerdp_get_last_error(inst->context);
+        s->facts.error_info = freerdp_error_info(inst);
+    }
+fail:
+    if (!inst)
+        s->facts.last_error = 0xffffffff;
+    if (!ok) {
+        session_rdp_free_instance(inst, 0);
+        inst = NULL;
+    }
+    s->inst = inst;
+}
+
+/* LOGON -> CONNECTING: the logon timed out and a logon retry is allowed. The instance goes (off
+ * the loop), and a fresh connect attempt starts now. Called from the interpreter's logon
+ * callback, which touches the interpreter no more afterwards. */
+static void connect_again(struct session *s)
+{
+    interp_free(s->l.interp);
+    s->l.interp = NULL;
+    disarm(s);
+    if (s->traffic_ev)
+        event_del(s->traffic_ev);
+    release_instance(s, 1);
+    s->l.state = SESSION_ST_CONNECTING;
+    s->attempts = 0;
+    s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
+    connector_submit(s->l.h->conn, &s->job);
+}
+
+static void retry_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct session *s = arg;
+    s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
+    connector_submit(s->l.h->conn, &s->job);
+}
+
+/* Loop thread: an attempt finished. */
+static void connect_done(struct connector_job *j)
+{
+    struct session *s = (struct session *)((char *)j - offsetof(struct session, job));
+    char why[RESULTS_DETAIL_LEN - 24], detail[RESULTS_DETAIL_LEN];
+
+    s->attempts++;
+    if (s->inst && !s->l.logoff_requested) {
+        struct loopwatch_mark m;
+        loopwatch_begin(&m);
+        s->l.t0_us = j->started_us;
+        log_debug("session %u (%s): connected in %.1f ms", s->l.index, s->l.user,
+                  (double)(clock_now_us() - j->started_us) / 1000.0);
+        connected(s);
+        loopwatch_end(&m, "hand-over of a connected session", s->l.index);
+        return;
+    }
+    if (s->inst) {                              /* connected, but logoff was asked meanwhile */
+        session_life_end(&s->l, FAIL_ABORTED, "logoff requested while connecting");
+        return;
+    }
+    struct failure_facts f = s->facts;
+    f.logoff_requested = s->l.logoff_requested;
+    if (s->facts.last_error == 0xffffffff) {
+        f.last_error = 0;
+        session_life_end(&s->l, FAIL_INTERNAL, "cannot create a FreeRDP instance");
+        return;
+    }
+    enum failure_reason r = failure_classify(&f, why, sizeof why);
+    snprintf(detail, sizeof detail, "%s; attempt %u/%u", why, s->attempts, s->l.h->cfg->max_attempts);
+    if (!s->l.logoff_requested && failure_retryable(r) && s->attempts < s->l.h->cfg->max_attempts) {
+        log_ratelimited(LOG_INFO, "retry", "session %u (%s): %s, retrying", s->l.index, s->l.user,
+                        detail);
+        uint32_t ms = s->l.h->cfg->retry_delay_ms;
+        struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+        event_add(s->retry_ev, &tv);
+        return;
+    }
+    session_life_end(&s->l, r, detail);
+}
+
+/* ---------------------------------------------------------------- public */
+
+struct session *session_new(const struct session_host *h, const struct engine_session_spec *spec)
+{
+    struct session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    static const struct session_life_ops ops = { .teardown = teardown_on_loop,
+                                                 .evidence = failure_shot };
+    int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
+    s->sock_fd = -1;
+    s->job.work = connect_work;
+    s->job.done = connect_done;
+    s->traffic_ev = event_new(h->base, -1, EV_PERSIST, traffic_cb, s);
+    s->retry_ev = evtimer_new(h->base, retry_cb, s);
+    s->confirm_ev = evtimer_new(h->base, confirm_cb, s);
+    if (!ok || !s->traffic_ev || !s->retry_ev || !s->confirm_ev) {
+        session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void session_start(struct session *s)
+{
+    if (session_life_launch(&s->l) != 0)
+        return;
+    s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
+    connector_submit(s->l.h->conn, &s->job);
+}
+
+void session_logoff(struct session *s)
+{
+    if (!session_life_logoff(&s->l))
+        return;
+    if (s->l.state == SESSION_ST_NEW) {
+        session_life_end(&s->l, FAIL_ABORTED, "logoff before start");
+        return;
+    }
+    s->l.logoff_requested = 1;                          /* CONNECTING */
+    if (connector_cancel(s->l.h->conn, &s->job) || event_pending(s->retry_ev, EV_TIMEOUT, NULL))
+        session_life_end(&s->l, FAIL_ABORTED, "logoff requested before connect");
+    else
+        connector_abort(s->l.h->conn, &s->job);       /* connect_done() ends it */
+}
+
+void session_kill(struct session *s, enum failure_reason reason, const char *detail)
+{
+    if (s->l.state == SESSION_ST_CONNECTING &&
+        !connector_cancel(s->l.h->conn, &s->job) && !event_pending(s->retry_ev, EV_TIMEOUT, NULL)) {
+        s->l.logoff_requested = 1;
+        connector_abort(s->l.h->conn, &s->job);       /* cannot end under a running attempt */
+        return;
+    }
+    if (reason == FAIL_ABORTED && s->l.state == SESSION_ST_LOGOFF)   /* the deadline, mid-logoff */
+        reason = FAIL_LOGOFF_INCOMPLETE;
+    session_life_end(&s->l, reason, detail);
+}
+
+enum session_state session_get_state(const struct session *s) { return s->l.state; }
+uint32_t session_get_index(const struct session *s) { return s->l.index; }
+const char *session_get_user(const struct session *s) { return s->l.user; }
+uint64_t session_get_launched_us(const struct session *s) { return s->l.launched_us; }
+enum failure_reason session_get_reason(const struct session *s) { return s->l.final_reason; }
+
+uint32_t session_loops(const struct session *s)
+{
+    return s->l.interp ? interp_loops(s->l.interp) : 0;
+}
+
+int session_screen(struct session *s, struct screen_view *out)
+{
+    return session_rdp_driver.screen(s, out);
+}
+
+int session_save_png(struct session *s, const char *path)
+{
+    struct screen_view v;
+    if (!s->inst || screen_view_of(s->inst->context->gdi, &v) != 0) {
+        log_warn("session %u: no screen to save to %s", s->l.index, path);
+        return -1;
+    }
+    return screen_write_png(&v, path);
+}
+
+void session_free(struct session *s)
+{
+    if (!s)
+        return;
+    teardown(s, 0);
+    if (s->traffic_ev)
+        event_free(s->traffic_ev);
+    if (s->retry_ev)
+        event_free(s->retry_ev);
+    if (s->confirm_ev)
+        event_free(s->confirm_ev);
+    session_life_release(&s->l);
+    free(s);
+}

@@ -1,0 +1,49 @@
+/* session.h -- one simulated user through an external X11 client (client: x11): its own Xvfb,
+ * the client process on it, the client's window as the interpreter's screen (x11_display.h), and
+ * the same records as an engine session (session.h). States are session.h's:
+ *
+ *   CONNECTING  on a connector worker (x11_start.h): Xvfb starting (-displayfd), the agent's
+ *               X connection, the password helper and the client; then, on the loop, until a
+ *               top-level window is mapped (else client_timeout after window_timeout)
+ *   LOGON       the interpreter waits for the desktop-ready condition; the logon time runs from
+ *               the client's start
+ *   RUNNING, LOGOFF, DONE, FAILED as for an engine session.
+ *
+ * The client exiting is `client_exit` (a clean end while logging off), the X server exiting or
+ * its connection breaking is `xserver`. Terminal states stop both processes (SIGTERM, then
+ * SIGKILL) without waiting; x11_session_free reaps what is left. */
+#ifndef SESSMAX_X11_SESSION_H
+#define SESSMAX_X11_SESSION_H
+
+#include <stdint.h>
+
+#include "agent/rdp/session.h"
+#include "agent/x11/proc.h"
+
+struct x11_session;
+
+/* h->cfg->client must be set; run_dir: where the sessions' directories go (tmpfs preferred:
+ * the framebuffer files live there). */
+struct x11_session *x11_session_new(const struct session_host *h, const char *run_dir,
+                                    const struct engine_session_spec *spec);
+void x11_session_start(struct x11_session *s);
+void x11_session_logoff(struct x11_session *s);
+void x11_session_kill(struct x11_session *s, enum failure_reason reason, const char *detail);
+enum session_state x11_session_state(const struct x11_session *s);
+uint32_t x11_session_index(const struct x11_session *s);
+const char *x11_session_user(const struct x11_session *s);
+uint64_t x11_session_launched_us(const struct x11_session *s);
+enum failure_reason x11_session_reason(const struct x11_session *s);
+int x11_session_screen(struct x11_session *s, struct screen_view *out);
+int x11_session_save_png(struct x11_session *s, const char *path);
+/* The process ids of the client and of the X server (0 for a process not running), for reading
+ * their costs off the loop (x11_costs.h); 1 when either runs, else 0 (also while the session is
+ * starting on a connector worker). */
+int x11_session_pids(const struct x11_session *s, pid_t *client, pid_t *xserver);
+/* Any thread: a start running on a connector worker gives up at its next wait (before
+ * connector_free, so that it joins at once). Accepts NULL. */
+void x11_session_abort_start(struct x11_session *s);
+/* Kills and reaps what still runs; frees. Only after connector_free(). Accepts NULL. */
+void x11_session_free(struct x11_session *s);
+
+#endif

@@ -1,0 +1,313 @@
+/* server.c -- shared state, listener loop, peer registry and handshake watchdog. */
+#include "simhost/server/server.h"
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "compat/bulk_tables.h"
+#include "simhost/desktop/apps.h"
+#include "simhost/desktop/codec.h"
+#include "simhost/server/loop.h"
+#include "simhost/server/peer.h"
+
+#include <errno.h>
+#include <freerdp/listener.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <winpr/synch.h>
+#include <winpr/wlog.h>
+
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char tmp[2300];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+            goto fail;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+        goto fail;
+    return 0;
+fail:
+    snprintf(err, errlen, "%.900s: cannot create directory: %s", tmp, strerror(errno));
+    return -1;
+}
+
+int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
+{
+    char err[1024], calib[2400];
+    memset(srv, 0, sizeof *srv);
+    srv->opts = o;
+    pthread_mutex_init(&srv->mu, NULL);
+    pthread_cond_init(&srv->idle, NULL);
+    snprintf(srv->home_dir, sizeof srv->home_dir, "%s/home", o->state_dir);
+    snprintf(calib, sizeof calib, "%s/calibration", o->state_dir);
+    if (mkdir_p(o->state_dir, err, sizeof err) || mkdir_p(srv->home_dir, err, sizeof err))
+        goto fail;
+    if (sim_font_load(&srv->font, SIM_FONT_PATH, 13, err, sizeof err))
+        goto fail;
+    if (!o->calibrate_only && !o->predict && !o->plan) {
+        if (sim_users_load(&srv->users, o->users, o->users_file, err, sizeof err))
+            goto fail;
+        if (sim_tls_load(&srv->tls, o->state_dir, o->cert, o->key, err, sizeof err))
+            goto fail;
+        /* compression off (sim_bulk.h): no peer needs bulk contexts */
+        if (!rdp_bulk_none() && rdp_bulk_init() != 0)
+            log_warn("FreeRDP's bulk context constructors were not found: sessions cannot connect");
+        if (o->nla && !o->sam_file) {
+            snprintf(err, sizeof err, "--nla needs --sam-file F (make one with: winpr-hash -u simuser001 -p PASSWORD -f sam)");
+            goto fail;
+        }
+        if (o->event_log && !(srv->elog = sim_eventlog_open(o->event_log))) {
+            snprintf(err, sizeof err, "%s: cannot open event log: %s", o->event_log, strerror(errno));
+            goto fail;
+        }
+        if (o->input_log && !(srv->ilog = sim_eventlog_open(o->input_log))) {
+            snprintf(err, sizeof err, "%s: cannot open input log: %s", o->input_log, strerror(errno));
+            goto fail;
+        }
+    }
+    /* serving: one quick measurement for the printed table; predicting: the least of several */
+    unsigned reps = o->calibrate_only || o->predict || o->plan ? SIM_COST_PREDICT_REPS : 1;
+    if (sim_cost_calibrate_reps(&srv->costs, calib, o->work_scale, &srv->font, reps, err, sizeof err))
+        goto fail;
+    return 0;
+fail:
+    log_error("%s", err);
+    return -1;
+}
+
+void sim_server_free(struct sim_server *srv)
+{
+    sim_eventlog_close(srv->elog);
+    sim_eventlog_close(srv->ilog);
+    sim_tls_free(&srv->tls);
+    sim_users_free(&srv->users);
+    sim_font_free(&srv->font);
+    pthread_cond_destroy(&srv->idle);
+    pthread_mutex_destroy(&srv->mu);
+}
+
+void sim_server_register(struct sim_server *srv, struct sim_peer_entry *e, int fd)
+{
+    pthread_mutex_lock(&srv->mu);
+    e->fd = fd;
+    e->deadline_us = clock_now_us() + (uint64_t)srv->opts->handshake_timeout_s * 1000000u;
+    e->prev = NULL;
+    e->next = srv->peers;
+    if (srv->peers)
+        srv->peers->prev = e;
+    srv->peers = e;
+    if (srv->stop && !e->killed) {
+        e->killed = 1;
+        shutdown(fd, SHUT_RDWR);
+    }
+    pthread_mutex_unlock(&srv->mu);
+}
+
+void sim_server_unregister(struct sim_server *srv, struct sim_peer_entry *e)
+{
+    pthread_mutex_lock(&srv->mu);
+    if (e->prev)
+        e->prev->next = e->next;
+    else
+        srv->peers = e->next;
+    if (e->next)
+        e->next->prev = e->prev;
+    if (e->logged_on)
+        srv->sessions--;
+    e->logged_on = 0;
+    e->fd = -1;
+    pthread_mutex_unlock(&srv->mu);
+}
+
+int sim_server_logon(struct sim_server *srv, struct sim_peer_entry *e)
+{
+    int rc = 0;
+    pthread_mutex_lock(&srv->mu);
+    if (srv->opts->max_sessions > 0 && srv->sessions >= srv->opts->max_sessions)
+        rc = -1;
+    else {
+        srv->sessions++;
+        srv->pending--;
+        e->logged_on = 1;
+    }
+    pthread_mutex_unlock(&srv->mu);
+    return rc;
+}
+
+int sim_server_pending_cap(const struct sim_opts *o)
+{
+    int by_mem = o->max_pending_mb / SIM_PENDING_COST_MB;
+    int cap = o->max_pending < by_mem ? o->max_pending : by_mem;
+    return cap > 0 ? cap : 1;
+}
+
+/* The oldest registered handshake not yet shut down (the list is newest first), or NULL; *dead
+ * counts the pending handshakes already shut down whose threads have not ended. */
+static struct sim_peer_entry *oldest_pending(struct sim_server *srv, int *dead)
+{
+    struct sim_peer_entry *old = NULL;
+    *dead = 0;
+    for (struct sim_peer_entry *e = srv->peers; e; e = e->next)
+        if (!e->logged_on) {
+            if (e->killed)
+                (*dead)++;
+            else
+                old = e;
+        }
+    return old;
+}
+
+int sim_server_admit(struct sim_server *srv, const char *peer)
+{
+    int cap = sim_server_pending_cap(srv->opts), dead;
+    pthread_mutex_lock(&srv->mu);
+    srv->accepted++;
+    if (srv->conns >= srv->opts->max_conns || srv->stop) {
+        srv->refused_busy++;
+        pthread_mutex_unlock(&srv->mu);
+        log_ratelimited(LOG_WARN, "sim_busy", "peer %s: refused: %d connections live (--max-conns)",
+                        peer, srv->opts->max_conns);
+        return -1;
+    }
+    struct sim_peer_entry *old = srv->pending >= cap ? oldest_pending(srv, &dead) : NULL;
+    if (srv->pending >= cap && (srv->pending >= 2 * cap || (!old && srv->pending - dead >= cap))) {
+        srv->refused_busy++;
+        pthread_mutex_unlock(&srv->mu);
+        log_ratelimited(LOG_WARN, "sim_pending", "peer %s: refused: %d handshakes pending (--max-pending %d)",
+                        peer, srv->pending, cap);
+        return -1;
+    }
+    if (old && srv->pending - dead >= cap) {
+        old->killed = 1;
+        shutdown(old->fd, SHUT_RDWR);
+        srv->evicted++;
+        log_ratelimited(LOG_WARN, "sim_evict", "peer %s: handshake shut down to admit peer %s "
+                        "(%d handshakes pending, --max-pending %d)", old->peer, peer, srv->pending, cap);
+    }
+    srv->conns++;
+    srv->pending++;
+    pthread_mutex_unlock(&srv->mu);
+    return 0;
+}
+
+void sim_server_conn_done(struct sim_server *srv, int logged_on)
+{
+    pthread_mutex_lock(&srv->mu);
+    srv->conns--;
+    if (!logged_on)
+        srv->pending--;
+    pthread_cond_broadcast(&srv->idle);
+    pthread_mutex_unlock(&srv->mu);
+}
+
+/* Shuts down the socket of every peer past its logon deadline (or all, on stop). */
+static void *watchdog(void *arg)
+{
+    struct sim_server *srv = arg;
+    pthread_mutex_lock(&srv->mu);
+    while (!srv->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&srv->idle, &srv->mu, &ts);
+        uint64_t now = clock_now_us();
+        for (struct sim_peer_entry *e = srv->peers; e; e = e->next) {
+            if (!e->logged_on && !e->killed && now > e->deadline_us) {
+                e->killed = 1;
+                shutdown(e->fd, SHUT_RDWR);
+                log_ratelimited(LOG_INFO, "sim_deadline", "a client did not finish logon within %d s: "
+                                "connection closed", srv->opts->handshake_timeout_s);
+            }
+        }
+    }
+    pthread_mutex_unlock(&srv->mu);
+    return NULL;
+}
+
+/* Ends every connection: shut their sockets down, then wait for them to end until a deadline
+ * (not a count of wake-ups: every connection that ends wakes this wait). Returns how many are
+ * still live after SIM_EXIT_WAIT_S. */
+static int stop_peers(struct sim_server *srv)
+{
+    sim_apps_cancel();
+    pthread_mutex_lock(&srv->mu);
+    srv->stop = 1;
+    for (struct sim_peer_entry *e = srv->peers; e; e = e->next)
+        if (!e->killed) {
+            e->killed = 1;
+            shutdown(e->fd, SHUT_RDWR);
+        }
+    pthread_cond_broadcast(&srv->idle);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += SIM_EXIT_WAIT_S;
+    while (srv->conns > 0 && pthread_cond_timedwait(&srv->idle, &srv->mu, &deadline) != ETIMEDOUT)
+        ;
+    int left = srv->conns;
+    if (left > 0)
+        log_warn("%d connections still busy %d s after shutdown: exiting without them", left, SIM_EXIT_WAIT_S);
+    pthread_mutex_unlock(&srv->mu);
+    return left;
+}
+
+int sim_server_run(struct sim_server *srv)
+{
+    const struct sim_opts *o = srv->opts;
+    freerdp_listener *l = freerdp_listener_new();
+    pthread_t wd;
+    int wd_started = 0, rc = 1;
+    if (!l || !(srv->loops = sim_loops_start(srv)))
+        goto done;
+    l->info = srv;
+    l->PeerAccepted = sim_peer_accepted;
+    if (!l->Open(l, o->host, (UINT16)o->port)) {
+        log_error("%s:%d: cannot listen (port in use, or not a local address?)", o->host, o->port);
+        goto done;
+    }
+    if (pthread_create(&wd, NULL, watchdog, srv) != 0)
+        goto done;
+    wd_started = 1;
+    printf("sessmax-simhost: platform simhost/%s, up to %d bpp\n", sim_codec_name(o->codec), o->bpp);
+    printf("sessmax-simhost: listening on %s:%d fingerprint %s\n", o->host, o->port, srv->tls.fingerprint);
+    fflush(stdout);
+    while (!srv->stop) {
+        HANDLE h[32];
+        DWORD n = l->GetEventHandles(l, h, 32);
+        if (n == 0)
+            break;
+        DWORD w = WaitForMultipleObjects(n, h, FALSE, 500);
+        if (srv->stop)
+            break;
+        if (w == WAIT_FAILED)
+            break;
+        if (!l->CheckFileDescriptor(l)) {
+            /* accept() failed (EMFILE, ENFILE, ...): back off instead of spinning */
+            log_ratelimited(LOG_WARN, "sim_accept", "accept failed: %s", strerror(errno));
+            usleep(50 * 1000);
+        }
+    }
+    rc = 0;
+done:
+    if (l) {
+        l->Close(l);
+        freerdp_listener_free(l);
+    }
+    srv->busy_at_exit = stop_peers(srv);
+    if (!srv->busy_at_exit) {   /* else a session may still be on a loop: see busy_at_exit */
+        sim_loops_stop(srv->loops);
+        srv->loops = NULL;
+    }
+    if (wd_started)
+        pthread_join(wd, NULL);
+    return rc;
+}

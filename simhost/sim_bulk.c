@@ -1,9 +1,0 @@
-/* sim_bulk.c -- server-side bulk compression off (sim_bulk.h). */
-#include "simhost/sim_bulk.h"
-
-#include <freerdp/settings.h>
-
-void sim_bulk_off(rdpSettings *st)
-{
-    freerdp_settings_set_bool(st, FreeRDP_CompressionEnabled, FALSE);
-}
