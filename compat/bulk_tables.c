@@ -1,5 +1,5 @@
 /* bulk_tables.c -- the bulk context constructors replaced so that their zeroed tables are not
- * resident (contract and why: rdp_bulk.h; figures in docs/agent.md and docs/simhost.md).
+ * resident (contract and why: bulk_tables.h; figures in docs/agent.md and docs/simhost.md).
  *
  * The replacements come first in symbol lookup because the program defines them; rdp_new's
  * calls reach them through libfreerdp's PLT. Each is made by one macro from the list below,
@@ -33,7 +33,7 @@ static const char *const bulk_names[BULK_COUNT] = { BULK_CONSTRUCTORS(BULK_NAME)
 
 static void *bulk_real[BULK_COUNT];   /* the library's own, written once under bulk_once */
 static pthread_once_t bulk_once = PTHREAD_ONCE_INIT;
-static int bulk_none;   /* set by rdp_bulk_none before any connection */
+static int bulk_none;   /* set by bulk_tables_none before any connection */
 
 static void bulk_resolve(void)
 {
@@ -48,7 +48,7 @@ static void *bulk_next(enum bulk_constructor i)
     return bulk_real[i];
 }
 
-int rdp_bulk_init(void)
+int bulk_tables_init(void)
 {
     for (int i = 0; i < BULK_COUNT; i++)
         if (!bulk_next((enum bulk_constructor)i))
@@ -56,12 +56,14 @@ int rdp_bulk_init(void)
     return 0;
 }
 
-/* relies on FreeRDP 2.11's bulk_new, bulk_free and server (rdp_bulk.h) */
-int rdp_bulk_none(void)
+/* Relies on FreeRDP 2.11's bulk_new, bulk_free and server (bulk_tables.h): compiled only when the
+ * configure-time probe COMPAT_HAVE_BULK_NULL_CONTEXTS (compat/probes.cmake) made and freed a server
+ * context with these constructors returning NULL; otherwise compiled out (contexts are made). */
+int bulk_tables_none(void)
 {
-    int major = 0, minor = 0, rev = 0;
-    freerdp_get_version(&major, &minor, &rev);
-    bulk_none = major == 2 && minor == 11;
+#ifdef COMPAT_HAVE_BULK_NULL_CONTEXTS
+    bulk_none = 1;
+#endif
     return bulk_none;
 }
 
@@ -80,7 +82,7 @@ static size_t release_run(uintptr_t from, uintptr_t to)
     return to > from && madvise((void *)from, to - from, MADV_DONTNEED) == 0 ? to - from : 0;
 }
 
-size_t rdp_bulk_release_zero_pages(void *block)
+size_t bulk_tables_release_zero_pages(void *block)
 {
     if (!block)
         return 0;
@@ -100,7 +102,7 @@ size_t rdp_bulk_release_zero_pages(void *block)
     return released + release_run(run, p);
 }
 
-/* One replacement: no context (rdp_bulk_none), or the library's own constructor, then the new
+/* One replacement: no context (bulk_tables_none), or the library's own constructor, then the new
  * context's zero pages released. */
 #define BULK_REPLACE(type, name, params, args)                                                 \
     type *name params                                                                          \
@@ -109,7 +111,7 @@ size_t rdp_bulk_release_zero_pages(void *block)
             return NULL;                                                                       \
         type *(*real) params = (type * (*) params) bulk_next(BULK_##name);                     \
         type *c = real ? real args : NULL;                                                     \
-        rdp_bulk_release_zero_pages(c);                                                        \
+        bulk_tables_release_zero_pages(c);                                                        \
         return c;                                                                              \
     }
 

@@ -1,5 +1,5 @@
 /* client_codecs.c -- keeps FreeRDP's per-session memory to what a load client uses (contract:
- * rdp_mem.h; the breakdown is in docs/agent.md).
+ * client_codecs.h; the breakdown is in docs/agent.md).
  *
  * FreeRDP 2.11 has no setting for two of its biggest per-session costs, so the agent replaces
  * library entry points (its definitions come first in symbol lookup; each calls the library's
@@ -7,7 +7,7 @@
  *  - freerdp_client_codecs_prepare (here): every connect asks for FREERDP_CODEC_ALL; only the
  *    codecs the session can receive are made (no GFX: no H.264, progressive or ClearCodec;
  *    RemoteFX and NSCodec only if announced);
- *  - xcrush/ncrush/mppc_context_new (rdpmem/rdp_bulk.c, shared with simhost): the bulk
+ *  - xcrush/ncrush/mppc_context_new (bulk_tables.c, shared with simhost): the bulk
  *    contexts' zeroed tables are handed back to the kernel. A client only ever decompresses,
  *    and only with the type the server picked, so they mostly stay that way. */
 #include "compat/client_codecs.h"
@@ -26,16 +26,16 @@
  * default threshold grows to the size of the largest block freed (a framebuffer, a bulk
  * context), after which those come from the heap, where calloc must write zeroes over reused
  * memory and a framebuffer nobody paints is resident anyway. */
-#define RDP_MEM_MMAP_THRESHOLD (256 * 1024)
+#define CLIENT_CODECS_MMAP_THRESHOLD (256 * 1024)
 
-void rdp_mem_init(void)
+void client_codecs_init(void)
 {
-    mallopt(M_MMAP_THRESHOLD, RDP_MEM_MMAP_THRESHOLD);
-    if (rdp_bulk_init() != 0)
+    mallopt(M_MMAP_THRESHOLD, CLIENT_CODECS_MMAP_THRESHOLD);
+    if (bulk_tables_init() != 0)
         log_warn("FreeRDP's bulk context constructors were not found: sessions cannot connect");
 }
 
-uint32_t rdp_mem_codecs_needed(const rdpSettings *s)
+uint32_t client_codecs_needed(const rdpSettings *s)
 {
     uint32_t f = FREERDP_CODEC_INTERLEAVED | FREERDP_CODEC_PLANAR | FREERDP_CODEC_ALPHACODEC;
     if (!s)
@@ -65,6 +65,6 @@ BOOL freerdp_client_codecs_prepare(rdpCodecs *codecs, UINT32 flags, UINT32 width
     if (!real_prepare)
         return FALSE;
     if (codecs && codecs->context)
-        flags &= rdp_mem_codecs_needed(codecs->context->settings);
+        flags &= client_codecs_needed(codecs->context->settings);
     return real_prepare(codecs, flags, width, height);
 }

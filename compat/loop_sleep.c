@@ -1,4 +1,4 @@
-/* loop_sleep.c -- WinPR's Sleep() on the loop thread (contract and why: rdp_sleep.h). */
+/* loop_sleep.c -- WinPR's Sleep() on the loop thread (contract and why: loop_sleep.h). */
 #include "compat/loop_sleep.h"
 
 #include <dlfcn.h>
@@ -12,7 +12,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 
-#define RDP_SLEEP_MAX_HANDLES 8
+#define LOOP_SLEEP_MAX_HANDLES 8
 
 static _Thread_local rdpContext *loop_ctx;
 static _Thread_local int loop_ending;
@@ -27,7 +27,7 @@ static void sleep_resolve(void)
     real_sleep = (VOID(*)(DWORD))dlsym(RTLD_NEXT, "Sleep");
 }
 
-void rdp_sleep_enter(rdpContext *ctx, int ending, void (*on_slept)(uint64_t us))
+void loop_sleep_enter(rdpContext *ctx, int ending, void (*on_slept)(uint64_t us))
 {
     loop_ctx = ctx;
     loop_on_slept = on_slept;
@@ -35,16 +35,16 @@ void rdp_sleep_enter(rdpContext *ctx, int ending, void (*on_slept)(uint64_t us))
     loop_waited_us = 0;
 }
 
-void rdp_sleep_leave(void)
+void loop_sleep_leave(void)
 {
     loop_ctx = NULL;
 }
 
-int rdp_sleep_wait_fds(const int *fds, unsigned n, uint32_t timeout_ms)
+int loop_sleep_wait_fds(const int *fds, unsigned n, uint32_t timeout_ms)
 {
-    struct pollfd p[RDP_SLEEP_MAX_HANDLES];
+    struct pollfd p[LOOP_SLEEP_MAX_HANDLES];
     unsigned k = 0;
-    for (unsigned i = 0; i < n && k < RDP_SLEEP_MAX_HANDLES; i++)
+    for (unsigned i = 0; i < n && k < LOOP_SLEEP_MAX_HANDLES; i++)
         if (fds[i] >= 0)
             p[k++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
     int r;
@@ -57,29 +57,29 @@ int rdp_sleep_wait_fds(const int *fds, unsigned n, uint32_t timeout_ms)
 /* The loop thread inside a session's check: wait for what FreeRDP waits for, not a fixed time. */
 static void loop_sleep(DWORD ms)
 {
-    HANDLE h[RDP_SLEEP_MAX_HANDLES];
-    int fds[RDP_SLEEP_MAX_HANDLES];
-    DWORD n = freerdp_get_event_handles(loop_ctx, h, RDP_SLEEP_MAX_HANDLES);
+    HANDLE h[LOOP_SLEEP_MAX_HANDLES];
+    int fds[LOOP_SLEEP_MAX_HANDLES];
+    DWORD n = freerdp_get_event_handles(loop_ctx, h, LOOP_SLEEP_MAX_HANDLES);
     for (DWORD i = 0; i < n; i++)
         fds[i] = GetEventFileDescriptor(h[i]);
     uint32_t budget = ms;
     if (loop_ending) {
-        uint64_t left_us = RDP_SLEEP_ENDING_MS * 1000u;
+        uint64_t left_us = LOOP_SLEEP_ENDING_MS * 1000u;
         left_us = loop_waited_us < left_us ? left_us - loop_waited_us : 0;
         budget = (uint32_t)((left_us + 999) / 1000) < ms ? (uint32_t)((left_us + 999) / 1000) : ms;
     }
     uint64_t t0 = clock_now_us();
-    int ready = budget ? rdp_sleep_wait_fds(fds, n, budget) : 0;
+    int ready = budget ? loop_sleep_wait_fds(fds, n, budget) : 0;
     uint64_t took = clock_now_us() - t0;
     loop_waited_us += took;
     if (loop_on_slept)
         loop_on_slept(took);
-    if (loop_ending && ready <= 0 && loop_waited_us >= RDP_SLEEP_ENDING_MS * 1000u) {
+    if (loop_ending && ready <= 0 && loop_waited_us >= LOOP_SLEEP_ENDING_MS * 1000u) {
         /* Deactivate All while logging off and nothing behind it: the server is ending the
          * session. The abort event (not freerdp_abort_connect, which would record a cancelled
          * connect) makes FreeRDP's nested loop give up and the check report the end. */
         log_debug("Deactivate All while logging off, no PDU within %u ms: taken as the server's end",
-                  RDP_SLEEP_ENDING_MS);
+                  LOOP_SLEEP_ENDING_MS);
         SetEvent(loop_ctx->abortEvent);
     }
 }

@@ -1,4 +1,5 @@
-/* rdpdr_logon_order.c -- the User Logged On ordering fix for FreeRDP 2.11 against xrdp (rdpdr_fix.h). */
+/* rdpdr_logon_order.c -- the User Logged On ordering fix for FreeRDP 2.11 against xrdp
+ * (rdpdr_logon_order.h). */
 #include "compat/rdpdr_logon_order.h"
 
 #include <pthread.h>
@@ -23,7 +24,7 @@ static pthread_mutex_t fix_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct fix_entry *fix_tab;
 static size_t fix_n, fix_cap;
 
-int rdpdr_fix_observe(unsigned *st, const uint8_t *data, size_t size)
+int rdpdr_logon_order_observe(unsigned *st, const uint8_t *data, size_t size)
 {
     if (size < 4 || (data[0] | data[1] << 8) != RDPDR_CTYP_CORE)
         return 0;
@@ -56,7 +57,7 @@ static BOOL fix_receive(freerdp *inst, UINT16 id, const BYTE *data, size_t size,
     int inject = 0;
     if (e && (flags & CHANNEL_FLAG_FIRST) && (flags & CHANNEL_FLAG_LAST) &&
         id == freerdp_channels_get_id_by_name(inst, "rdpdr"))
-        inject = rdpdr_fix_observe(&e->st, data, size);
+        inject = rdpdr_logon_order_observe(&e->st, data, size);
     pthread_mutex_unlock(&fix_mu);
     BOOL ok = orig(inst, id, data, size, flags, total);
     if (ok && inject) {
@@ -70,7 +71,7 @@ static BOOL fix_receive(freerdp *inst, UINT16 id, const BYTE *data, size_t size,
     return ok;
 }
 
-void rdpdr_fix_install(freerdp *inst)
+void rdpdr_logon_order_install(freerdp *inst)
 {
     pthread_mutex_lock(&fix_mu);
     if (!find(inst)) {
@@ -90,7 +91,7 @@ void rdpdr_fix_install(freerdp *inst)
     pthread_mutex_unlock(&fix_mu);
 }
 
-void rdpdr_fix_forget(freerdp *inst)
+void rdpdr_logon_order_forget(freerdp *inst)
 {
     pthread_mutex_lock(&fix_mu);
     struct fix_entry *e = find(inst);

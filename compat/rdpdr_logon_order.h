@@ -10,8 +10,8 @@
  * remembers a User Logged On seen before the capabilities and, after the Client ID Confirm has
  * been passed on, hands the client one more User Logged On. Servers that send it in the
  * documented order are untouched. */
-#ifndef SESSMAX_RDPDR_FIX_H
-#define SESSMAX_RDPDR_FIX_H
+#ifndef SESSMAX_RDPDR_LOGON_ORDER_H
+#define SESSMAX_RDPDR_LOGON_ORDER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,12 +19,12 @@
 #include <freerdp/freerdp.h>
 
 /* Wraps inst->ReceiveChannelData (call in PreConnect, once per instance). */
-void rdpdr_fix_install(freerdp *inst);
+void rdpdr_logon_order_install(freerdp *inst);
 /* Forgets the instance (call before freeing it; no-op if never installed). */
-void rdpdr_fix_forget(freerdp *inst);
+void rdpdr_logon_order_forget(freerdp *inst);
 
 /* The decision, pure (unit-tested): state bits in *st; returns 1 when a User Logged On must be
  * injected after passing on this PDU (a complete rdpdr message from the server). */
-int rdpdr_fix_observe(unsigned *st, const uint8_t *data, size_t size);
+int rdpdr_logon_order_observe(unsigned *st, const uint8_t *data, size_t size);
 
 #endif

@@ -5,7 +5,7 @@
  * skip compression already (its codecs compress); only the few bytes of frame markers went
  * through the bulk compressor. So the server turns compression off once the Client Info has been
  * read (before the Demand Active: nothing has gone out on the fast path yet). No peer then needs
- * the six bulk contexts rdp_new makes for it, so simhost has none made (rdp_bulk_none,
+ * the six bulk contexts rdp_new makes for it, so simhost has none made (bulk_tables_none,
  * rdpmem/rdp_bulk.h): neither their tables nor a scan of them on the accept thread. */
 #ifndef SIM_BULK_H
 #define SIM_BULK_H

@@ -107,7 +107,7 @@ static void copy_fail(struct sim_drive *d, const char *fmt, ...)
     va_end(ap);
     if (c->st == CP_RUNNING && d->rdpdr &&      /* best effort: do not leave the file open */
         d->rdpdr->DriveCloseFile(d->rdpdr, cb_of(c, CB_ABANDON), c->dev, c->file_id) == CHANNEL_RC_OK)
-        sim_rdpdr_fix_close(d->rdpdr, on_close);
+        rdpdr_completion_close(d->rdpdr, on_close);
     c->st = CP_FAILED;
     c->t_end_us = clock_now_us();
 }
@@ -131,7 +131,7 @@ static void copy_close(struct sim_drive *d)
     struct sim_copy *c = &d->c;
     c->st = CP_CLOSING;
     if (d->rdpdr->DriveCloseFile(d->rdpdr, cb_of(c, CB_CTRL), c->dev, c->file_id) != CHANNEL_RC_OK ||
-        sim_rdpdr_fix_close(d->rdpdr, on_close) != 0)
+        rdpdr_completion_close(d->rdpdr, on_close) != 0)
         copy_fail(d, "cannot send the close request");
 }
 
@@ -167,7 +167,7 @@ static void copy_pump(struct sim_drive *d)
             drive_gen_fill(c->key, c->next_off, d->scratch, n);
             rc = d->rdpdr->DriveWriteFile(d->rdpdr, cb_of(c, (unsigned)slot), c->dev, c->file_id,
                                           (const char *)d->scratch, n, (UINT32)c->next_off);
-            if (rc == CHANNEL_RC_OK && sim_rdpdr_fix_write(d->rdpdr, on_write) != 0)
+            if (rc == CHANNEL_RC_OK && rdpdr_completion_write(d->rdpdr, on_write) != 0)
                 rc = ERROR_INTERNAL_ERROR;
         } else {
             rc = d->rdpdr->DriveReadFile(d->rdpdr, cb_of(c, (unsigned)slot), c->dev, c->file_id, n,
@@ -437,8 +437,9 @@ int sim_drive_begin(struct sim_drive *d, const struct sim_cmd *cmd, const char *
 {
     if (!d || !d->enabled)
         return begin_error(out, cmd, seq, "drive redirection is disabled on this server");
-    if (cmd->kind == SIM_CMD_COPYOUT && !sim_rdpdr_fix_supported())
-        return begin_error(out, cmd, seq, "copyout needs FreeRDP 2.11 (its rdpdr write fix, sim_rdpdr_fix.h)");
+    if (cmd->kind == SIM_CMD_COPYOUT && !rdpdr_completion_supported())
+        return begin_error(out, cmd, seq, "copyout needs FreeRDP 2.11's rdpdr IRP layout, not found "
+                                          "when this simhost was built (compat/rdpdr_completion.h)");
     if (!d->channel)
         return begin_error(out, cmd, seq, "the client offers no drive redirection (no rdpdr channel)");
     pthread_mutex_lock(&d->mu);

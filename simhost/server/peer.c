@@ -190,7 +190,7 @@ static BOOL ctx_new(freerdp_peer *peer, rdpContext *ctx)
     s->srv = peer->ContextExtra;
     ((struct sim_peer_ctx *)ctx)->s = s;
     s->drive = sim_drive_new(ctx, s->srv->opts->drives);
-    sim_bulk_off(ctx->settings);   /* it has no bulk contexts (rdp_bulk_none) */
+    sim_bulk_off(ctx->settings);   /* it has no bulk contexts (bulk_tables_none) */
     return TRUE;
 }
 

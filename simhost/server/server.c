@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "compat/bulk_tables.h"
+#include "compat/codec_threads.h"
 #include "simhost/desktop/apps.h"
 #include "simhost/desktop/codec.h"
 #include "simhost/server/loop.h"
@@ -60,8 +61,9 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
         if (sim_tls_load(&srv->tls, o->state_dir, o->cert, o->key, err, sizeof err))
             goto fail;
         /* compression off (sim_bulk.h): no peer needs bulk contexts */
-        if (!rdp_bulk_none() && rdp_bulk_init() != 0)
+        if (!bulk_tables_none() && bulk_tables_init() != 0)
             log_warn("FreeRDP's bulk context constructors were not found: sessions cannot connect");
+        codec_threads_off();   /* no RemoteFX thread pools, should a codec context be made */
         if (o->nla && !o->sam_file) {
             snprintf(err, sizeof err, "--nla needs --sam-file F (make one with: winpr-hash -u simuser001 -p PASSWORD -f sam)");
             goto fail;
