@@ -1,6 +1,6 @@
 # Thin wrapper over CMake. Plain `make` only configures and builds (no package installs, nothing
 # written outside the tree). `make deps` installs what is missing from Debian's archive and writes
-# /etc/winpr/HKLM.reg (scripts/install-deps); `make demo`, `make test`, `make test-asan`,
+# nothing else (scripts/install-deps); `make demo`, `make test`, `make test-asan`,
 # `make bench` and `make fuzz` run it first, so each is a one-command start on a fresh machine.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -13,7 +13,7 @@ JOBS ?= $(shell nproc)
 all: build
 
 deps:
-	@scripts/install-deps --check 2>/dev/null && scripts/winpr-no-threads --check 2>/dev/null || scripts/install-deps
+	@scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
 build:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || \

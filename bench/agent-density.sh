@@ -55,7 +55,6 @@ last_active() {   # sessions_active of the agent's latest health record (0 befor
     python3 -c 'import json,sys; l=sys.stdin.read().strip(); print(json.loads(l)["sessions_active"] if l else 0)'
 }
 
-[ -r /etc/winpr/HKLM.reg ] || echo "note: /etc/winpr/HKLM.reg missing (scripts/winpr-no-threads): codec thread pools on" >&2
 
 # --- the machine's own timer lateness, before anything starts: the floor under any loop lag
 BASE_LAG=$(python3 -c '

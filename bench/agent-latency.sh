@@ -174,7 +174,6 @@ print("agent-latency: %4d sessions: split p50/p99 ms: " % n +
 PY
 }
 
-[ -r /etc/winpr/HKLM.reg ] || echo "note: /etc/winpr/HKLM.reg missing (scripts/winpr-no-threads): codec thread pools on" >&2
 for n in "${@:-10 150 1000}"; do
   for m in $n; do
     one_run "$m"
