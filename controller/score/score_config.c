@@ -7,26 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/score_rule_plan.h"
 #include "controller/score/jsonv.h"
-
-enum field_kind { F_U32, F_DOUBLE };
-
-struct field {
-    const char *key;
-    enum field_kind kind;
-    size_t off;
-    double min, max;
-};
-
-#define U32(k, lo, hi) { #k, F_U32, offsetof(struct score_params, k), lo, hi }
-#define DBL(k, lo, hi) { #k, F_DOUBLE, offsetof(struct score_params, k), lo, hi }
-static const struct field fields[] = {
-    U32(baseline_count, 1, 1000000), U32(baseline_drop, 0, 1000000),
-    DBL(threshold_offset_ms, 0, 1e7), U32(window_base, 0, 1000000), DBL(window_frac, 0, 100),
-    DBL(trim_frac, 0, 0.4999), U32(trim_min, 0, 1000000), U32(consecutive, 1, 1000000),
-    U32(min_samples, 0, 1000000000), DBL(stuck_max_pct, 0, 100), DBL(lag_p99_max_ms, 0.001, 1e7),
-};
-#define NFIELDS (sizeof fields / sizeof fields[0])
 
 void score_config_init(struct score_config *c)
 {
@@ -41,21 +23,6 @@ void score_config_free(struct score_config *c)
     c->threshold_count = 0;
 }
 
-static void field_set(struct score_params *p, const struct field *f, double v)
-{
-    char *base = (char *)p + f->off;
-    if (f->kind == F_U32)
-        *(uint32_t *)(void *)base = (uint32_t)v;
-    else
-        *(double *)(void *)base = v;
-}
-
-static double field_get(const struct score_params *p, const struct field *f)
-{
-    const char *base = (const char *)p + f->off;
-    return f->kind == F_U32 ? *(const uint32_t *)(const void *)base : *(const double *)(const void *)base;
-}
-
 static int add_threshold(struct score_config *c, const struct threshold *t)
 {
     struct threshold *n = realloc(c->thresholds, (c->threshold_count + 1) * sizeof *n);
@@ -63,50 +30,6 @@ static int add_threshold(struct score_config *c, const struct threshold *t)
         return -1;
     c->thresholds = n;
     c->thresholds[c->threshold_count++] = *t;
-    return 0;
-}
-
-static int parse_score(const struct ydoc *doc, const struct ydoc_node *map, struct score_params *p,
-                       char *err, size_t errlen)
-{
-    static const char *const allowed[] = {
-        "measure", "baseline_count", "baseline_drop", "threshold_offset_ms", "window_base",
-        "window_frac", "trim_frac", "trim_min", "consecutive", "min_samples", "stuck_max_pct",
-        "lag_p99_max_ms", NULL,
-    };
-    if (ydoc_check_keys(doc, map, allowed, "score", err, errlen) < 0)
-        return -1;
-    for (size_t i = 0; i < map->n; i++) {
-        const char *key = map->keys[i]->value;
-        const struct ydoc_node *v = map->items[i];
-        if (!strcmp(key, "measure")) {
-            const char *s;
-            if (ydoc_str(doc, v, &s, err, errlen) < 0)
-                return -1;
-            if (!*s || strlen(s) >= sizeof p->measure)
-                return ydoc_error(doc, v, err, errlen, "score.measure: a measure group name of 1 to %zu characters",
-                                  sizeof p->measure - 1);
-            snprintf(p->measure, sizeof p->measure, "%s", s);
-            continue;
-        }
-        for (size_t f = 0; f < NFIELDS; f++) {
-            if (strcmp(fields[f].key, key))
-                continue;
-            double d;
-            long long ll;
-            if (fields[f].kind == F_U32) {
-                if (ydoc_int(doc, v, (long long)fields[f].min, (long long)fields[f].max, &ll, err, errlen) < 0)
-                    return -1;
-                d = (double)ll;
-            } else if (ydoc_double(doc, v, fields[f].min, fields[f].max, &d, err, errlen) < 0) {
-                return -1;
-            }
-            field_set(p, &fields[f], d);
-        }
-    }
-    char why[256];
-    if (score_params_check(p, why, sizeof why) < 0)
-        return ydoc_error(doc, map, err, errlen, "%s", why);
     return 0;
 }
 
@@ -146,7 +69,7 @@ int score_config_parse(const struct ydoc *doc, const struct ydoc_node *score,
                        struct score_config *out, char *err, size_t errlen)
 {
     score_config_init(out);
-    if (score && parse_score(doc, score, &out->params, err, errlen) < 0)
+    if (score && score_rule_plan_read(doc, score, &out->params, err, errlen) < 0)
         return -1;
     if (thresholds && parse_thresholds(doc, thresholds, timers, out, err, errlen) < 0)
         return -1;
@@ -160,8 +83,10 @@ json_t *score_config_json(const struct score_config *c)
     if (!bad) {
         bad |= jsonv_set(o, "version", jsonv_string(SCORE_VERSION));
         bad |= jsonv_set(o, "measure", jsonv_string(c->params.measure));
-        for (size_t f = 0; f < NFIELDS; f++)
-            bad |= jsonv_set(o, fields[f].key, jsonv_number(field_get(&c->params, &fields[f])));
+        for (size_t i = 0; i < score_rule_plan_nfields; i++) {
+            const struct score_rule_plan_field *f = &score_rule_plan_fields[i];
+            bad |= jsonv_set(o, f->key, jsonv_number(score_rule_plan_get(&c->params, f)));
+        }
         for (size_t i = 0; i < c->threshold_count; i++)
             bad |= json_array_append_new(th, jsonv_string(c->thresholds[i].text));
         bad |= jsonv_set(o, "thresholds", th);
@@ -215,12 +140,13 @@ static int from_json_value(struct score_config *c, const char *key, json_t *v, c
         }
         return 0;
     }
-    for (size_t f = 0; f < NFIELDS; f++)
-        if (!strcmp(fields[f].key, key)) {
+    for (size_t i = 0; i < score_rule_plan_nfields; i++)
+        if (!strcmp(score_rule_plan_fields[i].key, key)) {
+            const struct score_rule_plan_field *f = &score_rule_plan_fields[i];
             double x = json_number_value(v);
-            if (!json_is_number(v) || !(x >= fields[f].min && x <= fields[f].max))
+            if (!json_is_number(v) || !(x >= f->min && x <= f->max))
                 return -1;
-            field_set(&c->params, &fields[f], x);
+            score_rule_plan_set(&c->params, f, x);
             return 0;
         }
     return -1;

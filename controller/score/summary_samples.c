@@ -2,7 +2,7 @@
  * measure group and every timer's percentiles (summary_samples.h). */
 #include "controller/score/summary_samples.h"
 #include "controller/score/summary.h"
-#include "controller/score/sortkey.h"
+#include "common/sortkey.h"
 #include "common/prefault.h"
 #include "common/runmerge.h"
 

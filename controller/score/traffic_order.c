@@ -1,7 +1,7 @@
 /* traffic_order.c -- a run's traffic rows grouped by session (see traffic_order.h). */
 #include "controller/score/traffic_order.h"
 
-#include "controller/score/sortkey.h"
+#include "common/sortkey.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,70 +1,31 @@
 /* ramp.c -- an event-driven simulation of one ramped run on C processor-sharing CPUs, and
- * the score's rule over its measure samples (see sim_ramp.h). */
+ * the score's rule (common/score_rule.h) over its measure samples (see ramp.h). */
 #include "simhost/model/ramp.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-void sim_ramp_score_defaults(struct sim_ramp_plan *p)
-{
-    p->baseline_count = 15;
-    p->baseline_drop = 2;
-    p->window_base = 5;
-    p->window_frac = 0.4;
-    p->trim_frac = 0.05;
-    p->trim_min = 1;
-    p->offset_s = 1.0;
-}
-
-static int dcmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Trimmed mean of the w samples ending at i (tmp: room for w values). */
-static double index_at(const struct sim_ramp_plan *p, const double *v, size_t i, size_t w, double *tmp)
-{
-    memcpy(tmp, v + i + 1 - w, w * sizeof *tmp);
-    qsort(tmp, w, sizeof *tmp, dcmp);
-    size_t t = (size_t)floor(p->trim_frac * (double)w + 0.5 + 1e-9);
-    t = t < p->trim_min ? p->trim_min : t;
-    if (2 * t >= w)
-        t = (w - 1) / 2;
-    double sum = 0;
-    for (size_t k = t; k < w - t; k++)
-        sum += tmp[k];
-    return sum / (double)(w - 2 * t);
-}
-
 int sim_ramp_score(const struct sim_ramp_plan *p, const double *value_s, const unsigned *active, size_t n,
                    struct sim_ramp_result *out)
 {
     memset(out, 0, sizeof *out);
     out->samples = n;
-    if (n < p->baseline_count || p->baseline_drop >= p->baseline_count)
+    struct score_sample *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
         return -1;
-    double *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
+    for (size_t i = 0; i < n; i++)
+        s[i] = (struct score_sample){ .t_us = i, .value_us = llround(value_s[i] * 1e6), .active = active[i],
+                                      .ok = 1 };
+    struct score_result r;
+    char err[256];
+    int rc = score_compute(&p->score, s, n, &r, NULL, err, sizeof err);
+    free(s);
+    if (rc < 0 || r.status != SCORE_OK)
         return -1;
-    memcpy(tmp, value_s, n * sizeof *tmp);
-    qsort(tmp, n, sizeof *tmp, dcmp);
-    double sum = 0;
-    for (size_t k = p->baseline_drop; k < p->baseline_count; k++)
-        sum += tmp[k];
-    out->baseline_s = sum / (double)(p->baseline_count - p->baseline_drop);
-    for (size_t i = 0; i < n; i++) {
-        out->smax = active[i] > out->smax ? active[i] : out->smax;
-        size_t w = p->window_base + (size_t)ceil(p->window_frac * active[i] - 1e-9);
-        w = w > i + 1 ? i + 1 : w < 1 ? 1 : w;
-        if (i + 1 >= p->window_base && index_at(p, value_s, i, w, tmp) > out->baseline_s + p->offset_s) {
-            out->reached = 1;
-            out->smax = active[i] ? active[i] - 1 : 0;
-            break;
-        }
-    }
-    free(tmp);
+    out->reached = r.reached;
+    out->smax = r.reached ? (unsigned)r.smax : r.max_active;
+    out->baseline_s = r.baseline_ms / 1e3;
     return 0;
 }
 

@@ -2,9 +2,9 @@
  * (sessions launched evenly over the launch window, each logging on and then running its loop,
  * think and typing times drawn around their means, every action's CPU served by C CPUs shared
  * equally among the actions in progress) with the measured cost model, and scores the simulated
- * measure samples with the score's rule (docs/scoring.md section 2: baseline of the lowest
- * samples, moving trimmed-mean window of 5 + 40 % of the active sessions, first index above
- * baseline + offset). Unlike the steady-state MVA of sim_mva.h it sees the ramp: users added
+ * measure samples with the score's own rule (common/score_rule.h, the one `sessmax score`
+ * applies; docs/scoring.md section 2: baseline of the lowest samples, moving trimmed-mean window
+ * of 5 + 40 % of the active sessions, first index above baseline + offset). Unlike the steady-state MVA of sim_mva.h it sees the ramp: users added
  * faster than a near-saturated queue settles, and a window that reports the load of a few users
  * earlier. Pure functions, no I/O. */
 #ifndef SIM_RAMP_H
@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/score_rule.h"
 
 #define SIM_RAMP_SEGMENTS_MAX 64
 
@@ -31,9 +33,7 @@ struct sim_ramp_plan {
     struct sim_ramp_segment seg[SIM_RAMP_SEGMENTS_MAX];
     size_t nseg;
     double weight[SIM_RAMP_SEGMENTS_MAX]; /* measure weight per timer index */
-    /* the score's parameters */
-    unsigned baseline_count, baseline_drop, window_base, trim_min;
-    double window_frac, trim_frac, offset_s;
+    struct score_params score;           /* the plan's score: (score_params_default when none) */
     uint64_t seed;
 };
 
@@ -44,14 +44,14 @@ struct sim_ramp_result {
     size_t samples;
 };
 
-/* The score's defaults (docs/scoring.md) into p's score fields. */
-void sim_ramp_score_defaults(struct sim_ramp_plan *p);
 /* Simulates one run with p->seed; returns 0, or -1 on a plan that cannot run (no sessions, no
  * CPU, no segment) or out of memory. */
 int sim_ramp_run(const struct sim_ramp_plan *p, struct sim_ramp_result *out);
 
-/* The score's index over samples (value_s, active) in arrival order: smax as in docs/scoring.md.
- * Exposed for the tests. Returns 0, or -1 with fewer ok samples than baseline_count. */
+/* The score's rule (score_compute with p->score) over samples (value_s, active) in arrival order,
+ * the values taken to the microsecond as the controller stores them: what `sessmax score` would
+ * read from those samples. Returns 0, or -1 with fewer samples than the score needs
+ * (max(baseline_count, min_samples)), incoherent parameters or out of memory. */
 int sim_ramp_score(const struct sim_ramp_plan *p, const double *value_s, const unsigned *active, size_t n,
                    struct sim_ramp_result *out);
 

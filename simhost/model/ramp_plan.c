@@ -15,6 +15,7 @@
 #include <sysexits.h>
 
 #include "common/log.h"
+#include "common/score_rule_plan.h"
 #include "common/ydoc.h"
 
 #define LOGON_S 0.5   /* connect + the logon condition's 300 ms stable window, at low load */
@@ -30,26 +31,15 @@ static int get_duration_s(const struct ydoc *doc, const struct ydoc_node *map, c
     return 0;
 }
 
+/* The plan's score: over the defaults; *measure: its measure group, NULL when it names none (the
+ * workload's vsi or only group then, as the controller picks). */
 static int get_score(const struct ydoc *doc, const struct ydoc_node *sc, struct sim_ramp_plan *p,
                      const char **measure, char *err, size_t errlen)
 {
-    static const char *const uints[] = { "baseline_count", "baseline_drop", "window_base", "trim_min" };
-    unsigned *udst[] = { &p->baseline_count, &p->baseline_drop, &p->window_base, &p->trim_min };
-    static const char *const dbls[] = { "window_frac", "trim_frac", "threshold_offset_ms" };
-    double off_ms = p->offset_s * 1e3, *ddst[] = { &p->window_frac, &p->trim_frac, &off_ms };
-    long long v;
-    if (ydoc_get(sc, "measure") && ydoc_str(doc, ydoc_get(sc, "measure"), measure, err, errlen) < 0)
+    score_params_default(&p->score);
+    if (sc && score_rule_plan_read(doc, sc, &p->score, err, errlen) < 0)
         return -1;
-    for (size_t i = 0; i < 4; i++) {
-        if (ydoc_get(sc, uints[i]) && ydoc_int(doc, ydoc_get(sc, uints[i]), 0, 1000000, &v, err, errlen) < 0)
-            return -1;
-        if (ydoc_get(sc, uints[i]))
-            *udst[i] = (unsigned)v;
-    }
-    for (size_t i = 0; i < 3; i++)
-        if (ydoc_get(sc, dbls[i]) && ydoc_double(doc, ydoc_get(sc, dbls[i]), 0, 1e7, ddst[i], err, errlen) < 0)
-            return -1;
-    p->offset_s = off_ms / 1e3;
+    *measure = ydoc_get(sc, "measure") ? p->score.measure : NULL;
     return 0;
 }
 
@@ -127,7 +117,6 @@ int sim_ramp_plan_load(const char *plan, const struct sim_costs *c, struct sim_r
                        char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    sim_ramp_score_defaults(p);
     p->logon_s = LOGON_S;
     struct ydoc *doc = ydoc_load_file(plan, err, errlen);
     if (!doc)
@@ -182,13 +171,14 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
     fprintf(out, "sessmax-simhost: plan %s: %u sessions launched over %.0f s, then %.0f s steady, on %g CPU at "
             "work-scale %g; measure %s, threshold +%.0f ms, window %u + %g x active\n", plan, p.sessions,
             p.launch_window_s, p.steady_state_s, cpus, c->scale, l.measure[0] ? l.measure : "(none)",
-            p.offset_s * 1e3, p.window_base, p.window_frac);
+            p.score.threshold_offset_ms, p.score.window_base, p.score.window_frac);
     fprintf(out, "sessmax-simhost: cost model: %.3f s of CPU per loop\n", sim_cost_loop_cpu_s(c, &l));
     struct sim_mva_timer t[SIM_LOOP_TIMERS_MAX];
     struct sim_mva_smax m;
     for (size_t k = 0; k < l.ntimers; k++)
         t[k] = (struct sim_mva_timer){ sim_cost_timer_cpu_s(c, &l.timers[k]), l.timers[k].weight };
-    if (sim_mva_smax(cpus, sim_cost_loop_cpu_s(c, &l), sim_cost_loop_user_s(&l), t, l.ntimers, p.offset_s, &m) == 0)
+    if (sim_mva_smax(cpus, sim_cost_loop_cpu_s(c, &l), sim_cost_loop_user_s(&l), t, l.ntimers,
+                     p.score.threshold_offset_ms / 1e3, &m) == 0)
         fprintf(out, "sessmax-simhost: steady state (closed-queue MVA, as --predict WORKLOAD): smax %u\n", m.smax);
     unsigned smax[SIM_RAMP_SEEDS], reached = 0;
     struct sim_ramp_result r = { 0 };

@@ -18,7 +18,7 @@ static void test_sim_ramp__worked_example(void)
     struct sim_ramp_plan p;
     struct sim_ramp_result r;
     memset(&p, 0, sizeof p);
-    sim_ramp_score_defaults(&p);
+    score_params_default(&p.score);
     for (unsigned i = 0; i < 60; i++) {
         v[i] = i < 20 ? 1.0 : i < 50 ? 2.0 : 3.0;
         a[i] = i + 1;
@@ -37,7 +37,7 @@ static void test_sim_ramp__worked_example(void)
 static void plan(struct sim_ramp_plan *p, double cpus, double window_s)
 {
     memset(p, 0, sizeof *p);
-    sim_ramp_score_defaults(p);
+    score_params_default(&p->score);
     p->sessions = 40;
     p->launch_window_s = window_s;
     p->steady_state_s = 30;
@@ -77,7 +77,7 @@ static void test_sim_ramp__deterministic_and_monotone(void)
 static void lockstep(struct sim_ramp_plan *p, unsigned n, double cpus)
 {
     memset(p, 0, sizeof *p);
-    sim_ramp_score_defaults(p);
+    score_params_default(&p->score);
     p->sessions = n;
     p->launch_window_s = 0;
     p->steady_state_s = 100.5;
@@ -85,8 +85,8 @@ static void lockstep(struct sim_ramp_plan *p, unsigned n, double cpus)
     p->seg[0] = (struct sim_ramp_segment){ 0, 1.0, 0, 0 };
     p->nseg = 1;
     p->weight[0] = 0.5;
-    p->baseline_count = 3;
-    p->baseline_drop = 0;
+    p->score.baseline_count = 3;
+    p->score.baseline_drop = 0;
 }
 
 static void test_sim_ramp__processor_sharing(void)

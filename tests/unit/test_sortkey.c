@@ -3,7 +3,7 @@
  * around the small-input path and around the merge sort's run and size limits. */
 #include "unit.h"
 
-#include "controller/score/sortkey.h"
+#include "common/sortkey.h"
 
 #include <stdlib.h>
 #include <string.h>

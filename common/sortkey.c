@@ -4,7 +4,7 @@
  * insertion sort does it without the 96 KB of histograms; up to SORTKEY_MERGE keys (a short
  * run's traffic, a timer of a few hundred samples) a merge sort of insertion-sorted runs does,
  * where zeroing and sweeping the 6 x 2048 counters cost more than the sort itself. */
-#include "controller/score/sortkey.h"
+#include "common/sortkey.h"
 #include "common/prefault.h"
 
 #include <stdlib.h>
