@@ -1,4 +1,5 @@
-/* netstats.c -- traffic counters of one session (loop thread). */
+/* netstats.c -- a session's TCP counters from the kernel (TCP_INFO), for every driver whose
+ * connection is a TCP socket it can read (loop thread). */
 #include "agent/driver/netstats.h"
 
 #include <linux/tcp.h>
@@ -18,15 +19,4 @@ int netstats_tcp(int fd, struct rec_traffic *t)
     t->retrans = ti.tcpi_total_retrans;
     t->data_segs_in = ti.tcpi_data_segs_in;
     return 0;
-}
-
-void netstats_sample(rdpContext *ctx, int sock_fd, struct rec_traffic *t)
-{
-    UINT64 in = 0, out = 0, pin = 0, pout = 0;
-    if (ctx && ctx->rdp && freerdp_get_stats(ctx->rdp, &in, &out, &pin, &pout)) {
-        t->bytes_in = in;
-        t->bytes_out = out;
-    }
-    if (sock_fd >= 0)
-        netstats_tcp(sock_fd, t);
 }

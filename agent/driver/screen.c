@@ -1,4 +1,5 @@
-/* screen.c -- framebuffer view, damage rectangles of a paint, PNG snapshots. */
+/* screen.c -- what every driver does with its screen: gather the rectangles of a paint, write a
+ * PNG of a view (libpng). Nothing here knows where the pixels come from. */
 #include "agent/driver/screen.h"
 
 #include <errno.h>
@@ -7,23 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <freerdp/codec/color.h>
-
 #include "common/log.h"
-
-static int clip(const GDI_RGN *r, uint32_t width, uint32_t height, struct rect *out)
-{
-    int64_t x0 = r->x < 0 ? 0 : r->x, y0 = r->y < 0 ? 0 : r->y;
-    int64_t x1 = (int64_t)r->x + r->w, y1 = (int64_t)r->y + r->h;
-    if (x1 > width)
-        x1 = width;
-    if (y1 > height)
-        y1 = height;
-    if (x1 <= x0 || y1 <= y0)
-        return 0;
-    *out = (struct rect){ (int32_t)x0, (int32_t)y0, (int32_t)(x1 - x0), (int32_t)(y1 - y0) };
-    return 1;
-}
 
 static void fold(struct rect *into, const struct rect *r)
 {
@@ -43,38 +28,6 @@ size_t screen_rects_add(struct rect *acc, size_t n, size_t max, const struct rec
             fold(&acc[max - 1], &add[i]);
     }
     return n;
-}
-
-size_t screen_take_damage(HGDI_WND hwnd, uint32_t width, uint32_t height, struct rect *out,
-                          size_t max)
-{
-    size_t n = 0;
-    if (!hwnd)
-        return 0;
-    for (int32_t i = 0; hwnd->cinvalid && i < hwnd->ninvalid && max > 0; i++) {
-        struct rect r;
-        if (!clip(&hwnd->cinvalid[i], width, height, &r))
-            continue;
-        if (n < max)
-            out[n++] = r;
-        else
-            fold(&out[max - 1], &r);
-    }
-    if (hwnd->invalid)
-        hwnd->invalid->null = TRUE;
-    hwnd->ninvalid = 0;
-    return n;
-}
-
-int screen_view_of(const rdpGdi *gdi, struct screen_view *out)
-{
-    if (!gdi || !gdi->primary_buffer)
-        return -1;
-    uint32_t bpp = GetBytesPerPixel(gdi->dstFormat);
-    if (gdi->dstFormat != PIXEL_FORMAT_RGB16 && gdi->dstFormat != PIXEL_FORMAT_BGRX32)
-        return -1;
-    *out = (struct screen_view){ gdi->primary_buffer, gdi->width, gdi->height, gdi->stride, bpp };
-    return 0;
 }
 
 /* One row of the view as 8-bit RGB. */

@@ -1,5 +1,5 @@
 /* connector.c -- connect thread pool + watchdog (see connector.h). One mutex guards the queues
- * and every job's instance pointer, so the watchdog can never touch an instance its worker has
+ * and every job's kick, so the watchdog can never kick an attempt its worker has
  * already detached. */
 #include "agent/engine/connector.h"
 
@@ -11,11 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <unistd.h>
-
-#include <winpr/synch.h>
-#include <winpr/wlog.h>
 
 #include "agent/engine/looplag.h"
 #include "common/clock.h"
@@ -47,17 +43,10 @@ struct worker_arg {
     unsigned slot;
 };
 
-/* Watchdog: abort the attempt and cut its socket. Called with c->mu held. */
+/* Watchdog: abort the attempt (the job owner's kick). Called with c->mu held. */
 static void kick(struct connector_job *j)
 {
-    HANDLE h[16];
-    freerdp_abort_connect(j->instance);
-    DWORD n = freerdp_get_event_handles(j->instance->context, h, 16);
-    if (n > 1) {
-        int fd = GetEventFileDescriptor(h[1]);
-        if (fd >= 0)
-            shutdown(fd, SHUT_RDWR);
-    }
+    j->kick(j->target);
 }
 
 static void *dog_main(void *arg)
@@ -68,7 +57,7 @@ static void *dog_main(void *arg)
         uint64_t now = clock_now_us();
         for (unsigned i = 0; i < c->nthreads; i++) {
             struct connector_job *j = c->running[i];
-            if (!j || !j->instance || now < j->next_kick_us)
+            if (!j || !j->kick || now < j->next_kick_us)
                 continue;
             if (!j->abort_requested && now < j->deadline_us)
                 continue;
@@ -216,50 +205,12 @@ static void done_cb(evutil_socket_t fd, short what, void *arg)
         run_ready(c);
 }
 
-/* WinPR creates a named logger on its first WLog_Get and keeps it in the root logger's child
- * list; the lookup and the insertion take the root's lock separately, so two connector threads
- * asking for the same new name both create it. Every logger FreeRDP 2.11 and WinPR use on the
- * connect path (the TAGs of libfreerdp2 and libwinpr2) is therefore created here, on the loop
- * thread before any worker starts: a worker only ever finds them. */
-static void create_loggers(void)
-{
-    static const char *const names[] = {
-        "core", "core.activation", "core.autodetect", "core.capabilities", "core.channels",
-        "core.client", "core.codecs", "core.connection", "core.fastpath", "core.gateway.http",
-        "core.gateway.ntlm", "core.gateway.rdg", "core.gateway.rpc", "core.gateway.rts",
-        "core.gateway.tsg", "core.gcc", "core.heartbeat", "core.license", "core.message",
-        "core.nego", "core.nla", "core.orders", "core.proxy", "core.rdp", "core.redirection",
-        "core.surface", "core.tpkt", "core.transport", "core.update", "core.window", "crypto",
-        "addin", "cache.bitmap", "cache.glyph", "cache.offscreen", "cache.palette", "cache.pointer",
-        "codec", "codec.clear", "codec.color", "codec.mppc", "codec.nsc", "codec.progressive",
-        "codec.rfx", "color", "common", "common.settings", "gdi", "gdi.bitmap", "gdi.region",
-        "gdi.shape", "primitives", "utils",
-    };
-    static const char *const winpr[] = {
-        "crt", "file", "io", "library", "negotiate", "nt", "path", "pool", "registry", "sspi",
-        "sspi.Kerberos", "sspi.NTLM", "sspi.Schannel", "sspi.gss", "sspi.schannel", "sync",
-        "sync.mutex", "sync.pollset", "sync.wait", "synch.critical", "synch.event",
-        "synch.semaphore", "synch.sleep", "synch.timer", "thread", "timezone", "unicode", "utils",
-        "utils.ssl", "utils.wlog",
-    };
-    char tag[64];
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(tag, sizeof tag, "com.freerdp.%s", names[i]);
-        WLog_Get(tag);
-    }
-    for (size_t i = 0; i < sizeof winpr / sizeof winpr[0]; i++) {
-        snprintf(tag, sizeof tag, "com.winpr.%s", winpr[i]);
-        WLog_Get(tag);
-    }
-}
-
 struct connector *connector_new(struct event_base *base, unsigned threads)
 {
     struct connector *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->efd = -1;
-    create_loggers();
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->work_cv, NULL);
     pthread_condattr_t ca;
@@ -303,7 +254,7 @@ void connector_submit(struct connector *c, struct connector_job *j)
     pthread_mutex_lock(&c->mu);
     j->next = NULL;
     j->state = JOB_QUEUED;
-    j->instance = NULL;
+    j->kick = NULL;
     if (c->queue_tail)
         c->queue_tail->next = j;
     else
@@ -344,7 +295,7 @@ void connector_abort(struct connector *c, struct connector_job *j)
     if (j->state == JOB_RUNNING) {
         j->abort_requested = 1;      /* due now, but not a watchdog expiry */
         j->next_kick_us = 0;
-        if (j->instance) {
+        if (j->kick) {
             j->next_kick_us = clock_now_us() + WATCHDOG_REKICK_US;
             kick(j);
         }
@@ -353,17 +304,20 @@ void connector_abort(struct connector *c, struct connector_job *j)
     pthread_mutex_unlock(&c->mu);
 }
 
-void connector_attach(struct connector *c, struct connector_job *j, freerdp *instance)
+void connector_attach(struct connector *c, struct connector_job *j, void (*kick)(void *target),
+                      void *target)
 {
     pthread_mutex_lock(&c->mu);
-    j->instance = instance;
+    j->kick = kick;
+    j->target = target;
     pthread_mutex_unlock(&c->mu);
 }
 
 int connector_detach(struct connector *c, struct connector_job *j)
 {
     pthread_mutex_lock(&c->mu);
-    j->instance = NULL;
+    j->kick = NULL;
+    j->target = NULL;
     int fired = j->watchdog_fired;
     pthread_mutex_unlock(&c->mu);
     return fired;
@@ -400,7 +354,7 @@ void connector_free(struct connector *c)
     pthread_mutex_lock(&c->mu);
     c->stop = 1;
     for (unsigned i = 0; c->running && i < c->nthreads; i++)
-        if (c->running[i] && c->running[i]->instance)
+        if (c->running[i] && c->running[i]->kick)
             kick(c->running[i]);
     pthread_cond_broadcast(&c->work_cv);
     pthread_cond_broadcast(&c->dog_cv);

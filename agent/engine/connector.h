@@ -1,22 +1,22 @@
 /* connector.h -- the connect thread pool and its watchdog.
  *
  * freerdp_connect() blocks (TLS, NLA, the connection sequence in 100 ms steps) and can hang
- * forever on a server that accepts TCP and then says nothing (notes §1.2). So connects run on K
- * worker threads; each attempt registers its FreeRDP instance with the watchdog, which on expiry
- * calls freerdp_abort_connect() and shutdown()s the socket (event handle index 1), again every
- * second until the attempt returns (the socket may not exist yet, or nego may reconnect).
+ * forever on a server that accepts TCP and then says nothing. So connects run on K worker
+ * threads; each attempt registers a kick with the watchdog (for an RDP session: abort the FreeRDP
+ * connect and shutdown() its socket, agent/rdp/connect.c), which on expiry calls it, again every
+ * second until the attempt returns (the socket may not exist yet, or nego may reconnect). The
+ * pool itself knows nothing of RDP: its jobs are any blocking work (connects, teardowns, starting
+ * an external client's processes, reading their costs).
  * Finished jobs go back to the loop thread through an eventfd; job->done runs there. Under
  * real-time scheduling, workers run one priority below the thread that created the connector
  * (the loop), so their CPU bursts never keep a woken loop waiting.
  *
  * Threading: connector_new/submit/cancel/abort/free are for the loop thread. job->work runs on a
- * worker; it must call connector_attach()/connector_detach() around freerdp_connect(). */
+ * worker; a work that can hang calls connector_attach()/connector_detach() around the wait. */
 #ifndef SESSMAX_CONNECTOR_H
 #define SESSMAX_CONNECTOR_H
 
 #include <stdint.h>
-
-#include <freerdp/freerdp.h>
 
 struct event_base;
 struct connector;
@@ -33,7 +33,8 @@ struct connector_job {
     uint64_t started_us;                     /* monotonic time work() began */
     /* private */
     struct connector_job *next;
-    freerdp *instance;
+    void (*kick)(void *target);              /* attached: what aborts the wait */
+    void *target;
     uint64_t deadline_us, next_kick_us;
     int abort_requested;
     int state;
@@ -53,10 +54,13 @@ int connector_cancel(struct connector *c, struct connector_job *j);
  * its deadline had passed). No effect on a job that is not running. */
 void connector_abort(struct connector *c, struct connector_job *j);
 
-/* Worker side: the attempt's instance may now be aborted by the watchdog / until detach. */
-void connector_attach(struct connector *c, struct connector_job *j, freerdp *instance);
-/* Returns 1 if the watchdog fired for this attempt. After return the watchdog never touches the
- * instance again. */
+/* Worker side: until detach, the watchdog (or connector_abort) may call kick(target), from its
+ * own thread with the connector's lock held: kick must not block and must be safe while the
+ * worker waits (e.g. freerdp_abort_connect and a shutdown() of the socket). */
+void connector_attach(struct connector *c, struct connector_job *j, void (*kick)(void *target),
+                      void *target);
+/* Returns 1 if the watchdog fired for this attempt. After return the watchdog never calls the
+ * kick again. */
 int connector_detach(struct connector *c, struct connector_job *j);
 
 /* Jobs queued or running. */

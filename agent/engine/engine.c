@@ -1,8 +1,7 @@
-/* engine.c -- the session engine: owns the connector, the sessions, the loop-lag probe and the
- * health timer; applies process-wide FreeRDP settings once (SIGPIPE, WLog level). */
+/* engine.c -- the session engine: owns the connector, the sessions of one kind (session_ops.h:
+ * the engine never knows what drives them), the loop-lag probe, the health timer and the paced
+ * logoff of everyone. */
 #include "agent/engine/engine.h"
-
-#include "agent/rdp/drives.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -15,29 +14,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <winpr/wlog.h>
-
 #include "agent/engine/connector.h"
 #include "agent/engine/looplag.h"
 #include "agent/engine/loopwatch.h"
-#include "compat/client_codecs.h"
-#include "agent/rdp/session.h"
-#include "agent/x11/costs.h"
-#include "agent/x11/display.h"
-#include "agent/x11/session.h"
+#include "agent/engine/session_life.h"
+#include "agent/engine/session_ops.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/x11_preset.h"
 
-#define ENGINE_WINPR_REG "/etc/winpr/HKLM.reg"
 #define LOOPLAG_PERIOD_MS 20
 #define LOGOFF_SPACING_US 500          /* engine_logoff_all: between two sessions' logoffs */
-
-/* One session: an engine (FreeRDP) session or an external client's (exactly one is set). */
-struct slot {
-    struct session *rdp;
-    struct x11_session *x;
-};
 
 struct engine {
     struct event_base *base;
@@ -48,14 +35,14 @@ struct engine {
     struct session_host host_info;
     struct connector *conn;
     struct looplag *lag;
-    struct x11_costs *costs;           /* external clients' costs, read off the loop */
+    const struct session_ops *ops;     /* the sessions' kind */
+    void *kind;                        /* its engine-wide part */
     struct event *health_ev, *deadline_ev, *logoff_ev;
     size_t logoff_next;                /* engine_logoff_all: the next session to log off */
     uint64_t logoff_start_us;          /* and when it began */
-    struct slot *sessions;
+    void **sessions;                   /* the kind's sessions, in start order */
     size_t nsessions, cap;
     struct x11_client client;          /* cfg.client points here when set */
-    char *x11_dir;                     /* external clients' session directories */
     int stopping;
     void (*idle_cb)(void *);
     void *idle_arg;
@@ -67,21 +54,9 @@ struct engine {
 static void process_setup_once(void)
 {
     static int done;
-    if (done)
-        return;
+    if (!done)
+        signal(SIGPIPE, SIG_IGN);
     done = 1;
-    signal(SIGPIPE, SIG_IGN);
-    wLog *root = WLog_GetRoot();
-    if (!getenv("WLOG_LEVEL"))
-        WLog_SetLogLevel(root, WLOG_WARN);
-    /* keep FreeRDP's lines off stdout, which carries JSON records in standalone mode */
-    WLog_SetLogAppenderType(root, WLOG_APPENDER_CONSOLE);
-    wLogAppender *app = WLog_GetLogAppender(root);
-    if (app)
-        WLog_ConfigureAppender(app, "outputstream", (void *)"stderr");
-    if (access(ENGINE_WINPR_REG, R_OK) != 0)
-        log_warn("%s missing: FreeRDP starts codec thread pools per session (run "
-                 "scripts/winpr-no-threads as root)", ENGINE_WINPR_REG);
 }
 
 static char *dup_or_null(const char *s)
@@ -89,48 +64,9 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-static enum session_state slot_state(const struct slot *s)
+static const struct session_life *life_of(const struct engine *e, size_t i)
 {
-    return s->x ? x11_session_state(s->x) : session_get_state(s->rdp);
-}
-
-static uint32_t slot_index(const struct slot *s)
-{
-    return s->x ? x11_session_index(s->x) : session_get_index(s->rdp);
-}
-
-static void slot_logoff(struct slot *s)
-{
-    if (s->x)
-        x11_session_logoff(s->x);
-    else
-        session_logoff(s->rdp);
-}
-
-static void slot_kill(struct slot *s, enum failure_reason reason, const char *detail)
-{
-    if (s->x)
-        x11_session_kill(s->x, reason, detail);
-    else
-        session_kill(s->rdp, reason, detail);
-}
-
-/* External clients' session directories hold their framebuffer files: on tmpfs when there is one,
- * so the X servers' screens never cause disk writes. */
-static int make_x11_dir(struct engine *e)
-{
-    char path[4096];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof path, "/dev/shm/sessmax-x11.XXXXXX");
-    if (access("/dev/shm", W_OK) != 0 || !mkdtemp(path)) {
-        snprintf(path, sizeof path, "%s/sessmax-x11.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(path)) {
-            log_error("%s: cannot create: %s", path, strerror(errno));
-            return -1;
-        }
-    }
-    e->x11_dir = strdup(path);
-    return e->x11_dir ? 0 : -1;
+    return e->ops->life(e->sessions[i]);
 }
 
 static int make_config_dir(struct engine *e, const char *given)
@@ -194,27 +130,6 @@ static void process_usage(uint64_t *cpu_us, uint64_t *rss_kb)
         fclose(f);
 }
 
-/* The agent's memory per external session: its copy of the screen and the MIT-SHM segment. */
-static uint64_t screen_kb(const struct x11_client *c)
-{
-    return (uint64_t)c->width * c->height * 4 * 2 / 1024;
-}
-
-/* The external clients' processes: the figures of the last read into h, and the next read
- * handed to a worker (x11_costs.h). */
-static void ext_usage(struct engine *e, struct rec_health *h)
-{
-    x11_costs_take(e->costs, h);
-    if (!x11_costs_begin(e->costs))
-        return;
-    for (size_t i = 0; i < e->nsessions; i++) {
-        pid_t client, xserver;
-        if (e->sessions[i].x && x11_session_pids(e->sessions[i].x, &client, &xserver))
-            x11_costs_add(e->costs, x11_session_index(e->sessions[i].x), client, xserver);
-    }
-    x11_costs_submit(e->costs);
-}
-
 static void health_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
@@ -233,8 +148,8 @@ static void health_cb(evutil_socket_t fd, short what, void *arg)
     process_usage(&cpu_us, &h.rss_kb);
     if (now > e->last_health_us)
         h.cpu_permille = (uint32_t)((cpu_us - e->last_cpu_us) * 1000 / (now - e->last_health_us));
-    if (e->costs)
-        ext_usage(e, &h);
+    if (e->ops->kind_health)
+        e->ops->kind_health(e->kind, &h, e->sessions, e->nsessions);
     e->last_cpu_us = cpu_us;
     e->last_health_us = now;
     if (e->sink.health)
@@ -259,11 +174,11 @@ static void on_terminal(void *arg)
     check_idle(arg);
 }
 
-static struct slot *find(const struct engine *e, uint32_t index)
+static void *find(const struct engine *e, uint32_t index)
 {
     for (size_t i = 0; i < e->nsessions; i++)
-        if (slot_index(&e->sessions[i]) == index)
-            return &e->sessions[i];
+        if (life_of(e, i)->index == index)
+            return e->sessions[i];
     return NULL;
 }
 
@@ -274,18 +189,14 @@ static int live_state(enum session_state st)
 
 /* session_host.relogged_by: xrdp (and Windows) give a user's desktop to the newest logon and
  * log the older client off, so a newer live session of the same user explains such a drop. */
-static uint32_t relogged_by(void *arg, const struct session *s)
+static uint32_t relogged_by(void *arg, const struct session_life *l)
 {
     const struct engine *e = arg;
     for (size_t i = 0; i < e->nsessions; i++) {
-        const struct session *o = e->sessions[i].rdp;
-        if (!o)
-            continue;
-        enum session_state st = session_get_state(o);
-        if (o != s && st != SESSION_ST_NEW && live_state(st) &&
-            session_get_launched_us(o) >= session_get_launched_us(s) &&
-            !strcmp(session_get_user(o), session_get_user(s)))
-            return session_get_index(o) + 1;
+        const struct session_life *o = life_of(e, i);
+        if (o != l && o->state != SESSION_ST_NEW && live_state(o->state) &&
+            o->launched_us >= l->launched_us && !strcmp(o->user, l->user))
+            return o->index + 1;
     }
     return 0;
 }
@@ -299,8 +210,8 @@ static void deadline_cb(evutil_socket_t fd, short what, void *arg)
     struct engine *e = arg;
     unsigned n = 0;
     for (size_t i = 0; i < e->nsessions; i++)
-        if (live_state(slot_state(&e->sessions[i]))) {
-            slot_kill(&e->sessions[i], FAIL_ABORTED, "logoff deadline passed");
+        if (live_state(life_of(e, i)->state)) {
+            e->ops->kill(e->sessions[i], FAIL_ABORTED, "logoff deadline passed");
             n++;
         }
     if (n)
@@ -316,12 +227,17 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
         log_error("engine: no target host");
         return NULL;
     }
+    if (!cfg->kind) {
+        log_error("engine: no session kind");
+        return NULL;
+    }
     struct engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     process_setup_once();
     e->base = base;
     e->cfg = *cfg;
+    e->ops = cfg->kind;
     e->sink = *sink;
     e->host = strdup(cfg->host);
     e->domain = dup_or_null(cfg->domain);
@@ -342,23 +258,22 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
             e->client.height = e->cfg.height;
         }
         e->cfg.client = &e->client;
-        if (x11_display_init() != 0 || make_x11_dir(e) != 0)
-            goto fail;
     }
     if (e->cfg.bpp != 32)
         e->cfg.bpp = 16;
     if (!e->cfg.max_attempts)
         e->cfg.max_attempts = 1;
-    rdp_mem_init();
     e->conn = connector_new(base, cfg->connect_threads);
     e->lag = looplag_new(base, LOOPLAG_PERIOD_MS);
     e->deadline_ev = evtimer_new(base, deadline_cb, e);
     e->logoff_ev = evtimer_new(base, logoff_batch_cb, e);
-    if (!e->conn || !e->lag || !e->deadline_ev || !e->logoff_ev || (e->cfg.client && !(e->costs = x11_costs_new(e->conn, screen_kb(&e->client)))))
+    if (!e->conn || !e->lag || !e->deadline_ev || !e->logoff_ev)
         goto fail;
     e->host_info = (struct session_host){ .base = base, .cfg = &e->cfg, .sink = &e->sink,
                                           .conn = e->conn, .on_terminal = on_terminal,
                                           .relogged_by = relogged_by, .arg = e };
+    if (e->ops->kind_init(&e->host_info, &e->kind) != 0)
+        goto fail;
     if (e->cfg.health_interval_ms) {
         e->health_ev = event_new(base, -1, EV_PERSIST, health_cb, e);
         uint32_t ms = e->cfg.health_interval_ms;
@@ -387,41 +302,26 @@ int engine_start_session(struct engine *e, const struct engine_session_spec *spe
     }
     if (e->nsessions == e->cap) {
         size_t cap = e->cap ? e->cap * 2 : 64;
-        struct slot *n = realloc(e->sessions, cap * sizeof *n);
+        void **n = realloc(e->sessions, cap * sizeof *n);
         if (!n)
             return -1;
         e->sessions = n;
         e->cap = cap;
     }
-    char err[512];
-    if (spec->workload && spec->workload->ndrives &&
-        drives_prepare(e->config_dir, spec->workload, err, sizeof err) != 0) {
-        log_error("session %u not started: client drive files: %s", spec->session_index, err);
+    void *sess = e->ops->create(e->kind, &e->host_info, spec);
+    if (!sess)
         return -1;
-    }
-    struct slot sl = { NULL, NULL };
-    if (e->cfg.client)
-        sl.x = x11_session_new(&e->host_info, e->x11_dir, spec);
-    else
-        sl.rdp = session_new(&e->host_info, spec);
-    if (!sl.rdp && !sl.x) {
-        log_error("session %u: out of memory", spec->session_index);
-        return -1;
-    }
-    e->sessions[e->nsessions++] = sl;
-    if (sl.x)
-        x11_session_start(sl.x);
-    else
-        session_start(sl.rdp);
+    e->sessions[e->nsessions++] = sess;
+    e->ops->start(sess);
     return 0;
 }
 
 int engine_logoff_session(struct engine *e, uint32_t session_index)
 {
-    struct slot *s = find(e, session_index);
+    void *s = find(e, session_index);
     if (!s)
         return -1;
-    slot_logoff(s);
+    e->ops->logoff(s);
     return 0;
 }
 
@@ -438,7 +338,7 @@ static void logoff_batch_cb(evutil_socket_t fd, short what, void *arg)
     uint64_t now = clock_now_us(), end = now + LOOP_PASS_BUDGET_US;
     size_t due = (size_t)((now - e->logoff_start_us) / LOGOFF_SPACING_US) + 1;
     while (e->logoff_next < e->nsessions && e->logoff_next < due && clock_now_us() < end)
-        slot_logoff(&e->sessions[e->logoff_next++]);
+        e->ops->logoff(e->sessions[e->logoff_next++]);
     if (e->logoff_next < e->nsessions) {
         uint64_t next = e->logoff_next < due ? 0 : e->logoff_start_us + e->logoff_next * LOGOFF_SPACING_US - now;
         struct timeval tv = { (time_t)(next / 1000000), (suseconds_t)(next % 1000000) };
@@ -462,8 +362,8 @@ void engine_get_counts(const struct engine *e, struct engine_counts *out)
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < e->nsessions; i++) {
-        const struct slot *sl = &e->sessions[i];
-        switch (slot_state(sl)) {
+        const struct session_life *l = life_of(e, i);
+        switch (l->state) {
         case SESSION_ST_NEW:
         case SESSION_ST_CONNECTING: out->connecting++; break;
         case SESSION_ST_LOGON: out->logon++; break;
@@ -472,7 +372,7 @@ void engine_get_counts(const struct engine *e, struct engine_counts *out)
         case SESSION_ST_DONE: out->done++; break;
         case SESSION_ST_FAILED:
             out->failed++;
-            out->failed_by_reason[sl->x ? x11_session_reason(sl->x) : session_get_reason(sl->rdp)]++;
+            out->failed_by_reason[l->final_reason]++;
             break;
         }
     }
@@ -481,7 +381,7 @@ void engine_get_counts(const struct engine *e, struct engine_counts *out)
 int engine_idle(const struct engine *e)
 {
     for (size_t i = 0; i < e->nsessions; i++)
-        if (live_state(slot_state(&e->sessions[i])))
+        if (live_state(life_of(e, i)->state))
             return 0;
     return 1;
 }
@@ -494,20 +394,20 @@ void engine_set_idle_cb(struct engine *e, void (*cb)(void *arg), void *arg)
 
 int engine_save_png(struct engine *e, uint32_t session_index, const char *path)
 {
-    struct slot *s = find(e, session_index);
+    void *s = find(e, session_index);
     if (!s) {
         log_warn("no session %u to save", session_index);
         return -1;
     }
-    return s->x ? x11_session_save_png(s->x, path) : session_save_png(s->rdp, path);
+    return e->ops->save_png(s, path);
 }
 
 int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out)
 {
-    struct slot *s = find(e, session_index);
+    void *s = find(e, session_index);
     if (!s)
         return -1;
-    return s->x ? x11_session_screen(s->x, out) : session_screen(s->rdp, out);
+    return e->ops->screen(s, out);
 }
 
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
@@ -521,18 +421,14 @@ void engine_free(struct engine *e)
 {
     if (!e)
         return;
-    for (size_t i = 0; i < e->nsessions; i++)
-        x11_session_abort_start(e->sessions[i].x);
+    for (size_t i = 0; i < e->nsessions && e->ops->abort_start; i++)
+        e->ops->abort_start(e->sessions[i]);
     connector_free(e->conn);               /* joins: no attempt runs after this */
-    x11_costs_free(e->costs);
-    for (size_t i = 0; i < e->nsessions; i++) {
-        session_free(e->sessions[i].rdp);
-        x11_session_free(e->sessions[i].x);
-    }
+    for (size_t i = 0; i < e->nsessions; i++)
+        e->ops->free(e->sessions[i]);
     free(e->sessions);
-    if (e->x11_dir)
-        nftw(e->x11_dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-    free(e->x11_dir);
+    if (e->ops)
+        e->ops->kind_free(e->kind);
     if (e->health_ev)
         event_free(e->health_ev);
     if (e->deadline_ev)

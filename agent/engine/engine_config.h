@@ -9,6 +9,7 @@
 struct workload;
 struct netem;
 struct x11_client;
+struct session_ops;
 
 /* Security layer the client offers. NEGOTIATE lets the server pick among NLA, TLS and standard
  * RDP security; the others offer only that layer, so a server that cannot do it refuses. */
@@ -61,9 +62,12 @@ struct engine_config {
      * performance flags FreeRDP sets for it); 0: FreeRDP's default (none announced). */
     uint32_t connection_type;
     /* External client (common/x11_preset.h): each session runs this X11 client on its own Xvfb
-     * instead of a FreeRDP instance of the engine (agent/x11_session.h). Copied by engine_new();
-     * NULL: the built-in engine. */
+     * instead of a FreeRDP instance (agent/x11/session.h). Copied by engine_new(); NULL: none.
+     * The x11 kind needs it. */
     const struct x11_client *client;
+    /* The kind of every session of the engine (agent/engine/session_ops.h): rdp_session_ops
+     * (agent/rdp/kind.h) or x11_session_ops (agent/x11/kind.h). Required. */
+    const struct session_ops *kind;
 };
 
 /* Fills defaults (host NULL: the caller must set it). */

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "agent/rdp/kind.h"
+#include "agent/x11/kind.h"
 #include "common/hostport.h"
 #include "common/log.h"
 #include "common/numarg.h"
@@ -290,5 +292,6 @@ int standalone_opts_check(const char *cmd, struct opts *o, char *host, size_t ho
         fprintf(stderr, "sessmax-agent %s: set the password in SESSMAX_PASSWORD\n", cmd);
         return EX_DATAERR;
     }
+    o->cfg.kind = o->cfg.client ? &x11_session_ops : &rdp_session_ops;
     return 0;
 }

@@ -18,6 +18,8 @@
 #include "agent/link/outbox.h"
 
 #include "agent/engine/engine.h"
+#include "agent/rdp/kind.h"
+#include "agent/x11/kind.h"
 #include "common/x11_preset.h"
 #include "common/clock.h"
 #include "common/hostport.h"
@@ -288,6 +290,7 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         snprintf(err, errlen, "network %s refused on this agent's host: %s", net.name, nerr);
         return -1;
     }
+    cfg.kind = cfg.client ? &x11_session_ops : &rdp_session_ops;
     struct result_sink sink = { l, sink_sample, sink_session, sink_traffic, sink_health };
     l->engine = engine_new(l->base, &cfg, &sink);
     if (!l->engine) {

@@ -118,7 +118,7 @@ int drives_pre_connect(freerdp *inst)
         log_ratelimited(LOG_ERROR, "rdpdr", "cannot load FreeRDP's rdpdr channel (drive redirection)");
         return -1;
     }
-    rdpdr_fix_install(inst);
+    rdpdr_logon_order_install(inst);
     return 0;
 }
 

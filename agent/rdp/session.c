@@ -1,8 +1,9 @@
-/* session.c -- one simulated user's life: connect attempts on the connector, then FreeRDP's
- * event handles on the loop, and exactly one terminal record. The state diagram and invariants
- * are in session.h; what FreeRDP calls back (paints to the interpreter) and the input the
- * interpreter sends are in session_rdp.c; the shared state is in session_int.h; the records, the
- * end and the orderly logoff, shared with x11_session.c, are in session_life.c. */
+/* session.c -- one simulated user's life over RDP: connect attempts on the connector, then
+ * FreeRDP's event handles on the loop, and exactly one terminal record. The state diagram and
+ * invariants are in session.h; the instance's connect-time callbacks are in connect.c, the screen
+ * (paints to the interpreter) in screen.c, the input the interpreter sends in input.c, the
+ * traffic records in traffic.c; the shared state is in session_int.h; the records, the end and
+ * the orderly logoff, shared with the x11 kind, are in agent/engine/session_life.c. */
 #include "agent/rdp/session.h"
 
 #include <errno.h>
@@ -15,26 +16,28 @@
 #include <freerdp/input.h>
 #include <winpr/synch.h>
 
+#include "agent/driver/screen.h"
 #include "agent/engine/connector.h"
+#include "agent/engine/loopwatch.h"
+#include "agent/engine/session_life.h"
+#include "agent/interp/interp.h"
+#include "agent/netem/netem.h"
+#include "agent/rdp/connect.h"
 #include "agent/rdp/drives.h"
 #include "agent/rdp/failure.h"
-#include "agent/interp/interp.h"
-#include "agent/engine/loopwatch.h"
-#include "agent/netem/netem.h"
-#include "agent/driver/netstats.h"
-#include "agent/rdp/settings.h"
-#include "compat/loop_sleep.h"
-#include "agent/driver/screen.h"
+#include "agent/rdp/input.h"
+#include "agent/rdp/screen.h"
 #include "agent/rdp/session_int.h"
-#include "agent/driver/session_life.h"
-#include "agent/rdp/session_rdp.h"
+#include "agent/rdp/settings.h"
+#include "agent/rdp/traffic.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/names.h"
+#include "compat/loop_sleep.h"
 
 /* ---------------------------------------------------------------- teardown */
 
-static void disarm(struct session *s)
+static void disarm(struct rdp_session *s)
 {
     for (int i = 0; i < s->nev; i++)
         event_free(s->ev[i]);
@@ -52,7 +55,7 @@ struct teardown_job {
 static void teardown_work(struct connector_job *j)
 {
     struct teardown_job *t = (struct teardown_job *)j;
-    session_rdp_free_instance(t->inst, 1);
+    rdp_connect_free_instance(t->inst, 1);
     t->inst = NULL;
 }
 
@@ -61,7 +64,7 @@ static void teardown_done(struct connector_job *j)
     free(j);
 }
 
-static void release_instance(struct session *s, int on_loop)
+static void release_instance(struct rdp_session *s, int on_loop)
 {
     freerdp *inst = s->inst;
     struct teardown_job *t = NULL;
@@ -70,7 +73,7 @@ static void release_instance(struct session *s, int on_loop)
         return;
     ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
     if (!on_loop || !(t = calloc(1, sizeof *t))) {
-        session_rdp_free_instance(inst, 1);
+        rdp_connect_free_instance(inst, 1);
         return;
     }
     t->inst = inst;
@@ -80,14 +83,12 @@ static void release_instance(struct session *s, int on_loop)
     connector_submit(s->l.h->conn, &t->job);
 }
 
-static void traffic_cb(evutil_socket_t fd, short what, void *arg);
-
 /* Releases the live parts (never the session struct). A connected session reports its traffic
  * counters one last time, so a session shorter than the traffic interval still has its bytes. */
-static void teardown(struct session *s, int on_loop)
+static void teardown(struct rdp_session *s, int on_loop)
 {
     if (on_loop && s->inst && s->l.h->cfg->traffic_interval_ms)
-        traffic_cb(-1, 0, s);
+        rdp_traffic_report(s);
     interp_free(s->l.interp);
     s->l.interp = NULL;
     disarm(s);
@@ -113,10 +114,10 @@ static void teardown_on_loop(void *owner)
  * shots directory or before the first frame buffer (a refused connect). */
 static void failure_shot(void *owner, char *detail, size_t len)
 {
-    struct session *s = owner;
+    struct rdp_session *s = owner;
     struct screen_view v;
     const char *dir = s->l.h->cfg->shot_dir;
-    if (!dir || !s->inst || !s->inst->context || screen_view_of(s->inst->context->gdi, &v) != 0)
+    if (!dir || rdp_screen_view(s, &v) != 0)
         return;
     char who[RESULTS_NAME_LEN], file[RESULTS_NAME_LEN + 16], path[4096];
     name_sanitize(s->l.user, who, sizeof who);
@@ -133,7 +134,7 @@ static void failure_shot(void *owner, char *detail, size_t len)
 }
 
 /* The connection is gone or broken: what does that mean in this state? */
-static void connection_lost(struct session *s)
+static void connection_lost(struct rdp_session *s)
 {
     char detail[RESULTS_DETAIL_LEN];
     struct failure_facts f = s->facts;
@@ -142,28 +143,28 @@ static void connection_lost(struct session *s)
     f.connected = 1;
     f.logoff_requested = s->l.state == SESSION_ST_LOGOFF;
     f.desktop_ready = s->l.state != SESSION_ST_LOGON;
-    f.relogged_by = s->l.h->relogged_by ? s->l.h->relogged_by(s->l.h->arg, s) : 0;
+    f.relogged_by = s->l.h->relogged_by ? s->l.h->relogged_by(s->l.h->arg, &s->l) : 0;
     enum failure_reason r = failure_classify(&f, detail, sizeof detail);
     session_life_finish_later(&s->l, r, detail);
 }
 
 /* ---------------------------------------------------------------- the loop side */
 
-static void arm(struct session *s);
+static void arm(struct rdp_session *s);
 
 static void fd_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    struct session *s = arg;
+    struct rdp_session *s = arg;
     struct loopwatch_mark m;
     if (!s->inst || s->l.finish_pending)
         return;
     loopwatch_begin(&m);
-    rdp_sleep_enter(s->inst->context, s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested,
+    loop_sleep_enter(s->inst->context, s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested,
                     loopwatch_slept);
     BOOL ok = freerdp_check_event_handles(s->inst->context);
-    rdp_sleep_leave();
+    loop_sleep_leave();
     loopwatch_end(&m, "freerdp_check_event_handles", s->l.index);
     if (!ok || freerdp_shall_disconnect(s->inst)) {
         disarm(s);
@@ -179,7 +180,7 @@ static void fd_cb(evutil_socket_t fd, short what, void *arg)
     }
 }
 
-static void arm(struct session *s)
+static void arm(struct rdp_session *s)
 {
     HANDLE h[SESSION_MAX_HANDLES];
     DWORD n = freerdp_get_event_handles(s->inst->context, h, SESSION_MAX_HANDLES);
@@ -203,23 +204,15 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    struct session *s = arg;
-    struct loopwatch_mark m;
-    if (!s->inst || !s->l.h->sink->traffic)
-        return;
-    loopwatch_begin(&m);
-    struct rec_traffic t = { .session = s->l.index, .t_us = clock_wall_us(), .frames = s->frames };
-    netstats_sample(s->inst->context, s->sock_fd, &t);
-    s->l.h->sink->traffic(s->l.h->sink->ctx, &t);
-    loopwatch_end(&m, "traffic record", s->l.index);
+    rdp_traffic_report(arg);
 }
 
 
-static void connect_again(struct session *s);
+static void connect_again(struct rdp_session *s);
 
 static void logon_cb(void *sess, int ok, int64_t logon_us)
 {
-    struct session *s = sess;
+    struct rdp_session *s = sess;
     char detail[RESULTS_DETAIL_LEN] = "";
     uint32_t repaints = s->l.interp ? interp_logon_repaints(s->l.interp) : 0;
     if (s->l.state != SESSION_ST_LOGON)
@@ -245,7 +238,7 @@ static void logon_cb(void *sess, int ok, int64_t logon_us)
 
 static void loops_done_cb(void *sess)
 {
-    session_logoff(sess);
+    rdp_session_logoff(sess);
 }
 
 /* The server did not end the session in time after the logoff steps. */
@@ -253,7 +246,7 @@ static void confirm_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    struct session *s = arg;
+    struct rdp_session *s = arg;
     char detail[RESULTS_DETAIL_LEN];
     snprintf(detail, sizeof detail, "the logoff steps ran but the server did not end the session within %u s",
              SESSION_LOGOFF_CONFIRM_MS / 1000);
@@ -262,7 +255,7 @@ static void confirm_cb(evutil_socket_t fd, short what, void *arg)
 
 static void finished_cb(void *sess, enum failure_reason reason, const char *detail)
 {
-    struct session *s = sess;
+    struct rdp_session *s = sess;
     /* A logoff counts only when the server ends the session (connection_lost after it, or its
      * logoff error info); a workload without logoff steps just disconnects, as before. */
     if (reason == FAIL_NONE && s->l.state == SESSION_ST_LOGOFF && s->l.wl && s->l.wl->nlogoff) {
@@ -274,7 +267,7 @@ static void finished_cb(void *sess, enum failure_reason reason, const char *deta
 }
 
 /* CONNECTING -> LOGON: the connected instance arrives on the loop thread. */
-static void connected(struct session *s)
+static void connected(struct rdp_session *s)
 {
     if (!s->l.h->cfg->logon_retries || !s->l.wl)      /* else kept for a logon retry */
         session_life_wipe_password(&s->l);
@@ -299,7 +292,7 @@ static void connected(struct session *s)
         return;
     }
     static const struct session_life_calls calls = {
-        .driver = &session_rdp_driver, .on_logon = logon_cb, .on_loops_done = loops_done_cb,
+        .driver = &rdp_driver, .on_logon = logon_cb, .on_loops_done = loops_done_cb,
         .on_finished = finished_cb,
     };
     session_life_start_interp(&s->l, &calls);
@@ -310,14 +303,14 @@ static void connected(struct session *s)
 /* Worker thread: one freerdp_connect() under the watchdog. */
 static void connect_work(struct connector_job *j)
 {
-    struct session *s = (struct session *)((char *)j - offsetof(struct session, job));
+    struct rdp_session *s = (struct rdp_session *)((char *)j - offsetof(struct rdp_session, job));
     freerdp *inst = freerdp_new();
     int ok = 0;
 
     memset(&s->facts, 0, sizeof s->facts);
     if (!inst || netem_enter(s->l.h->cfg->netem) != 0)
         goto fail;
-    session_rdp_hook(inst);
+    rdp_connect_hook(inst);
     if (!freerdp_context_new(inst)) {
         freerdp_free(inst);
         inst = NULL;
@@ -335,7 +328,7 @@ static void connect_work(struct connector_job *j)
             goto fail;
         }
     }
-    connector_attach(s->l.h->conn, j, inst);
+    connector_attach(s->l.h->conn, j, rdp_connect_kick, inst);
     errno = 0;
     ok = freerdp_connect(inst) ? 1 : 0;
     s->facts.sys_errno = ok ? 0 : errno;
@@ -348,7 +341,7 @@ fail:
     if (!inst)
         s->facts.last_error = 0xffffffff;
     if (!ok) {
-        session_rdp_free_instance(inst, 0);
+        rdp_connect_free_instance(inst, 0);
         inst = NULL;
     }
     s->inst = inst;
@@ -357,7 +350,7 @@ fail:
 /* LOGON -> CONNECTING: the logon timed out and a logon retry is allowed. The instance goes (off
  * the loop), and a fresh connect attempt starts now. Called from the interpreter's logon
  * callback, which touches the interpreter no more afterwards. */
-static void connect_again(struct session *s)
+static void connect_again(struct rdp_session *s)
 {
     interp_free(s->l.interp);
     s->l.interp = NULL;
@@ -375,7 +368,7 @@ static void retry_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    struct session *s = arg;
+    struct rdp_session *s = arg;
     s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
     connector_submit(s->l.h->conn, &s->job);
 }
@@ -383,7 +376,7 @@ static void retry_cb(evutil_socket_t fd, short what, void *arg)
 /* Loop thread: an attempt finished. */
 static void connect_done(struct connector_job *j)
 {
-    struct session *s = (struct session *)((char *)j - offsetof(struct session, job));
+    struct rdp_session *s = (struct rdp_session *)((char *)j - offsetof(struct rdp_session, job));
     char why[RESULTS_DETAIL_LEN - 24], detail[RESULTS_DETAIL_LEN];
 
     s->attempts++;
@@ -423,9 +416,9 @@ static void connect_done(struct connector_job *j)
 
 /* ---------------------------------------------------------------- public */
 
-struct session *session_new(const struct session_host *h, const struct engine_session_spec *spec)
+struct rdp_session *rdp_session_new(const struct session_host *h, const struct engine_session_spec *spec)
 {
-    struct session *s = calloc(1, sizeof *s);
+    struct rdp_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     static const struct session_life_ops ops = { .teardown = teardown_on_loop,
@@ -438,13 +431,13 @@ struct session *session_new(const struct session_host *h, const struct engine_se
     s->retry_ev = evtimer_new(h->base, retry_cb, s);
     s->confirm_ev = evtimer_new(h->base, confirm_cb, s);
     if (!ok || !s->traffic_ev || !s->retry_ev || !s->confirm_ev) {
-        session_free(s);
+        rdp_session_free(s);
         return NULL;
     }
     return s;
 }
 
-void session_start(struct session *s)
+void rdp_session_start(struct rdp_session *s)
 {
     if (session_life_launch(&s->l) != 0)
         return;
@@ -452,7 +445,7 @@ void session_start(struct session *s)
     connector_submit(s->l.h->conn, &s->job);
 }
 
-void session_logoff(struct session *s)
+void rdp_session_logoff(struct rdp_session *s)
 {
     if (!session_life_logoff(&s->l))
         return;
@@ -467,7 +460,7 @@ void session_logoff(struct session *s)
         connector_abort(s->l.h->conn, &s->job);       /* connect_done() ends it */
 }
 
-void session_kill(struct session *s, enum failure_reason reason, const char *detail)
+void rdp_session_kill(struct rdp_session *s, enum failure_reason reason, const char *detail)
 {
     if (s->l.state == SESSION_ST_CONNECTING &&
         !connector_cancel(s->l.h->conn, &s->job) && !event_pending(s->retry_ev, EV_TIMEOUT, NULL)) {
@@ -480,33 +473,12 @@ void session_kill(struct session *s, enum failure_reason reason, const char *det
     session_life_end(&s->l, reason, detail);
 }
 
-enum session_state session_get_state(const struct session *s) { return s->l.state; }
-uint32_t session_get_index(const struct session *s) { return s->l.index; }
-const char *session_get_user(const struct session *s) { return s->l.user; }
-uint64_t session_get_launched_us(const struct session *s) { return s->l.launched_us; }
-enum failure_reason session_get_reason(const struct session *s) { return s->l.final_reason; }
-
-uint32_t session_loops(const struct session *s)
+const struct session_life *rdp_session_life(const struct rdp_session *s)
 {
-    return s->l.interp ? interp_loops(s->l.interp) : 0;
+    return &s->l;
 }
 
-int session_screen(struct session *s, struct screen_view *out)
-{
-    return session_rdp_driver.screen(s, out);
-}
-
-int session_save_png(struct session *s, const char *path)
-{
-    struct screen_view v;
-    if (!s->inst || screen_view_of(s->inst->context->gdi, &v) != 0) {
-        log_warn("session %u: no screen to save to %s", s->l.index, path);
-        return -1;
-    }
-    return screen_write_png(&v, path);
-}
-
-void session_free(struct session *s)
+void rdp_session_free(struct rdp_session *s)
 {
     if (!s)
         return;

@@ -13,7 +13,7 @@
 #include "agent/rdp/failure.h"
 #include "agent/driver/screen.h"
 #include "agent/rdp/session.h"
-#include "agent/driver/session_life.h"
+#include "agent/engine/session_life.h"
 #include "common/results.h"
 
 struct event;
@@ -25,7 +25,7 @@ struct workload;
  * recorded as logoff_incomplete. */
 #define SESSION_LOGOFF_CONFIRM_MS 15000u
 
-struct session {
+struct rdp_session {
     struct session_life l;                /* identity, state, records, end, interpreter */
 
     struct connector_job job;             /* the current connect attempt */
@@ -53,11 +53,11 @@ struct session {
 /* FreeRDP context extension. THE PARENT CONTEXT MUST BE THE FIRST ELEMENT. */
 struct session_ctx {
     rdpContext _p;
-    struct session *s;
+    struct rdp_session *s;
     pSurfaceFrameMarker gdi_frame_marker;  /* gdi's own (sends the frame acknowledge) */
 };
 
 /* The session behind a FreeRDP context; NULL once the instance was detached for teardown. */
-static inline struct session *sess_of(rdpContext *ctx) { return ((struct session_ctx *)ctx)->s; }
+static inline struct rdp_session *sess_of(rdpContext *ctx) { return ((struct session_ctx *)ctx)->s; }
 
 #endif

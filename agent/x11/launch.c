@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agent/netem/netem.h"
+#include "agent/x11/settings.h"
 #include "common/x11_preset.h"
 
 #define X11_TAIL_BYTES 4096
@@ -112,51 +113,6 @@ int x11_launch_read_display(int fd, char *buf, size_t cap, size_t *len)
     return end == buf || end != nl || n < 0 || n > 65535 ? -2 : (int)n;
 }
 
-/* {cert} for xfreerdp: "ignore", or the pinned fingerprint list as /cert:fingerprint: wants. */
-static void cert_value(const struct engine_config *cfg, char *out, size_t outlen)
-{
-    if (cfg->no_verify || !cfg->fingerprint)
-        snprintf(out, outlen, "ignore");
-    else
-        snprintf(out, outlen, "fingerprint:%s", cfg->fingerprint);
-}
-
-static const char *security_value(enum engine_security s)
-{
-    static const char *const names[] = { "", "tls", "nla", "rdp" };
-    return names[s];
-}
-
-/* The connection type the built-in engine would announce (engine_config connection_type,
- * MS-RDPBCGR values) in the words of FreeRDP 2's /network: option; "" (the word is left out, the
- * client's default) when none is set. FreeRDP 2 has no word for satellite: it takes the number. */
-static const char *network_value(uint32_t type)
-{
-    static const char *const words[] = { "", "modem", "broadband-low", "3", "broadband-high", "wan",
-                                         "lan", "auto" };
-    return type < sizeof words / sizeof words[0] ? words[type] : "";
-}
-
-/* Every placeholder's value for this session; buffers in `b`. */
-struct vars_buf { char port[8], w[12], h[12], cert[1100], passfile[4200], icafile[4200]; };
-
-static void fill_vars(const struct x11_launch_ctx *c, struct x11_vars *v, struct vars_buf *b)
-{
-    const struct engine_config *cfg = c->cfg;
-    snprintf(b->port, sizeof b->port, "%u", (unsigned)cfg->port);
-    snprintf(b->w, sizeof b->w, "%u", cfg->client->width);
-    snprintf(b->h, sizeof b->h, "%u", cfg->client->height);
-    cert_value(cfg, b->cert, sizeof b->cert);
-    snprintf(b->passfile, sizeof b->passfile, "%s/passwd", c->dir);
-    snprintf(b->icafile, sizeof b->icafile, "%s/session.ica", c->dir);
-    *v = (struct x11_vars){ .host = cfg->host, .port = b->port, .user = c->user,
-                            .domain = cfg->domain, .width = b->w, .height = b->h,
-                            .security = security_value(cfg->security), .cert = b->cert,
-                            .passfile = b->passfile, .icafile = b->icafile,
-                            .display = c->display, .dir = c->dir,
-                            .network = network_value(cfg->connection_type) };
-}
-
 /* "password\n" for a stdin (heap, wiped by the caller with free_line). */
 static char *line_of(const char *password)
 {
@@ -175,11 +131,11 @@ static void free_line(char *s)
 struct x11_proc *x11_launch_helper(const struct x11_launch_ctx *c, int *needed, char *err, size_t errlen)
 {
     struct x11_vars v;
-    struct vars_buf b;
+    struct x11_settings_buf b;
     *needed = c->cfg->client->secret == X11_SECRET_VNCPASSWD;
     if (!*needed)
         return NULL;
-    fill_vars(c, &v, &b);
+    x11_settings_vars(c, &v, &b);
     int fd = secret_file(b.passfile, err, errlen);
     if (fd < 0)
         return NULL;
@@ -213,9 +169,9 @@ struct x11_proc *x11_launch_client(const struct x11_launch_ctx *c, char *err, si
 {
     const struct x11_client *cl = c->cfg->client;
     struct x11_vars v;
-    struct vars_buf b;
+    struct x11_settings_buf b;
     char *argv[X11_ARGV_MAX + 1], log[4200], auth[4200], *line = NULL;
-    fill_vars(c, &v, &b);
+    x11_settings_vars(c, &v, &b);
     if (cl->secret == X11_SECRET_ICA && write_ica(c, &v, err, errlen) != 0)
         return NULL;
     if (x11_client_argv(cl, &v, argv, X11_ARGV_MAX, err, errlen) < 0)

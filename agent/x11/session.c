@@ -13,8 +13,9 @@
 
 #include "agent/interp/interp.h"
 #include "agent/driver/screen.h"
-#include "agent/driver/session_life.h"
+#include "agent/engine/session_life.h"
 #include "agent/x11/display.h"
+#include "agent/x11/failure.h"
 #include "agent/x11/input.h"
 #include "agent/x11/launch.h"
 #include "agent/x11/start.h"
@@ -243,36 +244,27 @@ static void traffic_cb(evutil_socket_t fd, short what, void *arg)
 static void client_exit(void *arg, int status)
 {
     struct x11_session *s = arg;
-    char how[64], tail[96], detail[RESULTS_DETAIL_LEN], path[4096];
+    char tail[96], detail[RESULTS_DETAIL_LEN], path[4096];
     x11_traffic_close(&s->sockets);     /* its connection must not outlive it in our hands */
     if (terminal(s) || s->l.finish_pending)
         return;
-    if (s->l.state == SESSION_ST_LOGOFF) {      /* the workload's logoff ended the remote session */
-        session_life_finish_later(&s->l, FAIL_NONE, "client exited after logoff");
-        return;
-    }
-    if (x11_proc_gone(s->st.xserver)) {        /* the client only followed its X server */
-        session_life_finish_later(&s->l, FAIL_XSERVER, "X server (Xvfb) died; the client exited after it");
-        return;
-    }
-    x11_proc_describe(status, how, sizeof how);
+    int logging_off = s->l.state == SESSION_ST_LOGOFF, xserver_gone = x11_proc_gone(s->st.xserver);
     x11_launch_stderr_tail(s->dir, tail, sizeof tail);
-    snprintf(detail, sizeof detail, "client %.60s%s%.90s", how, tail[0] ? ": " : "", tail);
-    if (s->l.h->cfg->shot_dir) {
+    enum failure_reason r = x11_failure_client_exit(status, logging_off, xserver_gone, tail, detail,
+                                                    sizeof detail);
+    if (r == FAIL_CLIENT_EXIT && s->l.h->cfg->shot_dir) {
         snprintf(path, sizeof path, "%s/%s-client-stderr.txt", s->l.h->cfg->shot_dir, s->l.user);
         if (x11_launch_save_stderr(s->dir, path) != 0)
             log_warn("session %u: cannot save the client's stderr to %s", s->l.index, path);
     }
-    session_life_finish_later(&s->l, FAIL_CLIENT_EXIT, detail);
+    session_life_finish_later(&s->l, r, detail);
 }
 
 static void xserver_exit(void *arg, int status)
 {
     struct x11_session *s = arg;
-    char how[64], detail[RESULTS_DETAIL_LEN];
-    x11_proc_describe(status, how, sizeof how);
-    snprintf(detail, sizeof detail, "X server (Xvfb) %s", how);
-    session_life_finish_later(&s->l, FAIL_XSERVER, detail);
+    char detail[RESULTS_DETAIL_LEN];
+    session_life_finish_later(&s->l, x11_failure_xserver_exit(status, detail, sizeof detail), detail);
 }
 
 /* Loop thread: the start on the worker is over. Its processes are watched from now on, whatever
@@ -395,11 +387,10 @@ void x11_session_abort_start(struct x11_session *s)
         x11_start_abort(&s->st);
 }
 
-enum session_state x11_session_state(const struct x11_session *s) { return s->l.state; }
-uint32_t x11_session_index(const struct x11_session *s) { return s->l.index; }
-const char *x11_session_user(const struct x11_session *s) { return s->l.user; }
-uint64_t x11_session_launched_us(const struct x11_session *s) { return s->l.launched_us; }
-enum failure_reason x11_session_reason(const struct x11_session *s) { return s->l.final_reason; }
+const struct session_life *x11_session_life(const struct x11_session *s)
+{
+    return &s->l;
+}
 
 int x11_session_screen(struct x11_session *s, struct screen_view *out)
 {

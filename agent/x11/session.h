@@ -1,6 +1,6 @@
 /* session.h -- one simulated user through an external X11 client (client: x11): its own Xvfb,
  * the client process on it, the client's window as the interpreter's screen (x11_display.h), and
- * the same records as an engine session (session.h). States are session.h's:
+ * the same records as an RDP session (agent/rdp/session.h). States are the same:
  *
  *   CONNECTING  on a connector worker (x11_start.h): Xvfb starting (-displayfd), the agent's
  *               X connection, the password helper and the client; then, on the loop, until a
@@ -17,10 +17,12 @@
 
 #include <stdint.h>
 
-#include "agent/rdp/session.h"
+#include "agent/engine/session_ops.h"
 #include "agent/x11/proc.h"
 
 struct x11_session;
+struct session_life;
+struct screen_view;
 
 /* h->cfg->client must be set; run_dir: where the sessions' directories go (tmpfs preferred:
  * the framebuffer files live there). */
@@ -29,11 +31,8 @@ struct x11_session *x11_session_new(const struct session_host *h, const char *ru
 void x11_session_start(struct x11_session *s);
 void x11_session_logoff(struct x11_session *s);
 void x11_session_kill(struct x11_session *s, enum failure_reason reason, const char *detail);
-enum session_state x11_session_state(const struct x11_session *s);
-uint32_t x11_session_index(const struct x11_session *s);
-const char *x11_session_user(const struct x11_session *s);
-uint64_t x11_session_launched_us(const struct x11_session *s);
-enum failure_reason x11_session_reason(const struct x11_session *s);
+/* Identity, state and final reason (agent/engine/session_life.h). */
+const struct session_life *x11_session_life(const struct x11_session *s);
 int x11_session_screen(struct x11_session *s, struct screen_view *out);
 int x11_session_save_png(struct x11_session *s, const char *path);
 /* The process ids of the client and of the X server (0 for a process not running), for reading

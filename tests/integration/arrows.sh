@@ -22,15 +22,15 @@ allowed() {
     common) echo "" ;;
     db) echo "common" ;;
     compat) echo "common" ;;
-    agent/driver) echo "common agent/interp agent/rdp" ;;
-    agent/interp) echo "common agent/driver" ;;
-    agent/engine) echo "common compat agent/rdp agent/x11" ;;
+    agent/driver) echo "common" ;;
+    agent/interp) echo "common agent/driver" ;;          # and only agent/driver/driver.h (below)
+    agent/engine) echo "common agent/driver agent/interp" ;;   # no session kind: struct session_ops
     agent/rdp) echo "common compat agent/driver agent/engine agent/interp agent/netem" ;;
-    agent/x11) echo "common agent/driver agent/engine agent/interp agent/netem agent/rdp" ;;
+    agent/x11) echo "common agent/driver agent/engine agent/interp agent/netem" ;;
     agent/netem) echo "common agent/engine" ;;
     agent/netcheck) echo "common agent/netem" ;;
-    agent/link) echo "common agent/engine agent/netem" ;;
-    agent/front) echo "common agent/engine agent/interp agent/link agent/netcheck agent/netem" ;;
+    agent/link) echo "common agent/engine agent/netem agent/rdp agent/x11" ;;   # pick the kind
+    agent/front) echo "common agent/engine agent/interp agent/link agent/netcheck agent/netem agent/rdp agent/x11" ;;
     simhost/desktop) echo "common" ;;
     simhost/server) echo "common compat simhost/desktop" ;;
     simhost/model) echo "common simhost/desktop simhost/server" ;;
@@ -69,6 +69,15 @@ while IFS= read -r file; do
         failures=$((failures + 1))
     done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" | grep -vE ':[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]+/' |
              sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
+    # the interpreter sees a session only through the driver's header
+    if [ "$from" = agent/interp ]; then
+        while IFS=: read -r line inc; do
+            echo "FAIL: $file:$line: agent/interp may include only agent/driver/driver.h (#include \"$inc\")"
+            failures=$((failures + 1))
+        done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"agent/' "$file" |
+                 grep -v '"agent/interp/' | grep -v '"agent/driver/driver\.h"' |
+                 sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
+    fi
     if [ "$from" != db ] && grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "$file"; then
         echo "FAIL: $file: includes <sqlite3.h>; only db/ speaks SQL"
         failures=$((failures + 1))

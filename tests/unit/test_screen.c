@@ -8,6 +8,7 @@
 #include <freerdp/codec/color.h>
 
 #include "agent/driver/screen.h"
+#include "agent/rdp/screen.h"
 #include "unit.h"
 
 static GDI_RGN g_invalid;
@@ -33,7 +34,7 @@ static void test_screen__damage_clip_and_reset(void)
                      { .x = 1000, .y = 760, .w = 100, .h = 100 } };
     struct rect out[8];
     wnd_with(in, 3);
-    size_t n = screen_take_damage(&g_wnd, 1024, 768, out, 8);
+    size_t n = rdp_screen_take_damage(&g_wnd, 1024, 768, out, 8);
     CU_ASSERT_EQUAL(n, 3);
     CU_ASSERT(out[0].x == 10 && out[0].y == 20 && out[0].w == 30 && out[0].h == 40);
     CU_ASSERT(out[1].x == 0 && out[1].y == 0 && out[1].w == 5 && out[1].h == 5);
@@ -41,7 +42,7 @@ static void test_screen__damage_clip_and_reset(void)
     CU_ASSERT_EQUAL(g_wnd.ninvalid, 0);
     CU_ASSERT_TRUE(g_invalid.null);
     /* nothing painted since: nothing reported */
-    CU_ASSERT_EQUAL(screen_take_damage(&g_wnd, 1024, 768, out, 8), 0);
+    CU_ASSERT_EQUAL(rdp_screen_take_damage(&g_wnd, 1024, 768, out, 8), 0);
 }
 
 /** Empty and off-screen rectangles are dropped, but the region is still reset. */
@@ -52,7 +53,7 @@ static void test_screen__damage_drops_empty(void)
                      { .x = 5, .y = 5, .w = 2, .h = 2 } };
     struct rect out[8];
     wnd_with(in, 3);
-    CU_ASSERT_EQUAL(screen_take_damage(&g_wnd, 1024, 768, out, 8), 1);
+    CU_ASSERT_EQUAL(rdp_screen_take_damage(&g_wnd, 1024, 768, out, 8), 1);
     CU_ASSERT(out[0].x == 5 && out[0].w == 2);
     CU_ASSERT_EQUAL(g_wnd.ninvalid, 0);
 }
@@ -65,11 +66,11 @@ static void test_screen__damage_overflow_folds(void)
         in[i] = (GDI_RGN){ .x = i * 100, .y = i * 10, .w = 10, .h = 10 };
     struct rect out[3];
     wnd_with(in, 5);
-    CU_ASSERT_EQUAL(screen_take_damage(&g_wnd, 1024, 768, out, 3), 3);
+    CU_ASSERT_EQUAL(rdp_screen_take_damage(&g_wnd, 1024, 768, out, 3), 3);
     CU_ASSERT(out[0].x == 0 && out[1].x == 100);
     CU_ASSERT(out[2].x == 200 && out[2].y == 20 && out[2].w == 210 && out[2].h == 30);
     CU_ASSERT_EQUAL(g_wnd.ninvalid, 0);
-    CU_ASSERT_EQUAL(screen_take_damage(NULL, 1024, 768, out, 3), 0);
+    CU_ASSERT_EQUAL(rdp_screen_take_damage(NULL, 1024, 768, out, 3), 0);
 }
 
 /* Reads a PNG back: width, height and the RGB of pixel (x, y). */
@@ -144,17 +145,17 @@ static void test_screen__view_of(void)
     struct screen_view v;
     uint8_t buf[64];
     memset(&gdi, 0, sizeof gdi);
-    CU_ASSERT_EQUAL(screen_view_of(NULL, &v), -1);
-    CU_ASSERT_EQUAL(screen_view_of(&gdi, &v), -1);
+    CU_ASSERT_EQUAL(rdp_screen_view_of(NULL, &v), -1);
+    CU_ASSERT_EQUAL(rdp_screen_view_of(&gdi, &v), -1);
     gdi.primary_buffer = buf;
     gdi.width = 4;
     gdi.height = 2;
     gdi.stride = 8;
     gdi.dstFormat = PIXEL_FORMAT_RGB16;
-    CU_ASSERT_EQUAL(screen_view_of(&gdi, &v), 0);
+    CU_ASSERT_EQUAL(rdp_screen_view_of(&gdi, &v), 0);
     CU_ASSERT(v.bytes_per_pixel == 2 && v.stride == 8 && v.width == 4 && v.pixels == buf);
     gdi.dstFormat = PIXEL_FORMAT_RGBA32;
-    CU_ASSERT_EQUAL(screen_view_of(&gdi, &v), -1);
+    CU_ASSERT_EQUAL(rdp_screen_view_of(&gdi, &v), -1);
 }
 
 int main(void)

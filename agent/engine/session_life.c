@@ -1,13 +1,12 @@
 /* session_life.c -- the records, the end and the orderly logoff every session kind shares (see
  * session_life.h and the state diagram in session.h). */
-#include "agent/driver/session_life.h"
+#include "agent/engine/session_life.h"
 
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/rdp/failure.h"
 #include "agent/interp/interp.h"
 #include "common/clock.h"
 #include "common/log.h"

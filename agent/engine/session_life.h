@@ -1,6 +1,6 @@
 /* session_life.h -- the life on the loop that every kind of session shares, whatever drives its
- * screen (a FreeRDP instance, session.c; an external X11 client, x11_session.c): its identity
- * (index, user, the password copy), the state of session.h's diagram, its records (launched,
+ * screen (a FreeRDP instance, agent/rdp/; an external X11 client, agent/x11/): its identity
+ * (index, user, the password copy), the state of agent/rdp/session.h's diagram, its records (launched,
  * active, logoff, then exactly one ended/failed), the deferred end, the orderly logoff once the
  * desktop is there, and the workload interpreter.
  *
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "agent/driver/driver.h"
-#include "agent/rdp/session.h"
+#include "agent/engine/session_ops.h"
 #include "common/results.h"
 
 struct event;

@@ -1,0 +1,23 @@
+/* connect.h -- a FreeRDP instance for one connect attempt: the callbacks FreeRDP makes into a
+ * session while connecting (logon info, certificate, authentication, drives; the screen's are
+ * installed at post-connect, screen.h) and an instance's release. Private to agent/rdp/. */
+#ifndef SESSMAX_RDP_CONNECT_H
+#define SESSMAX_RDP_CONNECT_H
+
+#include <freerdp/freerdp.h>
+
+/* Sets a fresh instance's context size (struct session_ctx) and the session's connect-time
+ * callbacks; post-connect installs the paint, frame-marker and resize ones. Before
+ * freerdp_context_new(). */
+void rdp_connect_hook(freerdp *inst);
+
+/* Disconnects (when connected), then frees the instance with its gdi and context. Accepts NULL.
+ * Any thread; blocks for as long as the disconnect takes. */
+void rdp_connect_free_instance(freerdp *inst, int connected);
+
+/* The connect watchdog's kick (agent/engine/connector.h) for an attempt on `instance`: aborts
+ * freerdp_connect() and shutdown()s its socket (event handle 1), so a server that accepted TCP
+ * and then says nothing cannot hold the worker. Any thread; does not block. */
+void rdp_connect_kick(void *instance);
+
+#endif
