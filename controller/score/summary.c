@@ -16,18 +16,6 @@
 
 #define SUMMARY_BUCKETS 60
 
-size_t summary_percentile_at(size_t n, double p)
-{
-    double rank = ceil(p / 100.0 * (double)n - 1e-9);
-    size_t k = rank < 1 ? 0 : (size_t)rank - 1;
-    return k < n ? k : n - 1;
-}
-
-double summary_percentile(const double *sorted, size_t n, double p)
-{
-    return n ? sorted[summary_percentile_at(n, p)] : NAN;
-}
-
 static int dcmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

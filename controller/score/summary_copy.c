@@ -1,6 +1,6 @@
 /* summary_copy.c -- copy timers: throughput and the copy table (see summary_copy.h). */
 #include "controller/score/summary_copy.h"
-#include "controller/score/summary.h"
+#include "controller/score/summary_types.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef SESSMAX_SUMMARY_COST_H
 #define SESSMAX_SUMMARY_COST_H
 
-#include "controller/score/summary.h"
+#include "controller/score/summary_types.h"
 
 /* Fills out->ext_* (NaN, ext_sessions_max 0 when no record measured an external session) and
  * out->agent_rss_mib, agent_cpu_pct, agent_sessions_max (NaN, 0 when no record had a session),

@@ -1,6 +1,6 @@
 /* summary_evidence.c -- failed and stuck sessions with their evidence, logon counts (see .h). */
 #include "controller/score/summary_evidence.h"
-#include "controller/score/summary.h"
+#include "controller/score/summary_types.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "controller/score/summary.h"
+#include "controller/score/summary_types.h"
 
 /* Fills out->rtt_p50_ms, rtt_p95_ms (NaN without RTT samples) and retrans_pct (NaN without data
  * segments), from in->traffic. */

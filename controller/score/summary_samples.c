@@ -1,7 +1,8 @@
 /* summary_samples.c -- a run's samples kept compactly, and the figures they give: smax over the
  * measure group and every timer's percentiles (summary_samples.h). */
 #include "controller/score/summary_samples.h"
-#include "controller/score/summary.h"
+#include "controller/score/summary_percentile.h"
+#include "controller/score/summary_types.h"
 #include "common/sortkey.h"
 #include "common/prefault.h"
 #include "common/runmerge.h"

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "controller/score/summary.h"
+#include "controller/score/summary_types.h"
 
 /* Other processes using this much of the target's CPUs on average make the target "shared". */
 #define SUMMARY_TARGET_SHARED_PCT 10.0
