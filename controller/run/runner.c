@@ -4,7 +4,6 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/run/agentpool.h"
-#include "controller/run/phases.h"
 #include "db/store.h"
 
 #include <stdarg.h>
@@ -34,8 +33,8 @@ void runner_stored(struct runner *r, int rc, const char *what)
         snprintf(r->message, sizeof r->message, "results store: %s failed (%.300s); the run stopped, results "
                  "from then on are missing", what, store_errmsg(r->st));
         r->failed_run = 1;
-        if (r->phase < RUNNER_LOGOFF)
-            phases_begin_logoff(r, r->message);
+        if (r->phase < RUNNER_LOGOFF && r->begin_logoff)
+            r->begin_logoff(r, r->message);
     }
 }
 

@@ -11,10 +11,10 @@
 #include "controller/run/ledger.h"
 #include "controller/run/livescore.h"
 #include "controller/run/progress.h"
-#include "controller/run/run.h"
 #include "controller/run/run_limits.h"
 #include "controller/run/ticklag.h"
 
+struct run_options;
 struct targetload;
 
 enum runner_phase { RUNNER_WAIT, RUNNER_RAMP, RUNNER_STEADY, RUNNER_LOGOFF, RUNNER_DRAIN, RUNNER_END };
@@ -50,6 +50,9 @@ struct runner {
     FILE *out;
     struct targetload *target_load;  /* the plan's target.local, sampled every few seconds; NULL none */
     uint64_t target_load_next_us;
+    /* Begins the logoff with `why` when the results store fails (runner_stored): run.c sets it to
+     * phases_begin_logoff, so this file needs nothing of the phases above it; NULL: no logoff. */
+    void (*begin_logoff)(struct runner *r, const char *why);
 };
 
 /* A line on the console that is also a run event in the store. */
