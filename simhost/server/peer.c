@@ -2,7 +2,8 @@
  *
  *   accepted -> handshake thread: (TLS/NLA accept inside CheckFileDescriptor, which blocks) ->
  *   PostConnect: check account, password, --max-sessions -> logged on or refused: handed to an
- *   event loop (sim_loop.c), which runs the session, the goodbye and the teardown.
+ *   event loop (loop.c, through the server's adopt), which runs the session, the goodbye and the
+ *   teardown.
  * The first frame waits for the client: a FreeRDP 2.11 client leaves its connect loop at the Font
  * Map and reads TLS with read-ahead, so a frame right behind it can sit unseen in its buffer. Its
  * first PDU after that (input Synchronize, any input, Refresh Rect, Suppress Output) proves it reads.
@@ -20,8 +21,7 @@
 #include "simhost/desktop/appstart.h"
 #include "simhost/server/drive.h"
 #include "simhost/desktop/frame.h"
-#include "simhost/server/loop.h"
-#include "simhost/server/server.h"
+#include "simhost/server/registry.h"
 #include "simhost/server/session.h"
 
 #include <freerdp/codec/color.h>
@@ -340,7 +340,7 @@ static void *peer_thread(void *arg)
     sim_server_register(srv, &s->ent, peer->sockfd);
     registered = 1;
     if (handshake(s)) {
-        sim_loops_adopt(srv->loops, s);
+        srv->adopt(srv->loops, s);
         return NULL;
     }
 done:

@@ -12,7 +12,7 @@
 #include "simhost/desktop/desktop.h"
 #include "simhost/server/eventlog.h"
 #include "simhost/desktop/frame.h"
-#include "simhost/server/server.h"
+#include "simhost/server/server_state.h"
 
 #include <freerdp/peer.h>
 #include <stdint.h>
