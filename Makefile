@@ -8,7 +8,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-unit test-asan demo bench fuzz clean
+.PHONY: all deps build test test-unit lint test-asan demo bench fuzz clean
 
 all: build
 
@@ -26,6 +26,10 @@ test: deps
 
 test-unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
+
+# The checks of the tree (layout, arrows, doc links, include circles): no binary is run.
+lint: build
+	cd $(BUILD) && ctest --output-on-failure -L lint
 
 # The unit tests, and the end-to-end tests of simhost, the agent and the controller, under
 # AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer). tests/lsan.supp lists the
