@@ -28,7 +28,7 @@ for c in "${CASES[@]}"; do
         --workload "$T/w.yaml" --loops 1 --duration 90s --fingerprint "$SIM_FP" --config-dir "$T/agent$i" \
         --network "${c%%|*}" > "$T/out$i.jsonl" 2> "$T/err$i.txt" &
     APIDS="$APIDS $!"
-    PIDS="$PIDS $!"
+    PIDS+=("$!")
 done
 rc=0
 for p in $APIDS; do wait "$p" || rc=$((rc | $?)); done

@@ -25,7 +25,7 @@ set +e; "$AGENT" run --target 127.0.0.1:1 --users u --workload "$W" --duration 1
 [ $rc = 64 ] || fail "--security udp: exit $rc (want 64)"
 
 # NLA server: SAM file made with winpr-hash, as docs/simhost.md says
-kill $PIDS 2>/dev/null || true
+kill "${PIDS[@]}" 2>/dev/null || true
 for u in simuser001 simuser002; do winpr-hash -u "$u" -p "$SESSMAX_PASSWORD" -f sam >> "$T/sam"; done
 start_simhost 2 --work-scale 0.2 --nla --sam-file "$T/sam"
 shot nla simuser001 "$T/nla2.png" || { cat "$T/nla2.png.err" >&2; fail "nla logon to an NLA server failed"; }

@@ -7,7 +7,7 @@
 start_simhost 1 --work-scale 0.2 --log-level debug
 for _ in $(seq "$(nproc)"); do
   sh -c 'while :; do :; done' &
-  PIDS="$PIDS $!"
+  PIDS+=("$!")
 done
 for i in $(seq 10); do
   set +e

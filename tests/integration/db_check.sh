@@ -5,8 +5,8 @@ set -u
 BUILD=${SESSMAX_BUILD_DIR:?SESSMAX_BUILD_DIR not set}
 SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
 SESSMAX="$BUILD/sessmax"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-dbcheck.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir TMP sessmax-dbcheck
 failures=0
 
 # expect CODE PATTERN -- args: runs sessmax, checks the exit code and that PATTERN (grep -E) is

@@ -10,11 +10,8 @@ set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
 [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
 [ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit 77; }
-WORK=$(mktemp -d /tmp/demo_budget.XXXXXX)
-DEMO=""
-cleanup() { [ -n "$DEMO" ] && kill "$DEMO" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir WORK demo_budget
 
 cat > "$WORK/plan.yaml" <<YAML
 version: 1
@@ -33,6 +30,7 @@ YAML
 
 chrt -b 0 "$B/sessmax" demo --plan "$WORK/plan.yaml" --out "$WORK/out" > "$WORK/demo.log" 2>&1 &
 DEMO=$!
+PIDS+=("$DEMO")
 SIM=""
 for _ in $(seq 1 300); do
     SIM=$(pgrep -P "$DEMO" -x sessmax-simhost || true)
@@ -62,7 +60,6 @@ for _ in $(seq 1 50); do [ "$(affinity "$DEMO")" = 0 ] && break; sleep 0.1; done
 [ "$(affinity "$DEMO")" = 0 ] || fail "the controller runs on CPUs $(affinity "$DEMO"), not the agents' CPU 0"
 [ "$(affinity "$SIM")" = 1 ] || fail "simhost runs on CPUs $(affinity "$SIM"), not the plan's CPU 1"
 wait "$DEMO" || { cat "$WORK/demo.log"; fail "the demo failed"; }
-DEMO=""
 [ ! -d "$G" ] || fail "$G left behind"
 grep -q "^results:" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "no results line"; }
 grep -q "simhost_work_scale" "$WORK/demo.log" && { cat "$WORK/demo.log"; fail "the demo's run noted the work scale it applied itself"; }

@@ -35,7 +35,7 @@ run_agent "$T/nodrive.yaml" "$T/c.jsonl"
 [ "$(ok_of "$T/c.jsonl" copyin_1m)" = "[False]" ] || fail "client without drives: not a failed sample"
 grep -q 'the client offers no drive redirection' "$T/simhost.log" || fail "client without drives: no clear error"
 # 3. a server that refuses drive redirection: a clear error, a failed sample, no hang
-kill $(echo $PIDS | awk '{print $NF}'); sleep 0.5
+kill "$SIM_PID"; sleep 0.5
 mv "$T/simhost.log" "$T/simhost1.log"
 start_simhost 3 --drive-redirection off
 run_agent "$S/tests/integration/drive-test.yaml" "$T/b.jsonl"

@@ -34,7 +34,7 @@ grep -q 'check rate: .*PASS' "$T/check.txt" || fail "no rate check for mobile-3g
 # a SIGKILLed emulator leaves its namespace; the next one removes it
 "$AGENT" netcheck --network wan-100ms --seconds 30 --bulk 0 > /dev/null 2>&1 &
 victim=$!
-PIDS="$PIDS $victim"
+PIDS+=("$victim")
 # wait until it is fully built (the DNAT rule is added after the namespace)
 for _ in $(seq 100); do iptables -w -t nat -S | grep -q -- "smx-$victim" && break; sleep 0.1; done
 ip netns list | grep -q "^smx-$victim" || fail "the emulator did not create smx-$victim"

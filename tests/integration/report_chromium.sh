@@ -4,9 +4,8 @@
 # and a screenshot is kept under build/tests/artifacts/ for people to look at.
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail() { echo "report_chromium: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir TMP sessmax-report-chromium
 
 command -v chromium >/dev/null || fail "chromium not installed (Debian package chromium)"
 # 1. a store written through db/store.h by the report unit test, left at $TMP/fixture.db

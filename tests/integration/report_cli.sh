@@ -5,9 +5,8 @@
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?}
 S=$B/sessmax
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail() { echo "report_cli: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir TMP sessmax-report-cli
 expect_rc() {   # expect_rc CODE cmd...
     local want=$1; shift
     set +e; "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?; set -e

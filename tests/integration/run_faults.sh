@@ -36,8 +36,7 @@ if ! mount -t tmpfs -o size=4m tmpfs "$WORK/disk" 2>/dev/null; then
     exit 0
 fi
 unmount() { umount "$WORK/disk" 2>/dev/null || true; }
-on_exit() { local rc=$?; unmount; set +e; (exit $rc); cleanup; }
-trap on_exit EXIT
+at_exit unmount
 sed -i "s|^results: .*|results: $WORK/disk/r.db|" "$WORK/plan.yaml"
 timeout 120 "$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/full.log" 2>&1 &
 CTL=$!

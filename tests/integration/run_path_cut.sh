@@ -13,8 +13,8 @@ NS=sxcut$$
 VA=vc$$a VB=vc$$b
 NET=10.213.$((RANDOM % 250)).
 # every process inside the namespace ends with it (ip netns exec may leave simhost under another pid)
-trap 'rc=$?; for p in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$p"; done; ip netns del "$NS" 2>/dev/null
-      ip link del "$VA" 2>/dev/null; (exit $rc); cleanup' EXIT
+at_exit 'for p in $(ip netns pids "$NS" 2>/dev/null); do kill -9 "$p"; done; ip netns del "$NS" 2>/dev/null
+         ip link del "$VA" 2>/dev/null'
 ip netns add "$NS"
 ip link add "$VA" type veth peer name "$VB"
 ip link set "$VB" netns "$NS"

@@ -8,11 +8,10 @@ set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
 [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu/cgroup.procs ] || { echo "SKIP: needs root and cgroup v1 cpu"; exit 77; }
 [ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit 77; }
-WORK=$(mktemp -d /tmp/run_target_shared.XXXXXX)
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir WORK run_target_shared
 source "$S/tests/integration/lib/cpuload.sh"
-cleanup() { busy_stop; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+at_exit busy_stop
 
 cat > "$WORK/plan.yaml" <<YAML
 version: 1

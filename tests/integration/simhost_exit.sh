@@ -10,12 +10,12 @@
 N=${N:-60}
 ACTIVE=${ACTIVE:-10}
 start_simhost "$N" --work-scale 10 --max-pending 200 --event-log "$T/events.log"
-SIM=$(echo $PIDS | awk '{print $NF}')
+SIM=$SIM_PID
 taskset -a -p -c 0 "$SIM" > /dev/null
 "$AGENT" run --target "127.0.0.1:$SIM_PORT" --users 'simuser{n:03}' --sessions "$N" --ramp 1s \
   --connect-threads "$N" --workload "$S/tests/integration/short-worker.yaml" --duration 300s \
   --fingerprint "$SIM_FP" > "$T/a.jsonl" 2> "$T/a.err" &
-PIDS="$PIDS $!"
+PIDS+=("$!")
 active() { grep -a '"type":"session"' "$T/a.jsonl" 2>/dev/null | grep -ac '"event":"active"' || true; }
 for _ in $(seq 1800); do [ "$(active)" -ge "$ACTIVE" ] && break; sleep 0.1; done
 [ "$(active)" -ge "$ACTIVE" ] || { tail -5 "$T/a.err" >&2; fail "only $(active) sessions active"; }

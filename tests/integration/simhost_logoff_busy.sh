@@ -11,7 +11,7 @@
 export SESSMAX_PASSWORD=logoff-busy-pw
 
 start_simhost 4 --work-scale 0.05
-sim_pid=${PIDS##* }      # SIGKILL in the cleanup also ends it if a failure leaves it stopped
+sim_pid=$SIM_PID    # SIGKILL in the cleanup also ends it if a failure leaves it stopped
 
 now_ms() { date +%s%3N; }
 sleep_until_ms() { local d=$(( $1 - $(now_ms) )); [ "$d" -le 0 ] || sleep "$(printf '%d.%03d' $((d / 1000)) $((d % 1000)))"; }

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/agent_env.sh"
 HELD=${HELD:-150}
 start_simhost 2 --max-pending 10 --handshake-timeout 120 --work-scale 0.2
-SIM=$(echo $PIDS | awk '{print $NF}')
+SIM=$SIM_PID
 rss_mb() { awk '/^VmRSS:/ {print int($2 / 1024)}' /proc/$SIM/status; }
 base=$(rss_mb)
 
@@ -30,7 +30,7 @@ open(ready, "w").write("%d\n" % len(socks))
 time.sleep(600)
 PY
 python3 "$T/hold.py" "$SIM_PORT" $HELD "$T/held" &
-PIDS="$PIDS $!"
+PIDS+=("$!")
 for _ in $(seq 600); do [ -s "$T/held" ] && break; sleep 0.1; done
 [ -s "$T/held" ] || fail "could not open $HELD connections"
 sleep 3   # let simhost accept and set up every one it admits

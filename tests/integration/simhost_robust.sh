@@ -6,19 +6,12 @@
 # peer). Afterwards /proc/PID/fd and /proc/PID/task must be back at their baseline.
 set -u
 B=${SESSMAX_BUILD_DIR:?}
-WORK=$(mktemp -d /tmp/simhost_robust.XXXXXX)
-SIM=""
-cleanup() { [ -n "$SIM" ] && kill "$SIM" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; tail -20 "$WORK/sim.err" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir WORK simhost_robust
 
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
 export SESSMAX_PASSWORD="throwaway-$RANDOM"
-"$B/sessmax-simhost" --listen 127.0.0.1:$PORT --users 5 \
-  --handshake-timeout 3 --state-dir "$WORK/state" --event-log "$WORK/events.log" >"$WORK/sim.out" 2>"$WORK/sim.err" &
-SIM=$!
-for i in $(seq 1 300); do grep -q "listening on" "$WORK/sim.out" && break; sleep 0.1; done
-grep -q "listening on" "$WORK/sim.out" || fail "no ready line"
+start_simhost 5 --handshake-timeout 3 --event-log "$WORK/events.log"
+SIM=$SIM_PID PORT=$SIM_PORT
 
 counts() { echo "$(ls /proc/$SIM/fd | wc -l) $(ls /proc/$SIM/task | wc -l)"; }
 
@@ -114,6 +107,6 @@ NOW=""
 for i in $(seq 1 200); do NOW=$(counts); [ "$NOW" = "$BASE" ] && break; sleep 0.1; done
 echo "after: fds/threads $NOW"
 [ "$NOW" = "$BASE" ] || fail "leak: fds/threads $NOW, baseline $BASE"
-kill -TERM $SIM; wait $SIM; rc=$?; SIM=""
+kill -TERM $SIM; wait $SIM; rc=$?
 [ $rc = 0 ] || fail "simhost exit $rc after SIGTERM"
 echo "PASS simhost_robust"

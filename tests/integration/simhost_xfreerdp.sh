@@ -5,27 +5,17 @@
 # a wrong password (exit 9), and the event log line of the action.
 set -u
 B=${SESSMAX_BUILD_DIR:?}
-WORK=$(mktemp -d /tmp/simhost_xfreerdp.XXXXXX)
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  wait 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; echo "--- simhost stderr"; tail -20 "$WORK/sim.err" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir WORK simhost_xfreerdp
 
 for t in xfreerdp Xvfb xdotool import convert; do
   command -v $t >/dev/null || { echo "SKIP: $t missing (scripts/install-deps)"; exit 77; }
 done
 
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
 export SESSMAX_PASSWORD="throwaway-$RANDOM$RANDOM"   # a test-only password; xfreerdp reads it from stdin
-"$B/sessmax-simhost" --listen 127.0.0.1:$PORT --users 3 --max-sessions 1 --state-dir "$WORK/state" \
-  --event-log "$WORK/events.log" --log-level debug >"$WORK/sim.out" 2>"$WORK/sim.err" &
-SIM=$!; PIDS+=($SIM)
-for i in $(seq 1 300); do grep -q "listening on" "$WORK/sim.out" && break; sleep 0.1; done
-grep -q "listening on 127.0.0.1:$PORT fingerprint sha256:" "$WORK/sim.out" || fail "no ready line"
+start_simhost 3 --max-sessions 1 --event-log "$WORK/events.log" --log-level debug
+SIM=$SIM_PID PORT=$SIM_PORT
+grep -q "listening on 127.0.0.1:$PORT fingerprint sha256:" "$SIM_LOG" || fail "no ready line"
 
 # Xvfb picks a free display itself
 exec 3>"$WORK/display"
@@ -79,11 +69,11 @@ echo "ok: run box and CPU window drawn ($diff pixels changed)"
 # 2b. hiding the window makes xfreerdp send SuppressOutput(allow=0), showing it allow=1, after
 #     which the whole desktop is sent again: the CPU window is still there
 xdotool windowunmap "$W"
-for i in $(seq 1 50); do grep -q "suppress output: allow=0" "$WORK/sim.err" && break; sleep 0.2; done
-grep -q "suppress output: allow=0" "$WORK/sim.err" || fail "no SuppressOutput(allow=0) on unmap"
+for i in $(seq 1 50); do grep -q "suppress output: allow=0" "$SIM_LOG" && break; sleep 0.2; done
+grep -q "suppress output: allow=0" "$SIM_LOG" || fail "no SuppressOutput(allow=0) on unmap"
 xdotool windowmap "$W"
-for i in $(seq 1 50); do grep -q "suppress output: allow=1" "$WORK/sim.err" && break; sleep 0.2; done
-grep -q "suppress output: allow=1" "$WORK/sim.err" || fail "no SuppressOutput(allow=1) on map"
+for i in $(seq 1 50); do grep -q "suppress output: allow=1" "$SIM_LOG" && break; sleep 0.2; done
+grep -q "suppress output: allow=1" "$SIM_LOG" || fail "no SuppressOutput(allow=1) on map"
 wait_pixel 700 65 6A1B9A 4 "CPU window after the window was shown again"
 xdotool windowfocus --sync "$W" 2>/dev/null || xdotool windowfocus "$W"
 echo "ok: suppress output"
@@ -101,13 +91,13 @@ xdotool type --delay 80 logoff
 xdotool key Return
 for i in $(seq 1 100); do kill -0 $XF1 2>/dev/null || break; sleep 0.2; done
 kill -0 $XF1 2>/dev/null && fail "xfreerdp still running after logoff"
-grep -q "simuser001 logged off" "$WORK/sim.err" || fail "no logoff in simhost log"
+grep -q "simuser001 logged off" "$SIM_LOG" || fail "no logoff in simhost log"
 echo "ok: logoff"
 
 # 5. a 16 bpp session: colours within RGB565 precision
 xf simuser003 /bpp:16; XF3=$!; PIDS+=($XF3)
 wait_pixel 500 755 202830 8 "16 bpp taskbar"
-grep -q "simuser003 logged on (16 bpp" "$WORK/sim.err" || fail "session 3 not at 16 bpp"
+grep -q "simuser003 logged on (16 bpp" "$SIM_LOG" || fail "session 3 not at 16 bpp"
 W=$(xdotool search --sync --class xfreerdp | head -1)
 xdotool windowfocus --sync "$W" 2>/dev/null || xdotool windowfocus "$W"
 xdotool key super+r
@@ -118,12 +108,12 @@ kill $XF3; wait $XF3 2>/dev/null
 echo "ok: 16 bpp session"
 
 # 6. wrong password: logon error, ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES (xfreerdp exit 9)
-for i in $(seq 1 50); do grep -q "session .*simuser003" "$WORK/sim.err" && break; sleep 0.1; done
+for i in $(seq 1 50); do grep -q "session .*simuser003" "$SIM_LOG" && break; sleep 0.1; done
 sleep 1   # let the server notice session 3 went away (max-sessions 1)
 printf 'wrong\n' | timeout 60 xfreerdp /v:127.0.0.1:$PORT /u:simuser002 /d:x /from-stdin:force \
   /cert:ignore /log-level:OFF >/dev/null 2>&1
 rc=$?; [ $rc = 9 ] || fail "wrong password: xfreerdp exit $rc, expected 9 (insufficient privileges)"
-grep -qF "$SESSMAX_PASSWORD" "$WORK/sim.err" "$WORK/sim.out" && fail "password in simhost output"
+grep -qF "$SESSMAX_PASSWORD" "$SIM_LOG" && fail "password in simhost output"
 echo "ok: wrong password refused (exit 9)"
 
 kill -0 $SIM || fail "simhost died"
@@ -133,16 +123,13 @@ kill -TERM $SIM; wait $SIM; rc=$?
 # 7. NLA with a SAM file made by winpr-hash: xfreerdp /sec:nla logs on and sees the desktop
 if command -v winpr-hash >/dev/null; then
   winpr-hash -u simuser001 -p "$SESSMAX_PASSWORD" -f sam > "$WORK/sam"
-  PORT2=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-  "$B/sessmax-simhost" --listen 127.0.0.1:$PORT2 --users 1 --nla --sam-file "$WORK/sam" \
-    --state-dir "$WORK/state" >"$WORK/sim2.out" 2>"$WORK/sim.err" &
-  SIM2=$!; PIDS+=($SIM2)
-  for i in $(seq 1 300); do grep -q "listening on" "$WORK/sim2.out" && break; sleep 0.1; done
+  start_simhost 1 --nla --sam-file "$WORK/sam"   # its output replaces the first one's in $SIM_LOG
+  PORT2=$SIM_PORT
   printf '%s\n' "$SESSMAX_PASSWORD" | xfreerdp /v:127.0.0.1:$PORT2 /u:simuser001 /d:x /from-stdin:force \
     /cert:ignore /sec:nla /size:1024x768 /log-level:ERROR >"$WORK/xf.nla.log" 2>&1 &
   PIDS+=($!)
   wait_pixel 500 755 202830 4 "taskbar after an NLA logon"
-  grep -q "simuser001 logged on (32 bpp, NLA" "$WORK/sim.err" || fail "NLA logon not reported"
+  grep -q "simuser001 logged on (32 bpp, NLA" "$SIM_LOG" || fail "NLA logon not reported"
   echo "ok: NLA logon"
 fi
 echo "PASS simhost_xfreerdp"

@@ -9,8 +9,7 @@ command -v slurmctld >/dev/null || fail "slurmctld is not installed (scripts/ins
 export SLURM_LOCAL_DIR=$WORK/slurm SLURM_LOCAL_CTLD_PORT=$(free_port) SLURM_LOCAL_SLURMD_PORT=$(free_port)
 export SLURM_CONF=$SLURM_LOCAL_DIR/slurm.conf
 stop_slurm() { "$S/scripts/slurm-local" stop >/dev/null 2>&1 || true; }
-on_exit() { local rc=$?; stop_slurm; set +e; (exit $rc); cleanup; }
-trap on_exit EXIT
+at_exit stop_slurm
 "$S/scripts/slurm-local" start
 
 start_simhost 100

@@ -8,9 +8,8 @@
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?}
 S=${SESSMAX_SOURCE_DIR:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail() { echo "validate_client: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir TMP sessmax-validate-client
 export SESSMAX_PASSWORD=validate-client
 
 plan() {   # plan CLIENT-VALUE [AGENTS]
@@ -96,7 +95,7 @@ WANT="client command: program 'no-such-viewer' not found on this host (install t
 expect "$B/sessmax" validate "$TMP/plan.yaml"
 
 # remote agents run elsewhere: run does not judge this host's programs (validate still does)
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PORT=$(free_port)
 plan '{x11: xfreerdp}' "{expect: 1, listen: \"127.0.0.1:$PORT\", wait: 1s, tls: false}"
 onpath Xvfb
 WANT="client xfreerdp: program 'xfreerdp' not found"

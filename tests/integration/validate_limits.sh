@@ -8,9 +8,8 @@ set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?}
 SRC=${SESSMAX_SOURCE_DIR:?}
 S=$B/sessmax
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail() { echo "validate_limits: FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir TMP sessmax-validate-limits
 
 plan() {   # plan WORKLOAD_PATH
     sed -e "s#^workload: .*#workload: $1#" -e 's#^  password_file: .*#  password_env: SESSMAX_PASSWORD#' \

@@ -6,25 +6,12 @@
 set -euo pipefail
 build=${SESSMAX_BUILD_DIR:?}
 src=${SESSMAX_SOURCE_DIR:?}
-tmp=$(mktemp -d)
-sim_pid=
-cleanup() {
-    [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "workloads_simhost: $*" >&2; exit 1; }
-
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir WORK sessmax-workloads
+tmp=$WORK
 export SESSMAX_PASSWORD=wl-test-pw
-"$build/sessmax-simhost" --listen "127.0.0.1:$port" --users 3 --state-dir "$tmp/state" >"$tmp/sim.log" 2>&1 &
-sim_pid=$!
-for _ in $(seq 100); do
-    grep -q "listening on" "$tmp/sim.log" && break
-    kill -0 "$sim_pid" 2>/dev/null || { cat "$tmp/sim.log" >&2; fail "simhost did not start"; }
-    sleep 0.1
-done
-grep -q "listening on" "$tmp/sim.log" || fail "simhost is not listening"
+start_simhost 3
+port=$SIM_PORT
 
 # run WORKLOAD SESSIONS LOOPS: runs the agent for LOOPS loops per session, then checks its JSON lines.
 run() {

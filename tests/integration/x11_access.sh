@@ -12,7 +12,7 @@ start_simhost 3 --work-scale 0.2
 SESSMAX_X11_PIXELS=getimage "$AGENT" run --log-level info --target "127.0.0.1:$SIM_PORT" --users 'simuser{n:03}' \
   --sessions 1 --workload "$S/workloads/simhost-task-worker.yaml" --loops 1 --duration 120s \
   --fingerprint "$SIM_FP" --logoff-timeout 30s --client xfreerdp > "$T/out.jsonl" 2> "$T/err.txt" &
-AG=$!; PIDS="$PIDS $AG"
+AG=$!; PIDS+=("$AG")
 checked=0
 while kill -0 $AG 2>/dev/null && [ $checked = 0 ]; do
   for x in $(ps -o pid= --ppid $AG 2>/dev/null); do

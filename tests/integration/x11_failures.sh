@@ -13,7 +13,7 @@ one() {  # one NAME FIRST CLIENT-JSON: one session of user number FIRST, in the 
   "$AGENT" run --target "127.0.0.1:$SIM_PORT" --users 'simuser{n:03}' --first "$2" --sessions 1 \
     --workload "$S/workloads/simhost-task-worker.yaml" --loops 1 --duration 120s \
     --fingerprint "$SIM_FP" --shots "$T/shots.$1" --client "$3" > "$T/$1.jsonl" 2> "$T/$1.err" &
-  PIDS="$PIDS $!"; eval "PID_$1=$!"
+  PIDS+=("$!"); eval "PID_$1=$!"
 }
 one crash 1 '{"x11":"sh -c '"'"'echo starting >&2; echo cannot open the session: boom >&2; exit 3'"'"'","password":"none"}'
 one nowin 2 '{"x11":"sleep 60","password":"none","window_timeout":"3s"}'
@@ -21,7 +21,7 @@ one good 4 xfreerdp
 "$AGENT" run --target "127.0.0.1:$SIM_PORT" --users 'simuser{n:03}' --first 5 --sessions 2 \
   --workload "$S/workloads/simhost-task-worker.yaml" --loops 1 --duration 120s \
   --fingerprint "$SIM_FP" --client xfreerdp > "$T/xdie.jsonl" 2> "$T/xdie.err" &
-PID_xdie=$!; PIDS="$PIDS $PID_xdie"
+PID_xdie=$!; PIDS+=("$PID_xdie")
 # once both of its sessions are active, kill one of their X servers
 for _ in $(seq 600); do
   [ "$(grep -c '"event":"active"' "$T/xdie.jsonl" 2>/dev/null)" = 2 ] && break

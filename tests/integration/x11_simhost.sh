@@ -15,7 +15,7 @@ start_simhost $((N + 2)) --work-scale 0.2
   --workload "$S/workloads/simhost-task-worker.yaml" --loops 1 --duration 240s --ramp 5s \
   --fingerprint "$SIM_FP" --logoff-timeout 30s --client xfreerdp --log-level info \
   > "$T/out.jsonl" 2> "$T/err.txt" &
-AG=$!; PIDS="$PIDS $AG"
+AG=$!; PIDS+=("$AG")
 # while it runs: no command line of its children holds the password, no zombie child
 seen=0
 children=""   # every child of the agent seen (its X servers and clients)

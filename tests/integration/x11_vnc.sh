@@ -12,14 +12,14 @@ N=2
 (umask 077; printf '%s\n' "$SESSMAX_PASSWORD" | vncpasswd -f > "$T/vncpasswd")
 [ "$(stat -c %a "$T/vncpasswd")" = 600 ] || fail "VNC password file not 0600"
 python3 "$S/tests/integration/lib/vnc_desktops.py" "$T/vnc.port" "$T/vncpasswd" 800x600 &
-PIDS="$PIDS $!"
+PIDS+=("$!")
 for _ in $(seq 100); do [ -s "$T/vnc.port" ] && break; sleep 0.1; done
 PORT=$(cat "$T/vnc.port")
 "$AGENT" run --target "127.0.0.1:$PORT" --users 'vnc{n}' --sessions $N --ramp 1s \
   --workload "$S/tests/integration/vnc-xterm.yaml" --loops 3 --duration 120s --no-verify \
   --client '{"x11":"vncviewer","resolution":"800x600"}' --log-level info \
   > "$T/out.jsonl" 2> "$T/err.txt" &
-AG=$!; PIDS="$PIDS $AG"
+AG=$!; PIDS+=("$AG")
 while kill -0 $AG 2>/dev/null; do
   for c in $(ps -o pid= --ppid $AG 2>/dev/null || true); do
     { tr '\0' ' ' < /proc/$c/cmdline; } 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $c"

@@ -7,7 +7,6 @@
 # private drive directory, and that the agent removes that directory at the end.
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 xrdp_lock
 command -v fusermount3 >/dev/null || { note "fuse3 missing: xrdp-chansrv cannot mount drives; skipped"; exit 0; }
 PORT=$(free_port)
@@ -17,7 +16,7 @@ xrdp_start --users 1 --port "$PORT"
     --workload "$SRC/tests/integration/xrdp-drive.yaml" --duration 40s --no-verify --log-level info \
     --config-dir "$CFG" > "$WORK/a.jsonl" 2> "$WORK/a.err" &
 AGENT_PID=$!
-XRDP_PIDS+=($AGENT_PID)
+PIDS+=($AGENT_PID)
 H=$(getent passwd rdpuser1 | cut -d: -f6)
 as_user() { runuser -u rdpuser1 -- "$@"; }
 wait_for 60 as_user test -f "$H/thinclient_drives/share/file1m" \

@@ -8,7 +8,6 @@
 # SESSMAX_XRDP_LAUNCH / SESSMAX_XRDP_STEADY override the scaled durations (default 120s / 100s).
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 xrdp_lock
 
 # the shipped plan, with this test's port, database and shorter durations
@@ -26,7 +25,7 @@ xrdp_start --users $SESSIONS --cpus 1 --port "$PORT"
         sleep 1
     done
 ) &
-XRDP_PIDS+=($!)
+PIDS+=($!)
 
 note "sessmax run ($SESSIONS sessions on xrdp capped to 1 CPU)"
 xrdp_run 9 --report "$WORK/run-report.html"

@@ -7,7 +7,6 @@
 #                            under `sessmax run`: the run ends, the database says disconnect
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 xrdp_lock
 
 AGENT=$BUILD/sessmax-agent
@@ -22,7 +21,7 @@ agent() {
     timeout -k 5 200 "$AGENT" run --target 127.0.0.1:"$PORT" --workload "$WL" --no-verify "$@" \
         > "$WORK/$name.jsonl" 2> "$WORK/$name.err" &
     AGENT_PID=$!
-    XRDP_PIDS+=($AGENT_PID)
+    PIDS+=($AGENT_PID)
 }
 # session_event FILE USER EVENT: the JSON line of that event for that user (empty if none)
 session_event() {
@@ -76,7 +75,7 @@ sed -e "s|^  port: 3389|  port: $PORT|" -e "s|^workload: .*|workload: $WL|" \
     "$SRC/workloads/xrdp-plan.yaml" > "$WORK/kill-plan.yaml"
 timeout -k 5 240 "$BUILD/sessmax" run "$WORK/kill-plan.yaml" --db "$DB" --plain > "$WORK/run.out" 2>&1 &
 RUN_PID=$!
-XRDP_PIDS+=($RUN_PID)
+PIDS+=($RUN_PID)
 two_desktops() { user_runs rdpuser1 openbox && user_runs rdpuser2 openbox; }
 wait_for 90 two_desktops || fail "sessmax run: the two sessions did not reach the desktop: $(tail -3 "$WORK/run.out")"
 sleep 3

@@ -5,7 +5,6 @@
 # retry. xrdp sometimes sends a new desktop's first frames and then nothing (issue 17).
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 xrdp_lock
 
 AGENT=$BUILD/sessmax-agent

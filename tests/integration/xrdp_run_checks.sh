@@ -12,7 +12,7 @@
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
 . "$SRC/tests/integration/lib/cpuload.sh"
-trap 'busy_stop; rm -f /home/rdpuser1/.sessmax/go; xrdp_cleanup' EXIT
+at_exit 'busy_stop; rm -f /home/rdpuser1/.sessmax/go'
 xrdp_lock
 [ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit 77; }
 for b in sessmax sessmax-agent; do [ -x "$BUILD/$b" ] || fail "$BUILD/$b is not built"; done
@@ -61,7 +61,7 @@ sed -i '2i if [ ! -e "$HOME/.sessmax/go" ]; then while [ ! -e "$HOME/.sessmax/go
 plan retry 2 "$WORK/logon.yaml"
 xlog=$(stat -c %s /var/log/xrdp.log)
 busy_start 1
-XRDP_PIDS+=("$BUSY_PID")
+PIDS+=("$BUSY_PID")
 run retry &
 RUN=$!
 xp=$(cat "$SESSMAX_XRDP_STATE/xrdp.pid")
@@ -75,7 +75,7 @@ done
 child=$(pgrep -P "$xp")
 [ "$(echo "$child" | wc -w)" = 1 ] || fail "want one xrdp connection process while rdpuser1 logs on, found: $child"
 kill -STOP "$child"
-XRDP_PIDS+=("$child")
+PIDS+=("$child")
 touch "$GO"
 # the stalled process holds the session's X server (xorgxrdp waits to send to it): it is ended once
 # the retry's connection has logged on, as a watchdog would, and the X server serves the new one

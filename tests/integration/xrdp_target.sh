@@ -5,7 +5,6 @@
 # and how xrdp treats a wrong password and the same user twice; stop ends everything.
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 xrdp_lock
 
 PORT=$(free_port)

@@ -8,7 +8,6 @@
 # Needs root (xrdp, accounts, CAP_NET_ADMIN).
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 xrdp_lock
 
 xrdp_plan 3 xrdp-wan-plan.yaml -e "s|^network: lan|network: wan-100ms|" \

@@ -8,7 +8,6 @@
 # left), the run is labelled client=xfreerdp, and no xfreerdp or Xvfb of the run outlives it.
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
-trap xrdp_cleanup EXIT
 for t in xfreerdp Xvfb; do command -v $t >/dev/null || fail "$t missing (scripts/install-deps --xrdp)"; done
 xrdp_lock
 

@@ -1,49 +1,16 @@
-# controller.sh -- helpers shared by the controller's end-to-end tests (sourced, not run).
-# Every process a test starts is recorded in PIDS and killed by the EXIT trap.
+# controller.sh -- helpers shared by the controller's end-to-end tests (sourced, not run): plans,
+# runs, waits. fail, free_port, start_simhost (here with work scaled down: the tests check plumbing,
+# not capacity) and the cleanup of every process in PIDS come from harness.sh.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 B=${SESSMAX_BUILD_DIR:?}
 S=${SESSMAX_SOURCE_DIR:?}
-PIDS=()
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/sessmax-ctl.XXXXXX")
+scratch_dir WORK sessmax-ctl
 export SESSMAX_PASSWORD=e2e-pass-$$
 export SESSMAX_AGENT_BIN=$B/sessmax-agent
+SIM_ARGS=(--work-scale 0.05)
 
-cleanup() {
-    local rc=$?
-    for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-    if [ $rc -ne 0 ]; then
-        echo "--- failed (rc=$rc); work dir $WORK kept"; tail -n 30 "$WORK"/*.log 2>/dev/null || true
-    else
-        rm -rf "$WORK"
-    fi
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 q() { sqlite3 "$WORK/r.db" "$1"; }
-
-# start_simhost USERS [ARGS...]: a cheap simhost (work scaled down: the tests check plumbing, not
-# capacity); ARGS go to simhost
-start_simhost() {
-    local users=$1; shift
-    SIM_PORT=$(free_port)
-    "$B/sessmax-simhost" --listen "127.0.0.1:$SIM_PORT" --users "$users" --work-scale 0.05 \
-        --state-dir "$WORK/sim" "$@" >"$WORK/simhost.log" 2>&1 &
-    SIM_PID=$!
-    PIDS+=("$SIM_PID")
-    for _ in $(seq 100); do
-        grep -q "listening on" "$WORK/simhost.log" && return 0
-        sleep 0.1
-    done
-    fail "simhost did not start"
-}
-
-# stop_simhost: ends the simhost start_simhost started
-stop_simhost() {
-    kill "$SIM_PID" 2>/dev/null || true
-    wait "$SIM_PID" 2>/dev/null || true
-}
 
 # plan_fields [FIELD: VALUE]...: writes $WORK/plan.yaml, a plan against start_simhost's simhost.
 # Each argument "field: value" replaces that field's default line or adds a line; the defaults are
@@ -137,11 +104,4 @@ kill_controller() {
     wait "$CTL" 2>/dev/null || true
     agents_gone() { for p in $AGENTS; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
     wait_for 40 agents_gone || fail "agents kept running after the controller died"
-}
-
-# wait_for SECONDS CMD...: polls CMD until it succeeds
-wait_for() {
-    local n=$(( $1 * 5 )); shift
-    for _ in $(seq "$n"); do "$@" && return 0; sleep 0.2; done
-    return 1
 }

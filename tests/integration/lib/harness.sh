@@ -4,9 +4,9 @@
 #   PIDS+=("$!")            after starting a process in the background: ended at exit
 #   scratch_dir VAR PREFIX  makes a folder (under $TMPDIR or /tmp), sets VAR, removed at exit
 #   at_exit 'COMMAND'       runs COMMAND at exit, before the processes are ended (last added first)
-# On failure (a non-zero exit) the scratch folders are kept and the last lines of their *.log
-# printed (a folder the test removed itself is skipped); KEEP_TMP=1 keeps them always. Works with
-# and without `set -euo pipefail`.
+# On failure (a non-zero exit but 77, a skip) the scratch folders are kept and the last lines of
+# their *.log printed (a folder the test removed itself is skipped); KEEP_TMP=1 keeps them always.
+# Works with and without `set -euo pipefail`.
 [ -n "${HARNESS_LOADED:-}" ] && return 0
 HARNESS_LOADED=1
 PIDS=()
@@ -65,7 +65,7 @@ harness_cleanup() {
     stop_pids
     for d in "${HARNESS_DIRS[@]}"; do
         [ -d "$d" ] || continue
-        if [ $rc -ne 0 ]; then
+        if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then   # 77: skipped
             echo "--- failed (rc=$rc); $d kept" >&2
             tail -n 30 "$d"/*.log 2>/dev/null >&2
         elif [ "${KEEP_TMP:-0}" = 1 ]; then
