@@ -10,7 +10,7 @@
  * steps). Three one-shot timers drive everything, each re-armed explicitly: ev_step (the next
  * step: after a think, between typed characters, or "now" after a condition held), ev_tick
  * (`stable` conditions) and ev_timeout (the deadline of the wait or until being waited for);
- * the logon's (deadline, repaint requests) are in interp_logon.c. A `wait` right after an input
+ * the logon condition's watch and repaint requests are in interp_logon.c. A `wait` right after an input
  * step starts watching just before the step's last input (prearm_wait), so a change the input
  * causes in the step's trailing pause counts. Timer samples below their plausibility floor (the
  * echo time or `min:`) are stored as suspect. Callbacks into the engine (on_logon, on_finished)
@@ -24,15 +24,15 @@
 #include <string.h>
 
 #include "agent/interp/cond.h"
-#include "agent/interp/interp_int.h"
 #include "agent/interp/interp_logon.h"
 #include "agent/interp/keys.h"
 #include "agent/interp/measure.h"
+#include "agent/interp/state.h"
 #include "common/clock.h"
 #include "common/names.h"
 #include "common/workload.h"
 
-void interp_rearm_tick(struct interp *in)
+static void interp_rearm_tick(struct interp *in)
 {
     uint64_t due = 0;
     for (int i = 0; i < CS_COUNT; i++) {
@@ -48,7 +48,7 @@ void interp_rearm_tick(struct interp *in)
     interp_arm(in->ev_tick, due > now ? due - now : 0);
 }
 
-void interp_stop_all(struct interp *in)
+static void interp_stop_all(struct interp *in)
 {
     evtimer_del(in->ev_step);
     evtimer_del(in->ev_tick);
@@ -103,7 +103,7 @@ static void sample(struct interp *in, const char *name, int64_t value_us, uint64
         measure_track_feed(in->measures, &s, emit, in);
 }
 
-void interp_save_shot(struct interp *in, const char *what)
+static void interp_save_shot(struct interp *in, const char *what)
 {
     if (!in->host.shot_dir || !in->host.ops->save_png)
         return;
@@ -379,12 +379,32 @@ static void run(struct interp *in)
     }
 }
 
-void interp_begin_steps(struct interp *in, enum phase phase, const struct workload_step *steps, size_t n)
+static void interp_begin_steps(struct interp *in, enum phase phase, const struct workload_step *steps, size_t n)
 {
     in->phase = phase;
     in->depth = 0;
     push(in, steps, n, 1, NULL);
     interp_arm(in->ev_step, 0);
+}
+
+/* From ev_step after the logon condition held: LOGON -> RUN, then on_logon(ok=1). Touches the
+ * interpreter no more after on_logon (the engine may free it there). */
+static void logon_enter_run(struct interp *in)
+{
+    int64_t logon_us = (int64_t)(in->cs[CS_WAIT].met_us - in->t0_us);
+    interp_begin_steps(in, PH_RUN, in->wl->loop, in->wl->nloop);
+    if (in->host.on_logon)
+        in->host.on_logon(in->host.sess, 1, logon_us);
+}
+
+/* The logon deadline passed at now: a screenshot, then DEAD and on_logon(ok=0). */
+static void logon_timeout(struct interp *in, uint64_t now)
+{
+    interp_save_shot(in, "logon");
+    interp_stop_all(in);
+    in->phase = PH_DEAD;
+    if (in->host.on_logon)
+        in->host.on_logon(in->host.sess, 0, (int64_t)(now - in->t0_us));
 }
 
 static void step_cb(evutil_socket_t fd, short what, void *arg)
@@ -393,7 +413,7 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     if (in->phase == PH_LOGON && in->logon_met) {
-        interp_logon_enter_run(in);
+        logon_enter_run(in);
         return;
     }
     if (in->phase == PH_RUN && in->loops_done) {
@@ -476,7 +496,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     uint64_t now = clock_now_us();
     if (in->phase == PH_LOGON) {
-        interp_logon_timeout(in, now);
+        logon_timeout(in, now);
         return;
     }
     const struct workload_wait *w;
@@ -534,7 +554,10 @@ void interp_start(struct interp *in, uint64_t t0_us)
 {
     if (in->phase != PH_IDLE)
         return;
-    interp_logon_begin(in, t0_us);
+    if (interp_logon_begin(in, t0_us))
+        interp_logon_met(in);
+    else
+        interp_rearm_tick(in);
 }
 
 void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
@@ -576,6 +599,11 @@ void interp_logoff(struct interp *in)
         finish(in, FAIL_NONE, NULL);
     else
         interp_begin_steps(in, PH_LOGOFF, in->wl->logoff, in->wl->nlogoff);
+}
+
+uint32_t interp_logon_repaints(const struct interp *in)
+{
+    return in->repaints;
 }
 
 uint32_t interp_loops(const struct interp *in)

@@ -8,7 +8,7 @@
 #include <event2/event.h>
 
 #include "agent/interp/cond.h"
-#include "agent/interp/interp_int.h"
+#include "agent/interp/state.h"
 #include "common/clock.h"
 #include "common/workload.h"
 
@@ -37,23 +37,21 @@ struct event *interp_logon_new_quiet(struct interp *in)
     return evtimer_new(in->host.base, quiet_cb, in);
 }
 
-void interp_logon_begin(struct interp *in, uint64_t t0_us)
+int interp_logon_begin(struct interp *in, uint64_t t0_us)
 {
     struct screen_view buf;
     uint64_t now = clock_now_us();
     in->t0_us = t0_us;
     in->phase = PH_LOGON;
-    if (cond_begin(&in->cs[CS_WAIT], &in->wl->logon, interp_view(in, &buf), now)) {
-        interp_logon_met(in);
-        return;
-    }
+    if (cond_begin(&in->cs[CS_WAIT], &in->wl->logon, interp_view(in, &buf), now))
+        return 1;
     in->cs_active[CS_WAIT] = 1;
     uint64_t deadline = t0_us + in->wl->logon.timeout_us;
     interp_arm(in->ev_timeout, deadline > now ? deadline - now : 0);
-    interp_rearm_tick(in);
     in->logon_paint_us = now;
     if (in->wl->logon.repaint_after_us && in->host.ops->refresh)
         interp_arm(in->ev_quiet, in->wl->logon.repaint_after_us);
+    return 0;
 }
 
 void interp_logon_met(struct interp *in)
@@ -63,26 +61,4 @@ void interp_logon_met(struct interp *in)
     evtimer_del(in->ev_timeout);
     evtimer_del(in->ev_quiet);
     interp_arm(in->ev_step, 0);
-}
-
-void interp_logon_enter_run(struct interp *in)
-{
-    int64_t logon_us = (int64_t)(in->cs[CS_WAIT].met_us - in->t0_us);
-    interp_begin_steps(in, PH_RUN, in->wl->loop, in->wl->nloop);
-    if (in->host.on_logon)
-        in->host.on_logon(in->host.sess, 1, logon_us);
-}
-
-void interp_logon_timeout(struct interp *in, uint64_t now)
-{
-    interp_save_shot(in, "logon");
-    interp_stop_all(in);
-    in->phase = PH_DEAD;
-    if (in->host.on_logon)
-        in->host.on_logon(in->host.sess, 0, (int64_t)(now - in->t0_us));
-}
-
-uint32_t interp_logon_repaints(const struct interp *in)
-{
-    return in->repaints;
 }

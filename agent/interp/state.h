@@ -1,15 +1,16 @@
-/* interp_int.h -- the interpreter's private state, shared by interp.c (the workload's steps,
+/* state.h -- one interpreter's state (struct interp), shared by interp.c (the workload's steps,
  * conditions and samples) and interp_logon.c (the logon phase and its repaint requests). Nothing
- * outside those two files includes this; the public contract is interp.h. */
-#ifndef SESSMAX_INTERP_INT_H
-#define SESSMAX_INTERP_INT_H
+ * outside agent/interp/ includes this; the public contract is interp.h. It includes neither of
+ * those files' headers, so both depend on it and interp_logon.c never calls back into interp.c. */
+#ifndef SESSMAX_INTERP_STATE_H
+#define SESSMAX_INTERP_STATE_H
 
 #include <event2/event.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "agent/interp/cond.h"
-#include "agent/interp/interp.h"
+#include "agent/interp/host.h"
 #include "agent/interp/think.h"
 #include "common/results.h"
 
@@ -78,15 +79,5 @@ static inline const struct screen_view *interp_view(struct interp *in, struct sc
         return NULL;
     return buf;
 }
-
-/* interp.c's helpers for interp_logon.c: */
-/* Arms ev_tick for the earliest `stable` tick any active condition wants (or stops it). */
-void interp_rearm_tick(struct interp *in);
-/* Stops every timer and condition; the position in the workload stays. */
-void interp_stop_all(struct interp *in);
-/* A PNG of the screen into shot_dir (when set), named after the user and `what`. */
-void interp_save_shot(struct interp *in, const char *what);
-/* Enters `phase` with steps[0..n-1] as the only frame; the first runs from ev_step. */
-void interp_begin_steps(struct interp *in, enum phase phase, const struct workload_step *steps, size_t n);
 
 #endif

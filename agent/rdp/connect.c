@@ -13,7 +13,7 @@
 
 #include "agent/rdp/drives.h"
 #include "agent/rdp/screen.h"
-#include "agent/rdp/session_int.h"
+#include "agent/rdp/state.h"
 #include "agent/rdp/settings.h"
 #include "common/log.h"
 #include "compat/rdpdr_logon_order.h"

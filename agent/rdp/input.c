@@ -8,7 +8,7 @@
 
 #include "agent/engine/loopwatch.h"
 #include "agent/rdp/screen.h"
-#include "agent/rdp/session_int.h"
+#include "agent/rdp/state.h"
 #include "common/log.h"
 
 static int live(const struct rdp_session *s)

@@ -12,7 +12,7 @@
 
 #include "agent/driver/screen.h"
 #include "agent/interp/interp.h"
-#include "agent/rdp/session_int.h"
+#include "agent/rdp/state.h"
 #include "common/clock.h"
 #include "common/log.h"
 

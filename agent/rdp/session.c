@@ -2,7 +2,7 @@
  * FreeRDP's event handles on the loop, and exactly one terminal record. The state diagram and
  * invariants are in session.h; the instance's connect-time callbacks are in connect.c, the screen
  * (paints to the interpreter) in screen.c, the input the interpreter sends in input.c, the
- * traffic records in traffic.c; the shared state is in session_int.h; the records, the end and
+ * traffic records in traffic.c; the shared state is in state.h; the records, the end and
  * the orderly logoff, shared with the x11 kind, are in agent/engine/session_life.c. */
 #include "agent/rdp/session.h"
 
@@ -27,7 +27,7 @@
 #include "agent/rdp/failure.h"
 #include "agent/rdp/input.h"
 #include "agent/rdp/screen.h"
-#include "agent/rdp/session_int.h"
+#include "agent/rdp/state.h"
 #include "agent/rdp/settings.h"
 #include "agent/rdp/traffic.h"
 #include "common/clock.h"

@@ -1,8 +1,9 @@
-/* session_int.h -- the session's private state, shared by session.c (its life on the loop) and
- * session_rdp.c (what FreeRDP calls back, and the input sent through it). Nothing outside those
- * two files includes this; the public contract is session.h. */
-#ifndef SESSMAX_SESSION_INT_H
-#define SESSMAX_SESSION_INT_H
+/* state.h -- one RDP session's state (struct rdp_session), shared by session.c (its life on the
+ * loop) and the files that do one job each for it: connect.c, screen.c, input.c, traffic.c.
+ * Nothing outside agent/rdp/ includes this; the public contract is session.h. It includes no
+ * header of those files, so they depend on it and never the other way round. */
+#ifndef SESSMAX_RDP_STATE_H
+#define SESSMAX_RDP_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,7 +13,6 @@
 #include "agent/engine/connector.h"
 #include "agent/rdp/failure.h"
 #include "agent/driver/screen.h"
-#include "agent/rdp/session.h"
 #include "agent/engine/session_life.h"
 #include "common/results.h"
 

@@ -6,7 +6,7 @@
 
 #include "agent/driver/netstats.h"
 #include "agent/engine/loopwatch.h"
-#include "agent/rdp/session_int.h"
+#include "agent/rdp/state.h"
 #include "common/clock.h"
 
 void rdp_traffic_sample(rdpContext *ctx, int sock_fd, struct rec_traffic *t)

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agent/engine/engine_config.h"
 #include "agent/x11/proc.h"
+#include "agent/x11/settings.h"
 
 #define X11_COOKIE_LEN 16
 
@@ -27,15 +27,6 @@ struct x11_proc *x11_launch_xserver(const char *dir, uint32_t width, uint32_t he
 /* Reads what Xvfb wrote on the display-number pipe so far into buf (*len bytes); returns the
  * display number once a full line arrived, -1 while not yet, -2 on EOF or a bad line. */
 int x11_launch_read_display(int fd, char *buf, size_t cap, size_t *len);
-
-/* What a client needs for one session. */
-struct x11_launch_ctx {
-    const struct engine_config *cfg;    /* target, certificate, security; cfg->client */
-    const char *dir;                    /* the session's directory */
-    const char *display;                /* ":N" */
-    const char *user;
-    const char *password;
-};
 
 /* Starts the password helper when the preset needs one (vncpasswd: writes DIR/passwd);
  * returns NULL with *needed = 0 when none is needed, NULL with *needed = 1 and err on failure. */
