@@ -22,16 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Version of schema.sql. 1: first release; 2: samples.loop and the health table; 3: network
- * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
- * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load; 8: samples packed in
- * sample_chunks, `samples` a view; 9: external clients' costs in health; 10: the traffic index
- * covers the columns readers load. */
-#define STORE_SCHEMA_VERSION 10
-
-struct store;
-
-enum store_mode { STORE_READ = 0, STORE_WRITE = 1 };
+/* STORE_SCHEMA_VERSION, enum store_mode and struct store. */
+#include "db/store_types.h"
 
 /* Opens (and with STORE_WRITE creates or migrates) a results database. STORE_READ never creates
  * a file; on an older schema it migrates the file once through a short-lived writable

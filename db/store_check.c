@@ -3,7 +3,7 @@
  * it, so checking a file (even one a killed writer left with a WAL) changes nothing but -shm. */
 #include "db/store_check.h"
 #include "db/store_chunk.h"
-#include "db/store_int.h"
+#include "db/store_conn.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* store_ckpt.c -- WAL checkpoints off the writer's thread (see store_ckpt.h). */
 #include "db/store_ckpt.h"
 
-#include "db/store_int.h"
+#include "db/store_conn.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -3,8 +3,9 @@
  * Never edit SCHEMA_V1: it is history. */
 #include "db/store_legacy.h"
 
-#include "db/store_int.h"
+#include "db/store_conn.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 static const char SCHEMA_V1[] =

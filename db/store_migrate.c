@@ -3,10 +3,10 @@
  * user_version bump, so a crash mid-migration leaves the file at the old version, intact.
  *
  * Adding version N+1: append its step to `migrations` (never edit an earlier step), update
- * schema.sql to the resulting schema and bump STORE_SCHEMA_VERSION in store.h. */
+ * schema.sql to the resulting schema and bump STORE_SCHEMA_VERSION in store_types.h. */
 #include "db/store_migrate.h"
 #include "db/store_chunk.h"
-#include "db/store_int.h"
+#include "db/store_conn.h"
 #include "schema_sql.h"
 
 #include <stdio.h>

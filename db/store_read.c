@@ -2,43 +2,14 @@
  * plain arrays, children of a run always in time order (t_us, then insertion). Works on a store
  * opened either way; a writer's reads also see its open batch. */
 #include "db/store_read.h"
-#include "db/store_int.h"
+#include "db/store_handle.h"
+#include "db/store_write.h"       /* struct store_target_load */
 #include "common/prefault.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-sqlite3_stmt *store_reader(struct store *st, const char *sql)
-{
-    sqlite3_stmt *s = NULL;
-    for (size_t i = 0; i < st->reader_count; i++)
-        if (strcmp(st->reader[i].sql, sql) == 0)
-            return st->reader[i].s;
-    if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL) != SQLITE_OK) {
-        sqlite3_finalize(s);
-        store_fail_db(st, "cannot prepare a query");
-        return NULL;
-    }
-    char *copy;
-    if (st->reader_count < STORE_READERS && (copy = strdup(sql))) {
-        st->reader[st->reader_count].sql = copy;
-        st->reader[st->reader_count++].s = s;
-    }
-    return s;
-}
-
-void store_reader_done(struct store *st, sqlite3_stmt *s)
-{
-    for (size_t i = 0; i < st->reader_count; i++)
-        if (st->reader[i].s == s) {
-            sqlite3_reset(s);
-            sqlite3_clear_bindings(s);
-            return;
-        }
-    sqlite3_finalize(s);
-}
 
 static int prepare(struct store *st, const char *sql, sqlite3_stmt **s)
 {

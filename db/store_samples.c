@@ -4,7 +4,8 @@
  * stretches (samples arrive nearly in time order; common/runmerge.h). */
 #include "db/store_samples.h"
 #include "db/store_chunk.h"
-#include "db/store_int.h"
+#include "db/store_handle.h"
+#include "db/store_write_int.h"
 #include "common/prefault.h"
 #include "common/runmerge.h"
 

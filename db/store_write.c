@@ -4,7 +4,8 @@
  * Statements are prepared on first use and reused until the store closes. */
 #include "db/store_write.h"
 #include "db/store_chunk.h"
-#include "db/store_int.h"
+#include "db/store_handle.h"
+#include "db/store_write_int.h"
 
 #include "common/clock.h"
 
