@@ -2,7 +2,7 @@
  * CONFIG and stores with the run, and what `sessmax-agent run --network` accepts. Decoding applies
  * the same limits as the plan's YAML form, since the text may come from a peer. */
 #include "common/netprofile_json.h"
-#include "common/netprofile.h"
+#include "common/netprofile_builtin.h"
 #include "common/log.h"
 
 #include <jansson.h>
