@@ -1,7 +1,7 @@
 /* workload.c -- loads a workload: the top level (version, desktop, regions, defaults, logon,
- * loop, logoff, measures), plus accessors and the flattening walk. Steps and conditions are
- * parsed in workload_step.c, drives and copies in workload_drives.c; pixel hashing lives in
- * workload_pixel.c. */
+ * loop, logoff, measures), plus the flattening walk. Steps and conditions are parsed in
+ * workload_step.c, drives and copies in workload_drives.c, names in workload_parse.c; the
+ * structs and their accessors live in workload_model.c, pixel hashing in workload_pixel.c. */
 #include "common/workload.h"
 
 #include <openssl/evp.h>
@@ -14,7 +14,7 @@
 #include "common/workload_parse.h"
 #include "common/workload_step.h"
 
-#define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
+#define ERR WORKLOAD_PARSE_ERR
 
 static int parse_desktop(struct workload_parse *p, const struct ydoc_node *n)
 {
@@ -287,28 +287,6 @@ void workload_free(struct workload *wl)
     free(wl->description);
     free(wl->file);
     free(wl);
-}
-
-const char *workload_name(const struct workload *wl) { return wl->name; }
-const char *workload_hash(const struct workload *wl) { return wl->hash; }
-uint32_t workload_width(const struct workload *wl) { return wl->width; }
-uint32_t workload_height(const struct workload *wl) { return wl->height; }
-uint32_t workload_bpp(const struct workload *wl) { return wl->bpp; }
-
-const struct workload_region *workload_region(const struct workload *wl, const char *name)
-{
-    for (size_t i = 0; i < wl->nregions; i++)
-        if (!strcmp(wl->regions[i].name, name))
-            return &wl->regions[i];
-    return NULL;
-}
-
-int workload_timer_index(const struct workload *wl, const char *name)
-{
-    for (size_t i = 0; i < wl->ntimers; i++)
-        if (!strcmp(wl->timers[i], name))
-            return (int)i;
-    return -1;
 }
 
 static int walk(const struct workload_step *steps, size_t n, const char *timer, workload_visit_fn fn, void *ctx)

@@ -13,9 +13,8 @@
 
 #include "common/drive_gen.h"
 #include "common/workload_parse.h"
-#include "common/workload_step.h"
 
-#define ERR(p, at, ...) ydoc_error((p)->doc, (at), (p)->err, (p)->errlen, __VA_ARGS__)
+#define ERR WORKLOAD_PARSE_ERR
 
 static int drive_name_ok(const char *s)
 {

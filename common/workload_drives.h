@@ -5,7 +5,10 @@
 
 #include <stddef.h>
 
-#include "common/workload.h"
+#include "common/workload_model.h"
+
+struct ydoc;
+struct ydoc_node;
 
 /* Adds the drives of a `drives:` map (a plan's, or the workload's own) to wl. The same checks as
  * in a workload; a drive declared twice (here or already in wl) is an error. Errors name

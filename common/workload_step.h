@@ -24,8 +24,5 @@ int workload_parse_min(struct workload_parse *p, const struct ydoc_node *n, enum
                        uint64_t *min_us);
 /* Frees what a step list owns (not the array itself when it is NULL). */
 void workload_free_steps(struct workload_step *steps, size_t n);
-/* Copies a name of at most RESULTS_NAME_LEN-1 chars of [A-Za-z0-9_.-]. */
-int workload_parse_name(struct workload_parse *p, const struct ydoc_node *n, const char *what,
-                        char out[RESULTS_NAME_LEN]);
 
 #endif
