@@ -9,6 +9,7 @@
 #include "controller/cli/cmd_report.h"
 #include "controller/cli/cmd_run.h"
 #include "controller/cli/cmd_score.h"
+#include "controller/cli/cmd_serve.h"
 #include "controller/cli/cmd_trend.h"
 #include "controller/cli/cmd_validate.h"
 
@@ -22,7 +23,7 @@
 
 static const struct cmd *const verbs[] = {
     &cmd_run, &cmd_matrix, &cmd_validate, &cmd_score, &cmd_compare, &cmd_trend, &cmd_report, &cmd_dashboard,
-    &cmd_export, &cmd_demo, &cmd_agents, &cmd_db, NULL,
+    &cmd_serve, &cmd_export, &cmd_demo, &cmd_agents, &cmd_db, NULL,
 };
 
 static const struct cmd *find_verb(const char *name)

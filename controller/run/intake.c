@@ -11,6 +11,7 @@
 #include "controller/run/phases.h"
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
+#include "controller/run/webfeed.h"
 #include "db/store.h"
 
 #include <stdio.h>
@@ -51,6 +52,7 @@ static void on_sample(struct runner *r, const struct agentpool_agent *a, const s
     r->samples++;
     runner_stored(r, store_add_sample(r->st, r->run, &s, active), "sample");
     livescore_add(&r->live, &s, active);
+    webfeed_sample(r, &s);
 }
 
 const char *intake_refusal(const struct ledger *l, int slot, const struct proto_record *rec)
@@ -92,6 +94,7 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             t = rec->u.traffic;
             t.t_us = ctl_time(a, t.t_us);
             runner_stored(r, store_add_traffic(r->st, r->run, &t), "traffic");
+            webfeed_traffic(r, &t);
             break;
         case PROTO_REC_HEALTH_CAP:
             cost_capacity(r, a, rec->u.health.ext_capacity);   /* and stored as any health */
@@ -101,6 +104,7 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             h = rec->u.health;
             h.t_us = ctl_time(a, h.t_us);
             runner_stored(r, store_add_health(r->st, r->run, a->store_id, &h), "health");
+            webfeed_health(r, a->name, &h);
             break;
         }
     }
@@ -135,6 +139,7 @@ static void lost_cb(struct agentpool_agent *a, const char *reason, void *arg)
     uint32_t n = ledger_agent_lost(&r->ledger, (int)a->slot, clock_wall_us());
     runner_stored(r, store_sessions_lost(r->st, r->run, a->store_id, FAIL_LOST, detail, clock_wall_us()), "lost");
     runner_stored(r, store_agent_status(r->st, a->store_id, "lost", reason), "agent status");
+    webfeed_lost(r, a->name);
     runner_note(r, "%s; %u sessions marked lost, the run goes on", detail, n);
 }
 

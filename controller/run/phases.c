@@ -8,6 +8,7 @@
 #include "controller/run/plan_check.h"
 #include "controller/run/ramp.h"
 #include "controller/run/runner.h"
+#include "controller/run/webfeed.h"
 #include "controller/run/targetload.h"
 #include "db/store.h"
 
@@ -208,6 +209,7 @@ static void show(struct runner *r, uint64_t now)
         s.left_s = r->t_logoff_end_us > now ? (r->t_logoff_end_us - now) / 1e6 : 0;
     }
     progress_show(&r->progress, &s, now);
+    webfeed_counts(r, &s, now);
 }
 
 static void commit_and_ack(struct runner *r)
@@ -303,8 +305,10 @@ void phases_tick_cb(evutil_socket_t fd, short what, void *arg)
     struct store_target_load tl;
     if (r->target_load && now >= r->target_load_next_us) {
         r->target_load_next_us = now + PHASES_TARGET_LOAD_US;
-        if (targetload_sample(r->target_load, clock_wall_us(), &tl) > 0)
+        if (targetload_sample(r->target_load, clock_wall_us(), &tl) > 0) {
             runner_stored(r, store_add_target_load(r->st, r->run, &tl), "target load");
+            webfeed_target(r, &tl);
+        }
     }
     commit_and_ack(r);
     livescore_update(&r->live, now);

@@ -21,6 +21,7 @@
 #include "controller/run/runner.h"
 #include "controller/run/targetcap.h"
 #include "controller/run/targetload.h"
+#include "controller/run/webfeed.h"
 #include "controller/score/score_run.h"
 #include "db/store.h"
 
@@ -264,6 +265,7 @@ static int setup_loop(struct runner *r)
 
 static void teardown(struct runner *r)
 {
+    webfeed_stop(r);   /* before the loop it runs on */
     agentpool_free(r->pool);
     targetload_free(r->target_load);
     if (r->tick) event_free(r->tick);
@@ -315,7 +317,9 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
         code = EX_NOPERM;
         goto out;
     }
-    if ((code = get_token(&r)) != 0 || (code = open_store(&r, db_path)) != 0)
+    /* before the store: a bad --web-token-file or a busy port leaves no run behind */
+    if ((code = webfeed_start(&r, o->web_addr, o->web_token_file)) != 0 || (code = get_token(&r)) != 0 ||
+        (code = open_store(&r, db_path)) != 0)
         goto out;
     out->run_id = r.run;
     fprintf(r.out, "run %lld of plan '%s' -> %s\n", (long long)r.run, pc->plan->name, db_path);

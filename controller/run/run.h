@@ -33,6 +33,8 @@ struct run_options {
     int shots_all;              /* --shots all: a PNG at the end of every first-loop timer too */
     int64_t matrix_id;          /* `sessmax matrix` the run belongs to (runs.matrix_id); 0: none */
     const char *cell;           /* its cell tag (runs.cell); NULL: none */
+    const char *web_addr;       /* --web ADDR:PORT: the live view and /metrics; NULL: none */
+    const char *web_token_file; /* --web-token-file: its token (0600); NULL: a random one */
 };
 
 struct run_outcome {

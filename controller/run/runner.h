@@ -16,6 +16,7 @@
 
 struct run_options;
 struct targetload;
+struct webfeed;
 
 enum runner_phase { RUNNER_WAIT, RUNNER_RAMP, RUNNER_STEADY, RUNNER_LOGOFF, RUNNER_DRAIN, RUNNER_END };
 
@@ -50,6 +51,7 @@ struct runner {
     FILE *out;
     struct targetload *target_load;  /* the plan's target.local, sampled every few seconds; NULL none */
     uint64_t target_load_next_us;
+    struct webfeed *web;             /* --web: the live view; NULL none (webfeed.h) */
     /* Begins the logoff with `why` when the results store fails (runner_stored): run.c sets it to
      * phases_begin_logoff, so this file needs nothing of the phases above it; NULL: no logoff. */
     void (*begin_logoff)(struct runner *r, const char *why);

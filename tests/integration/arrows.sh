@@ -37,8 +37,9 @@ allowed() {
     simhost) echo "common simhost/model simhost/server" ;;
     controller/score) echo "common db" ;;
     controller/report) echo "common db controller/score" ;;
-    controller/run) echo "common db controller/score controller/report" ;;
-    controller/cli) echo "common db controller/score controller/report controller/run" ;;
+    controller/web) echo "common db controller/score controller/report" ;;
+    controller/run) echo "common db controller/score controller/report controller/web" ;;
+    controller/cli) echo "common db controller/score controller/report controller/run controller/web" ;;
     *) echo "UNKNOWN" ;;
     esac
 }

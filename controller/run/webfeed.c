@@ -1,0 +1,102 @@
+/* webfeed.c -- the run's live web view, fed from the loop thread (webfeed.h). */
+#include "controller/run/webfeed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sysexits.h>
+
+#include "common/clock.h"
+#include "controller/run/plan.h"
+#include "controller/run/runner.h"
+#include "controller/web/live.h"
+#include "controller/web/live_page.h"
+#include "controller/web/server.h"
+#include "db/store_write.h"
+
+struct webfeed {
+    struct web_live live;
+    struct web_server *srv;
+};
+
+int webfeed_start(struct runner *r, const char *addr, const char *token_file)
+{
+    if (!addr)
+        return 0;
+    char err[512], token[128] = "";
+    if (token_file && web_token_read_file(token_file, token, sizeof token, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax run: --web-token-file %s\n", err);
+        return EX_CONFIG;
+    }
+    struct webfeed *w = calloc(1, sizeof *w);
+    if (!w || web_live_init(&w->live, r->plan->sessions, clock_now_us()) < 0) {
+        free(w);
+        fprintf(stderr, "sessmax run: out of memory\n");
+        return EX_SOFTWARE;
+    }
+    const struct plan *p = r->plan;
+    web_live_labels(&w->live, r->run, p->name, p->platform, plan_transport_name(p->transport), p->network);
+    w->srv = web_server_start(r->base, addr, token, web_live_page, &w->live, err, sizeof err);
+    if (!w->srv) {
+        web_live_free(&w->live);
+        free(w);
+        fprintf(stderr, "sessmax run: %s\n", err);
+        return EX_UNAVAILABLE;
+    }
+    r->web = w;
+    fprintf(r->out, "live view: %s  (metrics: /metrics with the same token)\n", web_server_url(w->srv));
+    fflush(r->out);
+    return 0;
+}
+
+void webfeed_stop(struct runner *r)
+{
+    struct webfeed *w = r->web;
+    if (!w)
+        return;
+    web_server_free(w->srv);
+    web_live_free(&w->live);
+    free(w);
+    r->web = NULL;
+}
+
+void webfeed_counts(struct runner *r, const struct progress_state *s, uint64_t now_us)
+{
+    if (!r->web)
+        return;
+    r->web->live.run_id = r->run;   /* known once the store is open, after the view started */
+    struct web_live_counts c = { s->phase, s->sessions, s->launched, s->active, s->failed, s->ended, 0,
+                                 s->agents, s->agents_expected, s->index_ms, s->baseline_ms, s->threshold_ms,
+                                 s->crossed, s->left_s, s->samples };
+    web_live_counts(&r->web->live, &c, now_us);
+}
+
+void webfeed_sample(struct runner *r, const struct rec_sample *s)
+{
+    if (r->web)
+        web_live_sample(&r->web->live, s->name, s->is_measure, s->ok != SAMPLE_FAILED, s->value_us);
+}
+
+void webfeed_traffic(struct runner *r, const struct rec_traffic *t)
+{
+    if (r->web)
+        web_live_traffic(&r->web->live, t->session, t->t_us, t->bytes_in + t->bytes_out, t->rtt_us);
+}
+
+void webfeed_health(struct runner *r, const char *agent, const struct rec_health *h)
+{
+    if (r->web)
+        web_live_health(&r->web->live, agent, h->lag_p99_us / 1000.0, h->cpu_permille / 10.0, h->rss_kb / 1024.0,
+                        h->sessions_active);
+}
+
+void webfeed_lost(struct runner *r, const char *agent)
+{
+    if (r->web)
+        web_live_agent_lost(&r->web->live, agent);
+}
+
+void webfeed_target(struct runner *r, const struct store_target_load *tl)
+{
+    if (r->web && tl->cpus)
+        web_live_target(&r->web->live, tl->target_permille / 10.0, tl->others_permille / 10.0);
+}

@@ -1,0 +1,25 @@
+/* webfeed.h -- `sessmax run --web`: starts the live web view (controller/web) on the run's own
+ * loop and feeds it what the run sees: the tick's counts, every sample, traffic and health
+ * record, lost agents and the target's CPU. Every function does nothing when the run has no web
+ * view (r->web NULL), so the run's parts call them unconditionally. */
+#ifndef SESSMAX_WEBFEED_H
+#define SESSMAX_WEBFEED_H
+
+#include "common/results.h"
+#include "controller/run/progress.h"
+
+struct runner;
+struct store_target_load;
+
+/* Starts the server on r->base at `addr` (NULL: no web view) with the token in `token_file`
+ * (NULL: a random one) and prints its URL. 0, or an exit code with one line on stderr. */
+int webfeed_start(struct runner *r, const char *addr, const char *token_file);
+void webfeed_stop(struct runner *r);
+void webfeed_counts(struct runner *r, const struct progress_state *s, uint64_t now_us);
+void webfeed_sample(struct runner *r, const struct rec_sample *s);
+void webfeed_traffic(struct runner *r, const struct rec_traffic *t);
+void webfeed_health(struct runner *r, const char *agent, const struct rec_health *h);
+void webfeed_lost(struct runner *r, const char *agent);
+void webfeed_target(struct runner *r, const struct store_target_load *tl);
+
+#endif

@@ -1,0 +1,116 @@
+/* live_page.c -- "/", "/api/live" and "/metrics" of the live view (live_page.h). */
+#include "controller/web/live_page.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controller/web/live_html.h"
+#include "controller/web/metrics.h"
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *sessions_json(const struct web_live *w)
+{
+    const struct web_live_counts *c = &w->c;
+    uint32_t done = c->active + c->failed + c->ended;
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "planned", (json_int_t)c->sessions, "launched",
+                     (json_int_t)c->launched, "active", (json_int_t)c->active, "failed", (json_int_t)c->failed, "ended",
+                     (json_int_t)c->ended, "logging_on", (json_int_t)(c->launched > done ? c->launched - done : 0));
+}
+
+static json_t *points_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < w->npoints; i++)
+        json_array_append_new(a, json_pack("[f,I,o]", w->points[i].t_s, (json_int_t)w->points[i].active,
+                                           num(w->points[i].index_ms)));
+    return a;
+}
+
+static json_t *timers_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < w->ntimers; i++) {
+        const struct web_live_timer *t = &w->timers[i];
+        json_array_append_new(a, json_pack("{s:s,s:b,s:I,s:I,s:o,s:o}", "name", t->name, "measure", t->is_measure, "count",
+                                           (json_int_t)t->count, "failed", (json_int_t)t->failed, "p50_ms",
+                                           num(web_live_quantile_ms(t, 0.5)), "p95_ms",
+                                           num(web_live_quantile_ms(t, 0.95))));
+    }
+    return a;
+}
+
+static json_t *agents_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < w->nagents; i++) {
+        const struct web_live_agent *g = &w->agents[i];
+        json_array_append_new(a, json_pack("{s:s,s:I,s:o,s:o,s:o,s:b}", "name", g->name, "active",
+                                           (json_int_t)g->sessions_active, "lag_p99_ms", num(g->lag_p99_ms), "cpu_pct",
+                                           num(g->cpu_pct), "rss_mb", num(g->rss_mb), "lost", g->lost));
+    }
+    return json_pack("{s:I,s:I,s:o}", "connected", (json_int_t)w->c.agents, "expected",
+                     (json_int_t)w->c.agents_expected, "list", a);
+}
+
+char *web_live_json(const struct web_live *w)
+{
+    json_t *target = w->target_cpu_pct < 0 ? json_null()
+                                           : json_pack("{s:f,s:f}", "cpu_pct", w->target_cpu_pct, "others_pct",
+                                                       w->target_others_pct);
+    json_t *o = json_pack(
+        "{s:{s:I,s:s,s:s,s:s,s:s},s:s,s:o,s:o,s:o,s:o,s:b,s:f,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o}}", "run", "id",
+        (json_int_t)w->run_id, "name", w->run_name, "platform", w->platform, "transport", w->transport, "network",
+        w->network, "phase", w->c.phase ? w->c.phase : "", "sessions", sessions_json(w), "index_ms",
+        num(w->c.index_ms), "baseline_ms", num(w->c.baseline_ms), "threshold_ms", num(w->c.threshold_ms), "crossed",
+        w->c.crossed, "left_s", w->c.left_s, "samples", (json_int_t)w->c.samples, "points", points_json(w), "timers",
+        timers_json(w), "agents", agents_json(w), "target", target, "net", "kbit_per_session",
+        num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)));
+    if (!o)
+        return NULL;
+    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    json_decref(o);
+    return s;
+}
+
+static char *metrics_text(const struct web_live *w, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f)
+        return NULL;
+    web_metrics_write(f, w);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int web_live_page(void *arg, const char *path, const struct evkeyvalq *query, char **body, size_t *len,
+                  const char **content_type)
+{
+    (void)query;
+    const struct web_live *w = arg;
+    if (strcmp(path, "/") == 0) {
+        *body = strdup(WEB_LIVE_HTML);
+        *len = *body ? strlen(*body) : 0;
+        *content_type = "text/html; charset=utf-8";
+    } else if (strcmp(path, "/api/live") == 0) {
+        *body = web_live_json(w);
+        *len = *body ? strlen(*body) : 0;
+        *content_type = "application/json";
+    } else if (strcmp(path, "/metrics") == 0) {
+        *body = metrics_text(w, len);
+        *content_type = "text/plain; version=0.0.4; charset=utf-8";
+    } else {
+        return 404;
+    }
+    return *body ? 200 : 500;
+}

@@ -1,0 +1,161 @@
+/* test_web.c -- the live view's state and its Prometheus text (controller/web/live.c,
+ * metrics.c, live_page.c) and the shared label escaping (controller/report/prom_label.c). */
+#include "unit.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controller/report/prom_label.h"
+#include "controller/web/live.h"
+#include "controller/web/live_page.h"
+#include "controller/web/metrics.h"
+
+static char *capture_label(const char *value)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    prom_label(f, 1, "name", value);
+    fclose(f);
+    return buf;
+}
+
+static void test_web__label_escaping(void)
+{
+    char *s = capture_label("a\"b\\c\nd\re\x01");
+    CU_ASSERT_STRING_EQUAL(s, ",name=\"a\\\"b\\\\c\\nd?e?\"");
+    free(s);
+    s = capture_label("} 1\nsessmax_forged 2");
+    CU_ASSERT_PTR_NULL(strchr(s, '\n'));   /* a name cannot start a line of its own */
+    free(s);
+}
+
+static char *metrics(const struct web_live *w)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    web_metrics_write(f, w);
+    fclose(f);
+    return buf;
+}
+
+static void test_web__histogram_and_quantiles(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 4, 0), 0);
+    web_live_labels(&w, 7, "night\"ly", "ws2022", "tcp", "lan");
+    for (int i = 1; i <= 100; i++)
+        web_live_sample(&w, "app_start", 0, 1, i * 10000);   /* 10 .. 1000 ms */
+    web_live_sample(&w, "app_start", 0, 0, 15000000);        /* a failure: not in the histogram */
+    CU_ASSERT_EQUAL(w.ntimers, 1);
+    double p50 = web_live_quantile_ms(&w.timers[0], 0.5), p95 = web_live_quantile_ms(&w.timers[0], 0.95);
+    CU_ASSERT(fabs(p50 - 500) / 500 < 0.03);
+    CU_ASSERT(fabs(p95 - 950) / 950 < 0.03);
+    char *m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "name=\"night\\\"ly\""));
+    /* cumulative buckets: 5 samples <= 50 ms, 100 <= 1 s and +Inf, failures apart */
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.05\"} 5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"1\"} 100\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"+Inf\"} 100\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_response_seconds_count{run=\"7\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_response_failures_total{run=\"7\""));
+    /* not known yet: left out, never NaN */
+    CU_ASSERT_PTR_NULL(strstr(m, "NaN"));
+    CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_index_seconds{"));
+    free(m);
+    web_live_free(&w);
+}
+
+static void test_web__counts_points_bounded(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 2, 0), 0);
+    struct web_live_counts c = { "ramp", 2, 2, 1, 0, 0, 0, 1, 1, 120, 100, 1100, 0, 30, 5 };
+    for (uint64_t t = 0; t < 3ull * WEB_LIVE_MAX_POINTS * 1000000ull; t += 1000000ull)
+        web_live_counts(&w, &c, t);
+    CU_ASSERT(w.npoints <= WEB_LIVE_MAX_POINTS);
+    CU_ASSERT(w.npoints >= WEB_LIVE_MAX_POINTS / 2);
+    CU_ASSERT(w.points[w.npoints - 1].t_s > w.points[0].t_s);
+    web_live_traffic(&w, 0, 0, 1000, 12000);
+    web_live_traffic(&w, 1, 0, 500, 20000);
+    web_live_traffic(&w, 9, 0, 1u << 30, 1);   /* a session the run does not have: ignored */
+    CU_ASSERT_EQUAL(w.bytes_total, 1500);
+    CU_ASSERT_DOUBLE_EQUAL(web_live_rtt_p50_ms(&w), 20.0, 1e-9);
+    web_live_free(&w);
+}
+
+static void test_web__agents_bounded(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 1, 0), 0);
+    char name[32];
+    for (int i = 0; i < WEB_LIVE_MAX_AGENTS + 10; i++) {
+        snprintf(name, sizeof name, "agent-%d", i);
+        web_live_health(&w, name, 1.5, 20, 100, 3);
+    }
+    CU_ASSERT_EQUAL(w.nagents, WEB_LIVE_MAX_AGENTS);
+    web_live_agent_lost(&w, "agent-0");
+    CU_ASSERT_EQUAL(w.agents[0].lost, 1);
+    web_live_free(&w);
+}
+
+static void test_web__json_parses(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 3, 0), 0);
+    web_live_labels(&w, 3, "<script>x</script>", "p", "tcp", "wan-50ms");
+    struct web_live_counts c = { "steady", 3, 3, 2, 1, 0, 0, 1, 1, NAN, NAN, NAN, 0, -1, 9 };
+    web_live_counts(&w, &c, 0);
+    web_live_sample(&w, "vsi", 1, 1, 250000);
+    char *s = web_live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    json_error_t e;
+    json_t *o = json_loads(s, 0, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(o, "run"), "name")), "<script>x</script>");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(o, "index_ms")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(o, "sessions"), "logging_on")), 0);
+    json_t *t = json_array_get(json_object_get(o, "timers"), 0);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(t, "measure")));
+    json_decref(o);
+    free(s);
+    web_live_free(&w);
+}
+
+static void test_web__pages(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 1, 0), 0);
+    char *body = NULL;
+    size_t len = 0;
+    const char *type = NULL;
+    CU_ASSERT_EQUAL(web_live_page(&w, "/", NULL, &body, &len, &type), 200);
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "api/live"));
+    /* nothing from the internet (the SVG namespace is a name, not a fetch) */
+    CU_ASSERT_PTR_NULL(strstr(body, "src=\"http"));
+    CU_ASSERT_PTR_NULL(strstr(body, "href=\"http"));
+    CU_ASSERT_PTR_NULL(strstr(body, "fetch(\"http"));
+    CU_ASSERT_PTR_NULL(strstr(body, "@import"));
+    free(body);
+    body = NULL;
+    CU_ASSERT_EQUAL(web_live_page(&w, "/metrics", NULL, &body, &len, &type), 200);
+    CU_ASSERT_PTR_NOT_NULL(strstr(type, "version=0.0.4"));
+    free(body);
+    body = NULL;
+    CU_ASSERT_EQUAL(web_live_page(&w, "/../etc/passwd", NULL, &body, &len, &type), 404);
+    CU_ASSERT_PTR_NULL(body);
+    web_live_free(&w);
+}
+
+int main(void)
+{
+    static const struct unit_test tests[] = {
+        UNIT_TEST(test_web__label_escaping), UNIT_TEST(test_web__histogram_and_quantiles),
+        UNIT_TEST(test_web__counts_points_bounded), UNIT_TEST(test_web__agents_bounded),
+        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__pages), UNIT_END,
+    };
+    return unit_run("web", tests, NULL, NULL);
+}
