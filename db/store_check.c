@@ -152,3 +152,24 @@ done:
     sqlite3_close(db);
     return rc;
 }
+
+int store_check_params(const char *path, store_check_params_fn fn, void *ctx, char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = store_connect(path, SQLITE_OPEN_READONLY, &db, err, errlen);
+    if (rc == 0 && sqlite3_prepare_v2(db, "SELECT id, score_params FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+        rc = -1;
+    }
+    int step = SQLITE_DONE;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+    if (rc == 0 && step != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+        rc = -1;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
+}

@@ -17,7 +17,10 @@ static const char usage[] =
     "x network x client), a ring on every run that moved beyond --tolerance against the median of\n"
     "the previous --last runs of its cell (red: regression, green: improvement; the judgement of\n"
     "`sessmax trend`), and a table per cell, newest first -- and DIR/run-<id>.html, the report of\n"
-    "every run. Self-contained pages: open DIR/index.html from disk or serve DIR as static files.\n";
+    "every run. Self-contained pages: open DIR/index.html from disk or serve DIR as static files.\n"
+    "A run whose data cannot be read is skipped (its row says why); the others are written.\n\n"
+    "Exit: 0 written, 65 a run was skipped for bad data (the rest written), 64 usage, 66 missing\n"
+    "file, 74 cannot write DIR.\n";
 
 static int dashboard(int argc, char **argv)
 {
@@ -57,9 +60,10 @@ static int dashboard(int argc, char **argv)
     if (!st)
         return code;
     char err[1024];
-    if (dashboard_write_opts(st, dir, &opt, err, sizeof err) < 0) {
+    int rc = dashboard_write_opts(st, dir, &opt, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "sessmax dashboard: %s\n", err);
-        code = EX_IOERR;
+        code = rc > 0 ? EX_DATAERR : EX_IOERR;
     }
     store_close(st);
     return code;

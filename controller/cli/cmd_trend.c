@@ -7,7 +7,9 @@
 #include "controller/run/matrix_spec.h"
 #include "controller/score/runsel.h"
 #include "controller/score/summary_load.h"
+#include "controller/score/textesc.h"
 #include "controller/score/trend.h"
+#include "controller/score/verdict.h"
 #include "db/store.h"
 
 #include <errno.h>
@@ -23,13 +25,21 @@ struct trend_opts {
     size_t last, show;
 };
 
-/* Does the run belong to the selected cells? A platform filter matches the label. */
+/* One run of a selected cell: its point, its verdict, or why it was skipped. */
+struct trend_row {
+    struct trend_point p;
+    char cell[TREND_CELL_LEN], verdict[16], bad[256];
+    int used;                     /* 1: not selected, or already printed */
+};
+
+/* Does the run belong to the selected cells? A platform filter matches the label. A run still
+ * running is left out; a failed or aborted one is shown (judged "unknown": it has no trend). */
 static int selected(const struct store_run *r, const struct trend_opts *t)
 {
     const char *const *v = t->cell.value;
     char label[MATRIX_VALUE_LEN], host[MATRIX_VALUE_LEN], n[16];
     uint16_t port;
-    if (strcmp(r->status, "completed") != 0)
+    if (!strcmp(r->status, "running"))
         return 0;
     if (v[MATRIX_PLATFORM]) {
         matrix_platform_split(v[MATRIX_PLATFORM], label, sizeof label, host, sizeof host, &port);
@@ -52,16 +62,24 @@ static void fmt_num(char *buf, size_t len, double v, const char *fmt)
 }
 
 /* Prints a cell's newest runs with their judgement; returns the newest run's judgement. */
-static enum trend_mark print_cell(const char *cell, const struct trend_point *p, size_t n, const struct trend_opts *t)
+static enum trend_mark print_cell(const char *cell, struct trend_row *const *rows, const struct trend_point *p,
+                                  size_t n, const struct trend_opts *t)
 {
-    printf("cell %s: %zu runs (tolerance %g%%, trailing median of %zu)\n", cell, n, t->tolerance * 100, t->last);
-    printf("  %6s  %-16s  %7s  %7s  %7s  %9s  %7s  %7s  %s\n", "run", "started (UTC)", "smax", "median", "change",
-           "baseline", "median", "change", "judgement");
+    char esc[1024];
+    printf("cell %s: %zu runs (tolerance %g%%, trailing median of %zu)\n", textesc(esc, sizeof esc, cell, TEXTESC_LINE),
+           n, t->tolerance * 100, t->last);
+    printf("  %6s  %-16s  %7s  %7s  %7s  %9s  %7s  %7s  %-12s  %s\n", "run", "started (UTC)", "smax", "median",
+           "change", "baseline", "median", "change", "verdict", "judgement");
     struct trend_judgement j = { 0 };
     for (size_t i = n > t->show ? n - t->show : 0; i < n; i++) {
         trend_judge(p, i, t->last, t->tolerance, &j);
         char when[32], smax[24], sm[24], sd[24], bl[24], bm[24], bd[24];
         clock_format_utc(p[i].started_us, "%Y-%m-%d %H:%M", when, sizeof when);
+        if (rows[i]->bad[0]) {
+            printf("  %6lld  %-16s  skipped: %s\n", (long long)p[i].run, when,
+                   textesc(esc, sizeof esc, rows[i]->bad, TEXTESC_LINE));
+            continue;
+        }
         if (isfinite(p[i].smax))
             snprintf(smax, sizeof smax, p[i].reached ? "%.0f" : ">= %.0f", p[i].smax);
         else
@@ -71,65 +89,82 @@ static enum trend_mark print_cell(const char *cell, const struct trend_point *p,
         fmt_num(bl, sizeof bl, p[i].baseline_ms, "%.0f ms");
         fmt_num(bm, sizeof bm, j.baseline_median, "%.0f");
         fmt_num(bd, sizeof bd, j.baseline_delta_pct, "%+.1f%%");
-        printf("  %6lld  %-16s  %7s  %7s  %7s  %9s  %7s  %7s  %s\n", (long long)p[i].run, when, smax, sm, sd, bl, bm,
-               bd, trend_mark_name(j.overall));
+        printf("  %6lld  %-16s  %7s  %7s  %7s  %9s  %7s  %7s  %-12s  %s\n", (long long)p[i].run, when, smax, sm, sd,
+               bl, bm, bd, rows[i]->verdict, trend_mark_name(j.overall));
     }
     return j.overall;
+}
+
+/* A selected run's point and verdict; a run whose data cannot be read keeps its reason (bad). */
+static void load_row(struct store *st, const struct store_run *r, struct trend_row *row)
+{
+    struct summary s;
+    struct verdict v;
+    trend_cell_of(r, row->cell, sizeof row->cell);
+    row->p = (struct trend_point){ .run = r->id, .started_us = r->started_us, .smax = NAN, .baseline_ms = NAN };
+    snprintf(row->bad, sizeof row->bad, "its data cannot be read");
+    if (summary_load(st, r->id, NULL, &s, row->bad, sizeof row->bad) < 0)
+        return;
+    if (verdict_evaluate(&s, &v, row->bad, sizeof row->bad) == 0) {
+        row->bad[0] = 0;
+        snprintf(row->verdict, sizeof row->verdict, "%s", verdict_name(v.kind));
+        trend_point_of(&s, &row->p);
+        if (strcmp(r->status, "completed") != 0)   /* only completed runs make or meet a trend */
+            row->p.smax = row->p.baseline_ms = NAN;
+    }
+    summary_free(&s);
 }
 
 /* Loads every selected run's point and judges each cell; returns the exit code. */
 static int judge_all(struct store *st, const char *path, const struct trend_opts *t)
 {
     struct store_run *runs = NULL;
-    size_t n = 0, cells = 0, regressed = 0;
+    size_t n = 0, cells = 0, regressed = 0, skipped = 0;
     if (store_list_runs(st, &runs, &n) < 0) {
         fprintf(stderr, "sessmax trend: %s\n", store_errmsg(st));
         return EX_DATAERR;
     }
-    struct trend_point *p = calloc(n ? n : 1, sizeof *p);
-    char (*cell)[TREND_CELL_LEN] = calloc(n ? n : 1, TREND_CELL_LEN), err[1024];
-    int *used = calloc(n ? n : 1, sizeof *used), rc = p && cell && used ? 0 : EX_OSERR;
+    struct trend_row *rows = calloc(n ? n : 1, sizeof *rows), **series = calloc(n ? n : 1, sizeof *series);
+    struct trend_point *pts = calloc(n ? n : 1, sizeof *pts);
+    int rc = rows && series && pts ? 0 : EX_OSERR;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        struct summary s;
-        used[i] = !selected(&runs[i], t);   /* 1: not selected, or already printed */
-        if (used[i])
-            continue;
-        trend_cell_of(&runs[i], cell[i], TREND_CELL_LEN);
-        if (summary_load(st, runs[i].id, NULL, &s, err, sizeof err) < 0) {
-            fprintf(stderr, "sessmax trend: run %lld: %s\n", (long long)runs[i].id, err);
-            rc = EX_DATAERR;
-            break;
+        rows[i].used = !selected(&runs[i], t);
+        if (!rows[i].used)
+            load_row(st, &runs[i], &rows[i]);
+        if (!rows[i].used && rows[i].bad[0]) {
+            char esc[1024];
+            fprintf(stderr, "sessmax trend: run %lld skipped: %s\n", (long long)runs[i].id,
+                    textesc(esc, sizeof esc, rows[i].bad, TEXTESC_LINE));
+            skipped++;
         }
-        trend_point_of(&s, &p[i]);
-        summary_free(&s);
     }
-    struct trend_point *series = rc == 0 ? calloc(n ? n : 1, sizeof *series) : NULL;
-    for (size_t i = 0; series && i < n; i++) {
-        if (used[i])
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (rows[i].used)
             continue;
         size_t m = 0;
         for (size_t j = i; j < n; j++)   /* runs are in id order: oldest first */
-            if (!used[j] && !strcmp(cell[j], cell[i])) {
-                series[m++] = p[j];
-                used[j] = 1;
+            if (!rows[j].used && !strcmp(rows[j].cell, rows[i].cell)) {
+                series[m] = &rows[j];
+                pts[m++] = rows[j].p;
+                rows[j].used = 1;
             }
         cells++;
-        if (print_cell(cell[i], series, m, t) == TREND_REGRESSED)
+        if (print_cell(rows[i].cell, series, pts, m, t) == TREND_REGRESSED)
             regressed++;
     }
-    if (rc == 0 && !series)
-        rc = EX_OSERR;
     if (rc == 0 && cells == 0) {
         fprintf(stderr, "sessmax trend: %s: no completed run matches the cell\n", path);
         rc = EX_DATAERR;
     } else if (rc == 0) {
-        printf("trend: %zu of %zu cells regressed in their newest run\n", regressed, cells);
-        rc = regressed ? EXIT_THRESHOLD_FAILED : EXIT_PASS;
+        printf("trend: %zu of %zu cells regressed in their newest run", regressed, cells);
+        if (skipped)
+            printf("; %zu runs skipped (their data cannot be read)", skipped);
+        printf("\n");
+        rc = regressed ? EXIT_THRESHOLD_FAILED : skipped ? EX_DATAERR : EXIT_PASS;
     }
     free(series);
-    free(p);
-    free(cell);
-    free(used);
+    free(pts);
+    free(rows);
     free(runs);
     return rc;
 }
@@ -182,15 +217,17 @@ static int trend(int argc, char **argv)
 const struct cmd cmd_trend = {
     "trend", "judge each cell's newest runs against its trailing median; exit 1 on a regression",
     "usage: sessmax trend DB [--cell KEY=V,...] [--tolerance 10%] [--last 7] [--show 10]\n\n"
-    "Groups the completed runs of DB by cell (transport / platform / network / client) and judges\n"
-    "each run against the median of the previous --last runs of its cell that have the figure:\n"
+    "Groups the runs of DB by cell (transport / platform / network / client) and judges each\n"
+    "completed run against the median of the previous --last runs of its cell that have the figure:\n"
     "REGRESSION when smax fell, or the baseline rose, by more than --tolerance; 'improved' the other\n"
-    "way; 'within'; 'short' with fewer than min(3, --last) earlier runs; 'unknown' without a score.\n"
+    "way; 'within'; 'short' with fewer than min(3, --last) earlier runs; 'unknown' without a score\n"
+    "(a failed or aborted run, or one without samples: shown with its verdict, never in a median).\n"
+    "A run whose data cannot be read is skipped with its reason and the others judged.\n"
     "A run that never reached smax counts with its lower bound: not reached at N active supports\n"
     "smax >= N-1 only; it is never a regression by itself. The dashboard marks the same runs.\n"
     "--cell selects cells by label: platform, transport, client, network, sessions (comma-separated\n"
     "KEY=VALUE, as in a matrix cell tag). --show prints that many newest runs per cell.\n\n"
     "Exit: 0 no selected cell regressed in its newest run, 1 one did, 64 usage, 65 no matching run\n"
-    "or bad data, 66 missing file.\n",
+    "or a run skipped for bad data (the others still printed), 66 missing file.\n",
     trend,
 };

@@ -2,6 +2,7 @@
  * and how many samples it can yield) or a workload, without connecting to anything. */
 #include "controller/cli/cmd_validate.h"
 
+#include "common/names.h"
 #include "common/workload.h"
 #include "common/workload_drives.h"
 #include "controller/run/plan.h"
@@ -9,6 +10,7 @@
 
 #include "common/ydoc.h"
 #include "controller/run/plan_estimate.h"
+#include "controller/score/textesc.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -36,9 +38,16 @@ static int validate_workload(const char *path, int quiet)
         fprintf(stderr, "%s\n", err);
         return EX_DATAERR;
     }
+    char esc[512];
+    if (!name_is_safe(wl->name)) {   /* the label of every run of it: the timer names' character set */
+        fprintf(stderr, "%s: workload name '%s': use %s (1 to %d characters)\n", textesc(esc, sizeof esc, path,
+                TEXTESC_LINE), textesc(err, sizeof err, wl->name, TEXTESC_LINE), NAMES_CHARSET_TEXT, RESULTS_NAME_LEN - 1);
+        workload_free(wl);
+        return EX_DATAERR;
+    }
     if (!quiet) {
-        printf("%s: valid workload '%s' (sha256 %.12s...)\n  desktop    %ux%u, %u bpp\n  timers     %zu%s", path,
-               wl->name, wl->hash, wl->width, wl->height, wl->bpp, wl->ntimers, wl->ntimers ? ":" : "");
+        printf("%s: valid workload '%s' (sha256 %.12s...)\n  desktop    %ux%u, %u bpp\n  timers     %zu%s",
+               textesc(esc, sizeof esc, path, TEXTESC_LINE), wl->name, wl->hash, wl->width, wl->height, wl->bpp, wl->ntimers, wl->ntimers ? ":" : "");
         /* "timers 2: a b", "measures 0" (no colon before an empty list) */
         for (size_t i = 0; i < wl->ntimers; i++)
             printf(" %s%s", wl->timers[i], workload_copy(wl, wl->timers[i]) ? " (copy)" : "");

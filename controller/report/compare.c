@@ -4,6 +4,7 @@
 
 #include "controller/report/export.h"
 #include "controller/score/summary_copy.h"
+#include "controller/score/textesc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -133,6 +134,22 @@ static void num(char *cell, double v, const char *fmt)
         snprintf(cell, CELL, "-");
 }
 
+/* The smax cell of runs none of which has a score: why (too few samples; a failed or aborted run). */
+static void no_score(char *cell, const struct summary *runs, const size_t *members, size_t m)
+{
+    const struct summary *s = &runs[members[0]];
+    if (m != 1) {
+        snprintf(cell, CELL, "n/a (too few samples in all %zu runs)", m);
+        return;
+    }
+    char why[96];
+    score_format_smax(&s->score, why, sizeof why);
+    if (strcmp(s->run.status, "completed") != 0 && why[strlen(why) - 1] == ')')
+        snprintf(cell, CELL, "%.*s; run %s)", (int)strlen(why) - 1, why, s->run.status);
+    else
+        snprintf(cell, CELL, "%s", why);
+}
+
 /* Fills one row from the runs whose index is listed in members. */
 static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t *members, size_t m,
                      const char *label, const char **timers, const int *copy, size_t nt, enum compare_stat stat)
@@ -170,7 +187,7 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
     else if (open)
         snprintf(row[c++], CELL, "not reached at %u active (smax >= %u)", open_min, open_min > 0 ? open_min - 1 : 0);
     else
-        snprintf(row[c++], CELL, "n/a");
+        no_score(row[c++], runs, members, m);
     num(row[c++], acc_mean(&base), "%.0f");
     for (size_t t = 0; t < nt; t++) {
         num(row[c++], acc_mean(&p95[t]), "%.0f");
@@ -233,21 +250,28 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
     return 0;
 }
 
+/* Text and markdown: every cell escaped (textesc.h), so that a name from the results file can
+ * neither start a line nor, in markdown, end a cell or become markup. */
 static void write_text(const struct table *tb, FILE *o, int markdown)
 {
+    enum textesc_mode mode = markdown ? TEXTESC_MARKDOWN : TEXTESC_LINE;
     size_t w[MAXCOLS] = { 0 };
     for (size_t r = 0; r < tb->rows; r++)
         for (size_t c = 0; c < tb->cols; c++)
-            if (strlen(tb->cell[r][c]) > w[c])
-                w[c] = strlen(tb->cell[r][c]);
+            if (textesc_len(tb->cell[r][c], mode) > w[c])
+                w[c] = textesc_len(tb->cell[r][c], mode);
     for (size_t r = 0; r < tb->rows; r++) {
         for (size_t c = 0; c < tb->cols; c++) {
             /* first column left-aligned, figures right-aligned */
-            int width = c ? (int)w[c] : -(int)w[c];
+            int pad = (int)(w[c] - textesc_len(tb->cell[r][c], mode));
+            fputs(markdown ? "| " : c ? "  " : "", o);
+            if (c)
+                fprintf(o, "%*s", pad, "");
+            textesc_fputs(o, tb->cell[r][c], mode);
+            if (!c && (markdown || c + 1 < tb->cols))
+                fprintf(o, "%*s", pad, "");
             if (markdown)
-                fprintf(o, "| %*s ", width, tb->cell[r][c]);
-            else
-                fprintf(o, "%s%*s", c ? "  " : "", width, tb->cell[r][c]);
+                fputc(' ', o);
         }
         fprintf(o, markdown ? "|\n" : "\n");
         if (markdown && r == 0) {

@@ -1,7 +1,8 @@
 /* dashboard.c -- the nightly view: DIR/index.html with smax and baseline over dates, one line per
  * cell (transport x platform x network x client), every run judged against its cell's trailing
  * median (score/trend.c, as `sessmax trend` does) and marked when it moved; one table per cell;
- * and DIR/run-<id>.html for every run. */
+ * and DIR/run-<id>.html for every run. A run whose data cannot be read (a tampered score_params,
+ * a corrupt sample) is skipped with its reason in its cell's table; the others are written. */
 #include "controller/report/dashboard.h"
 
 #include <errno.h>
@@ -23,30 +24,38 @@
 #define US_PER_DAY 86400000000.0
 
 struct row {
-    char cell[TREND_CELL_LEN], name[128], when[32], verdict[16];
+    char cell[TREND_CELL_LEN], name[128], when[32], verdict[16], bad[256];   /* bad: why it was skipped */
     size_t group;                 /* index of the cell in first-seen order */
     struct trend_point p;
     struct trend_judgement j;
 };
 
-/* Scores one run, writes its report, and fills its row (judged later, with its cell). */
+/* Scores one run, writes its report, and fills its row (judged later, with its cell). A run
+ * whose data cannot be read gets a row saying why (bad) and no page. Returns 0, or -1 when the
+ * page cannot be written (err). */
 static int one_run(struct store *st, const struct store_run *r, const char *dir, struct row *t, char *err,
                    size_t errlen)
 {
     struct summary s;
     struct verdict v;
     char path[4096];
-    if (summary_load(st, r->id, NULL, &s, err, errlen) < 0)
-        return -1;
-    int rc = verdict_evaluate(&s, &v, err, errlen);
-    snprintf(path, sizeof path, "%s/run-%lld.html", dir, (long long)r->id);
-    if (rc == 0)
-        rc = report_write_summary(&s, &v, path, err, errlen);
     memset(t, 0, sizeof *t);
     trend_cell_of(r, t->cell, sizeof t->cell);
     snprintf(t->name, sizeof t->name, "%s", r->name);
     clock_format_utc(r->started_us, "%Y-%m-%d %H:%M", t->when, sizeof t->when);
-    snprintf(t->verdict, sizeof t->verdict, "%s", rc == 0 ? verdict_name(v.kind) : "error");
+    t->p = (struct trend_point){ .run = r->id, .started_us = r->started_us, .smax = NAN, .baseline_ms = NAN };
+    snprintf(t->verdict, sizeof t->verdict, "error");
+    snprintf(t->bad, sizeof t->bad, "its data cannot be read");
+    if (summary_load(st, r->id, NULL, &s, t->bad, sizeof t->bad) < 0)
+        return 0;
+    if (verdict_evaluate(&s, &v, t->bad, sizeof t->bad) < 0) {
+        summary_free(&s);
+        return 0;
+    }
+    t->bad[0] = 0;
+    snprintf(path, sizeof path, "%s/run-%lld.html", dir, (long long)r->id);
+    int rc = report_write_summary(&s, &v, path, err, errlen);
+    snprintf(t->verdict, sizeof t->verdict, "%s", verdict_name(v.kind));
     trend_point_of(&s, &t->p);
     if (strcmp(r->status, "completed") != 0)   /* only completed runs make or meet a trend */
         t->p.smax = t->p.baseline_ms = NAN;
@@ -153,6 +162,14 @@ static void group_table(FILE *o, const struct row *t, size_t n, size_t g)
         const struct row *r = &t[i];
         if (r->group != g)
             continue;
+        if (r->bad[0]) {
+            fprintf(o, "<tr><td>%lld</td><td>%s</td><td>", (long long)r->p.run, r->when);
+            svg_escape(o, r->name);
+            fputs("</td><td colspan=\"7\" class=\"error\">skipped: ", o);
+            svg_escape(o, r->bad);
+            fputs("</td><td class=\"error\">error</td></tr>\n", o);
+            continue;
+        }
         fprintf(o, "<tr><td><a href=\"run-%lld.html\">%lld</a></td><td>%s</td><td>", (long long)r->p.run,
                 (long long)r->p.run, r->when);
         svg_escape(o, r->name);
@@ -232,6 +249,15 @@ int dashboard_write_opts(struct store *st, const char *dir, const struct dashboa
         rc = one_run(st, &runs[i], dir, &t[i], err, errlen);
     if (rc == 0)
         rc = write_index(dir, t, n, judge_groups(t, n, opt), opt, err, errlen);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (t[i].bad[0] && !bad++)
+            first = i;
+    if (bad) {
+        snprintf(err, errlen, "run %lld skipped: %s%s", (long long)runs[first].id, t[first].bad,
+                 bad > 1 ? " (and more: see the tables of index.html)" : "");
+        rc = 1;
+    }
     free(t);
     free(runs);
     return rc;

@@ -17,8 +17,10 @@ struct dashboard_options {
     size_t last;                   /* runs behind the trailing median */
 };
 
-/* Writes DIR/index.html and DIR/run-<id>.html for every run; creates DIR. Returns 0 or -1 with
- * err. dashboard_write uses the default tolerance and window. */
+/* Writes DIR/index.html and DIR/run-<id>.html for every run; creates DIR. Returns 0; 1 when a
+ * run's data could not be read: it was skipped (its row says why, it has no page), the others
+ * were written, and err names the first one; -1 with err when a page cannot be written.
+ * dashboard_write uses the default tolerance and window. */
 int dashboard_write_opts(struct store *st, const char *dir, const struct dashboard_options *opt, char *err,
                          size_t errlen);
 int dashboard_write(struct store *st, const char *dir, char *err, size_t errlen);

@@ -7,6 +7,7 @@
 
 #include "controller/score/jsonv.h"
 #include "controller/score/summary_metric.h"
+#include "controller/score/textesc.h"
 
 int export_parse_format(const char *name)
 {
@@ -30,12 +31,15 @@ static int csv_formula(const char *s)
     return end == s || *end != 0;
 }
 
-/* RFC 4180 quoting (comma, quote, CR or LF inside); a formula-like text gets a leading
+/* A cell: control characters (a newline too) escaped as text (textesc.h), so that one cell is
+ * one line; RFC 4180 quoting (comma or quote inside); a formula-like text gets a leading
  * apostrophe so that no spreadsheet evaluates it. */
 void export_csv_field(FILE *o, const char *s)
 {
+    char buf[4096];
+    s = textesc(buf, sizeof buf, s, TEXTESC_LINE);
     int formula = csv_formula(s);
-    if (!strpbrk(s, ",\"\n\r") && !formula) {
+    if (!strpbrk(s, ",\"") && !formula) {
         fputs(s, o);
         return;
     }

@@ -16,7 +16,9 @@ int export_parse_format(const char *name);
 /* Writes the run; returns 0 or -1 on a write error (errno set). */
 int export_write(const struct summary *s, const struct verdict *v, enum export_format fmt, FILE *out);
 
-/* One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a newline. */
+/* One CSV field on one line: control characters and newlines escaped as text (\n, \x01;
+ * controller/score/textesc.h), quoted (RFC 4180) when it holds a comma or a quote, and a
+ * leading apostrophe before a formula-like text. */
 void export_csv_field(FILE *o, const char *s);
 
 /* Raw measure curve as CSV: t_us,active,value_ms,index_ms (one line per ok sample). */

@@ -153,7 +153,7 @@ int matrix_print_table(const char *db, int64_t matrix_id, const struct matrix_sp
     int rc = store_list_runs(st, &runs, &n) < 0 ? EX_DATAERR : 0;
     struct summary *sums = rc ? NULL : calloc(n ? n : 1, sizeof *sums);
     for (size_t i = 0; sums && i < n; i++) {
-        if (runs[i].matrix_id != matrix_id || strcmp(runs[i].status, "completed") != 0)
+        if (runs[i].matrix_id != matrix_id || !matrix_table_counts(runs[i].status))
             continue;
         if (summary_load(st, runs[i].id, NULL, &sums[k], err, sizeof err) < 0)
             fprintf(stderr, "sessmax matrix: run %lld left out of the table: %s\n", (long long)runs[i].id, err);

@@ -29,6 +29,7 @@ void matrix_stat_compute(const struct summary *runs, const size_t *members, size
     for (size_t i = 0; i < n; i++) {
         const struct summary *s = &runs[members[i]];
         out->runs++;
+        out->unscored += s->score.status != SCORE_OK;
         if (s->score.reached) {
             double v = s->score.smax;
             sum += v;
@@ -71,10 +72,15 @@ void matrix_stat_text(const struct matrix_stat *st, char *buf, size_t len)
     else if (st->not_reached)
         snprintf(smax, sizeof smax, ">= %.0f", st->open_min);
     else
-        snprintf(smax, sizeof smax, "n/a");
+        snprintf(smax, sizeof smax, "n/a (no score in %zu run%s)", st->unscored, st->unscored == 1 ? "" : "s");
     snprintf(base, sizeof base, isfinite(st->baseline_ms) ? "%.0f ms" : "- ms", st->baseline_ms);
     snprintf(kbps, sizeof kbps, isfinite(st->kbps) ? "%.1f kbit/s" : "- kbit/s", st->kbps);
     snprintf(buf, len, "%s / %s / %s", smax, base, kbps);
+}
+
+int matrix_table_counts(const char *status)
+{
+    return !strcmp(status, "completed") || !strcmp(status, "failed");
 }
 
 /* The table's shape: which axis gives the columns, which give the rows, and every run's cell. */
@@ -118,7 +124,7 @@ static int layout_build(struct layout *l, const struct matrix_spec *s, const str
         struct matrix_tag tag;
         char err[256];
         l->cell_of[i] = SIZE_MAX;
-        if (strcmp(runs[i].run.status, "completed") != 0 || matrix_tag_parse(runs[i].run.cell, &tag, err, sizeof err) < 0)
+        if (!matrix_table_counts(runs[i].run.status) || matrix_tag_parse(runs[i].run.cell, &tag, err, sizeof err) < 0)
             continue;
         size_t row = 0, col = 0;
         int ok = 1;
@@ -310,6 +316,7 @@ static json_t *cell_json(const struct matrix_stat *st)
               jsonv_set(j, "smax_max", jsonv_number(st->smax_max)) +
               jsonv_set(j, "smax_not_reached", json_integer((json_int_t)st->not_reached)) +
               jsonv_set(j, "smax_at_least", jsonv_number(st->open_min)) +
+              jsonv_set(j, "runs_without_score", json_integer((json_int_t)st->unscored)) +
               jsonv_set(j, "baseline_ms", jsonv_number(st->baseline_ms)) +
               jsonv_set(j, "kbps_per_session", jsonv_number(st->kbps));
     if (bad < 0) {

@@ -26,15 +26,21 @@ int matrix_format_parse(const char *text);
 /* The figures of one cell. smax over the runs that reached it; the others as "> N". */
 struct matrix_stat {
     size_t runs, reached, not_reached;
+    size_t unscored;                        /* runs without a score: failed, or too few samples */
     double smax_mean, smax_min, smax_max;   /* NaN when no run reached smax */
     double open_min;                        /* not reached: the lowest "smax >= N-1"; NaN when none */
     double baseline_ms, kbps;               /* means over the runs; NaN when none */
 };
 
+/* 1 when a run of this status is a figure of its cell: completed, or failed (a night whose
+ * every logon was refused shows as "n/a (no score ...)"); an aborted run is redone by --resume. */
+int matrix_table_counts(const char *status);
+
 /* Figures of the runs listed by index in `members`. */
 void matrix_stat_compute(const struct summary *runs, const size_t *members, size_t n, struct matrix_stat *out);
 
-/* "79.3 (78-81) / 812 ms / 96.1 kbit/s", "> 40 / ...", "-" when the cell has no run. */
+/* "79.3 (78-81) / 812 ms / 96.1 kbit/s", "> 40 / ...", "n/a (no score in 2 runs) / ..." when no
+ * run of the cell has a score, "-" when the cell has no run. */
 void matrix_stat_text(const struct matrix_stat *st, char *buf, size_t len);
 
 /* Writes the table of `runs` (completed runs of the matrix; others are ignored). Runs whose cell

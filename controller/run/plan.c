@@ -5,6 +5,7 @@
 
 #include "common/file_read.h"
 #include "common/hostport.h"
+#include "common/names.h"
 #include "common/ydoc.h"
 #include "controller/run/run_limits.h"
 #include "controller/run/targetload.h"
@@ -441,7 +442,10 @@ static void set_defaults(struct plan *p, const char *path)
     p->dir = slash ? strndup(path, (size_t)(slash - path + (slash == path))) : strdup("");
     const char *base = slash ? slash + 1 : path;
     const char *dot = strrchr(base, '.');
-    p->name = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
+    char *stem = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base), name[RESULTS_NAME_LEN];
+    name_sanitize(stem, name, sizeof name);   /* the default name takes the label character set too */
+    free(stem);
+    p->name = strdup(name);
     p->target.port = 3389;
     p->cred.first = 1;
     p->platform = strdup("unknown");

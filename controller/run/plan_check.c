@@ -2,12 +2,14 @@
 #include "controller/run/plan_check.h"
 
 #include "common/file_read.h"
+#include "common/names.h"
 #include "common/workload.h"
 #include "common/workload_drives.h"
 #include "common/ydoc.h"
 #include <sysexits.h>
 #include "controller/run/plan.h"
 #include "controller/run/plan_client.h"
+#include "controller/score/textesc.h"
 
 #include <errno.h>
 #include <openssl/crypto.h>
@@ -158,6 +160,29 @@ static int check_config_fits(const struct plan_checked *pc, char *err, size_t er
     return -1;
 }
 
+/* The plan's name:, platform: and the workload's name: label every run, table and export: they
+ * take the timer names' character set (common/names.h), so that none carries markup, a
+ * separator or a control character there. */
+static int check_labels(const struct plan_checked *pc, char *err, size_t errlen)
+{
+    const struct plan *p = pc->plan;
+    const struct ydoc_node *root = p->doc ? p->doc->root : NULL;
+    const struct { const char *key, *value; } labels[] = { { "name", p->name }, { "platform", p->platform } };
+    char esc[256];
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (!name_is_safe(labels[i].value))
+            return plan_error_at(p, root ? ydoc_get(root, labels[i].key) : NULL, err, errlen,
+                                 "%s '%s': use %s (1 to %d characters)", labels[i].key,
+                                 textesc(esc, sizeof esc, labels[i].value, TEXTESC_LINE), NAMES_CHARSET_TEXT,
+                                 RESULTS_NAME_LEN - 1);
+    if (!name_is_safe(pc->wl->name)) {
+        snprintf(err, errlen, "%s: workload name '%s': use %s (1 to %d characters)", p->workload_path,
+                 textesc(esc, sizeof esc, pc->wl->name, TEXTESC_LINE), NAMES_CHARSET_TEXT, RESULTS_NAME_LEN - 1);
+        return -1;
+    }
+    return 0;
+}
+
 /* Everything after the plan itself loaded: workload, score, password source, profile, size. */
 static int check_loaded(const char *path, struct plan_checked *pc, char *err, size_t errlen)
 {
@@ -165,6 +190,8 @@ static int check_loaded(const char *path, struct plan_checked *pc, char *err, si
     if ((rc = load_workload(pc, err, errlen)) != 0 || (rc = load_score(pc, err, errlen)) != 0 ||
         (rc = check_password_source(pc->plan, err, errlen)) != 0)
         return rc;
+    if (check_labels(pc, err, errlen) < 0)
+        return EX_DATAERR;
     if (!(pc->net_json = netprofile_to_json(&pc->plan->net)) ||
         !(pc->client_json = plan_client_json(&pc->plan->client))) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -236,24 +263,27 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
     char first[64], last[64];
     plan_user_name(p, 0, first, sizeof first);
     plan_user_name(p, p->sessions - 1, last, sizeof last);
-    fprintf(out, "%s: valid plan '%s'\n", p->file, p->name);
-    fprintf(out, "  target     %s:%u (%s, %s%s)\n", p->target.host, p->target.port, plan_security_name(p->target.security),
-            p->target.no_verify ? "certificate not verified" : "pinned ",
-            p->target.no_verify ? "" : p->target.fingerprint);
+    char e[4][1024];   /* paths and free text from the plan, escaped: one line stays one line */
+    fprintf(out, "%s: valid plan '%s'\n", textesc(e[0], sizeof e[0], p->file, TEXTESC_LINE), p->name);
+    fprintf(out, "  target     %s:%u (%s, %s%s)\n", textesc(e[0], sizeof e[0], p->target.host, TEXTESC_LINE),
+            p->target.port, plan_security_name(p->target.security), p->target.no_verify ? "certificate not verified"
+            : "pinned ", textesc(e[1], sizeof e[1], p->target.no_verify ? "" : p->target.fingerprint, TEXTESC_LINE));
     char client[64];
     plan_client_label(&p->client, client, sizeof client);
     fprintf(out, "  labels     transport=%s platform=%s network=%s client=%s\n",
-            plan_client_transport(&p->client, plan_transport_name(p->transport)), p->platform, p->network,
-            client);
+            plan_client_transport(&p->client, plan_transport_name(p->transport)), p->platform,
+            textesc(e[0], sizeof e[0], p->network, TEXTESC_LINE), textesc(e[1], sizeof e[1], client, TEXTESC_LINE));
     char net[256];
     netprofile_describe(&p->net, net, sizeof net);
-    fprintf(out, "  network    %s%s\n", net, netprofile_is_shaped(&p->net) ? "; RDP traffic of every agent "
+    fprintf(out, "  network    %s%s\n", textesc(e[0], sizeof e[0], net, TEXTESC_LINE), netprofile_is_shaped(&p->net) ? "; RDP traffic of every agent "
             "shaped by the built-in emulator (needs CAP_NET_ADMIN)" : "");
-    fprintf(out, "  workload   %s (%s, sha256 %.12s..., %zu timers, %zu measures)\n", pc->wl->name, p->workload_path,
-            pc->wl->hash, pc->wl->ntimers, pc->wl->nmeasures);
-    fprintf(out, "  users      %s .. %s, password from %s %s%s\n", first, last,
-            p->cred.password_env ? "environment variable" : "file", p->cred.password_env ? p->cred.password_env
-            : p->cred.password_file, (p->cred.password_env ? getenv(p->cred.password_env) != NULL
+    fprintf(out, "  workload   %s (%s, sha256 %.12s..., %zu timers, %zu measures)\n", pc->wl->name,
+            textesc(e[0], sizeof e[0], p->workload_path, TEXTESC_LINE), pc->wl->hash, pc->wl->ntimers,
+            pc->wl->nmeasures);
+    fprintf(out, "  users      %s .. %s, password from %s %s%s\n", textesc(e[0], sizeof e[0], first, TEXTESC_LINE),
+            textesc(e[1], sizeof e[1], last, TEXTESC_LINE), p->cred.password_env ? "environment variable" : "file",
+            textesc(e[2], sizeof e[2], p->cred.password_env ? p->cred.password_env : p->cred.password_file,
+            TEXTESC_LINE), (p->cred.password_env ? getenv(p->cred.password_env) != NULL
             : access(p->cred.password_file, F_OK) == 0) ? "" : " (NOT SET HERE)");
     fprintf(out, "  ramp       %u sessions over %g s, steady %g s, logoff deadline %g s%s\n", p->sessions,
             p->launch_window_us / 1e6, p->steady_state_us / 1e6, p->logoff_deadline_us / 1e6,

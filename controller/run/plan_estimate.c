@@ -9,9 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-#define WALK_MAX 1000000u           /* flattened steps we are willing to walk for an estimate */
-
-struct walk { double us; uint32_t timed, focus; const char *focus_name; };
+/* A loop's fixed time and its timed steps, from the step tree: a repeat multiplies its steps'
+ * figures, so a repeat of 10^10 thinks costs one visit, and the counts saturate instead of
+ * wrapping. */
+struct walk { double us, timed, focus; const char *focus_name; };
 
 /* UTF-8 characters of typed text (continuation bytes do not count). */
 static size_t chars(const char *s)
@@ -22,22 +23,35 @@ static size_t chars(const char *s)
     return n;
 }
 
-static int visit(void *ctx, const struct workload_step *s, const char *timer)
+static void tree(const struct workload_step *steps, size_t n, struct walk *w)
 {
-    struct walk *w = ctx;
-    (void)timer;
-    switch (s->kind) {
-    case WORKLOAD_STEP_THINK: w->us += (s->think_min_us + s->think_max_us) / 2.0; break;
-    case WORKLOAD_STEP_TYPE: w->us += (double)chars(s->text) * (double)s->rate_us; break;
-    case WORKLOAD_STEP_KEY: case WORKLOAD_STEP_CLICK: case WORKLOAD_STEP_MOVE: w->us += (double)s->pause_us; break;
-    case WORKLOAD_STEP_WAIT: w->timed++; break;
-    case WORKLOAD_STEP_TIMER:
-        w->timed++;
-        w->focus += w->focus_name && !strcmp(s->name, w->focus_name);
-        break;
-    default: break;
+    for (size_t i = 0; i < n; i++) {
+        const struct workload_step *s = &steps[i];
+        struct walk sub = { 0, 0, 0, w->focus_name };
+        switch (s->kind) {
+        case WORKLOAD_STEP_THINK: w->us += (s->think_min_us + s->think_max_us) / 2.0; break;
+        case WORKLOAD_STEP_TYPE: w->us += (double)chars(s->text) * (double)s->rate_us; break;
+        case WORKLOAD_STEP_KEY: case WORKLOAD_STEP_CLICK: case WORKLOAD_STEP_MOVE: w->us += (double)s->pause_us; break;
+        case WORKLOAD_STEP_WAIT: w->timed++; break;
+        case WORKLOAD_STEP_TIMER:
+            w->timed++;
+            w->focus += w->focus_name && !strcmp(s->name, w->focus_name);
+            tree(s->steps, s->nsteps, w);
+            break;
+        case WORKLOAD_STEP_REPEAT:
+            tree(s->steps, s->nsteps, &sub);
+            w->us += sub.us * s->count;
+            w->timed += sub.timed * s->count;
+            w->focus += sub.focus * s->count;
+            break;
+        }
     }
-    return 0;
+}
+
+/* x as a count: floor, and UINT64_MAX for anything at or above it (a double would not convert). */
+static uint64_t sat_count(double x)
+{
+    return !(x > 0) ? 0 : x >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)floor(x);
 }
 
 /* The measure group the score will use: score.measure, or the only group. */
@@ -57,8 +71,9 @@ static uint64_t total_loops(const struct plan *p, double loop_s)
     double end_s = (p->launch_window_us + p->steady_state_us) / 1e6;
     for (uint32_t i = 0; i < p->sessions; i++) {
         double t = end_s - ramp_launch_offset_us(i, p->sessions, p->launch_window_us) / 1e6;
-        uint64_t k = t <= 0 ? 0 : loop_s > 0 ? (uint64_t)floor(t / loop_s) : UINT64_MAX / p->sessions;
-        n += p->loops && k > p->loops ? p->loops : k;
+        uint64_t k = t <= 0 ? 0 : loop_s > 0 ? sat_count(t / loop_s) : UINT64_MAX;
+        k = p->loops && k > p->loops ? p->loops : k;
+        n = k > UINT64_MAX - n ? UINT64_MAX : n + k;
     }
     return n;
 }
@@ -69,17 +84,16 @@ void plan_estimate(const struct plan_checked *pc, struct plan_estimate *e)
     const struct workload *wl = pc->wl;
     struct walk w = { 0, 0, 0, p->focus };
     memset(e, 0, sizeof *e);
-    if (workload_flat_steps(wl, WORKLOAD_PART_LOOP) <= WALK_MAX)
-        workload_walk(wl, WORKLOAD_PART_LOOP, visit, &w);
+    tree(wl->loop, wl->nloop, &w);
     e->loop_min_s = w.us / 1e6;
-    e->timed_steps = w.timed;
+    e->timed_steps = w.timed >= UINT32_MAX ? UINT32_MAX : (uint32_t)w.timed;
     const struct score_params *sp = &pc->score.params;
     e->needed = sp->min_samples > sp->baseline_count ? sp->min_samples : sp->baseline_count;
     const char *m = scored_measure(pc);
     snprintf(e->measure, sizeof e->measure, "%s", m ? m : "");
     uint64_t loops = total_loops(p, e->loop_min_s);
     e->samples_max = m ? loops : 0;
-    e->focus_max = loops * w.focus;
+    e->focus_max = sat_count((double)loops * w.focus);
     /* the largest loop time that still gives `needed` loops, minus the fixed part */
     double lo = 0, hi = (p->launch_window_us + p->steady_state_us) / 1e6 + 1;
     if (!m || total_loops(p, e->loop_min_s) < e->needed) {
@@ -110,6 +124,9 @@ void plan_estimate_print(const struct plan_checked *pc, FILE *out)
                 "and pauses, before its %u timers and waits), and a baseline needs %u: raise steady_state, "
                 "sessions%s\n", (unsigned long long)e.samples_max, e.measure, e.loop_min_s, e.timed_steps, e.needed,
                 p->loops ? " or loops" : "");
+    else if (e.samples_max == UINT64_MAX)
+        fprintf(out, "  samples    no bound from the loop's fixed time (no thinks, typing or pauses): the '%s' "
+                "samples depend only on how long its %u timers and waits take\n", e.measure, e.timed_steps);
     else
         fprintf(out, "  samples    at most %llu '%s' samples; the baseline's %u come if a loop's %u timers and waits "
                 "take %.1f s or less in all (its thinks, typing and pauses take %g s)\n",

@@ -1,9 +1,11 @@
-/* score_text.c -- the terminal rendering of one run's summary and verdict (`sessmax score`). */
+/* score_text.c -- the terminal rendering of one run's summary and verdict (`sessmax score`).
+ * Names and reasons from the results file are escaped (textesc.h): one line stays one line. */
 #include "controller/score/score_text.h"
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_net.h"
 #include "controller/score/summary_target.h"
+#include "controller/score/textesc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,7 +25,9 @@ static void print_timers(FILE *o, const struct summary *s)
             "p99", "avg", "max");
     for (size_t i = 0; i < s->timer_count; i++) {
         const struct summary_timer *t = &s->timers[i];
-        fprintf(o, "%-24.24s %7zu %6zu %8.0f %8.0f %8.0f %8.0f %8.0f", t->name, t->count, t->failed,
+        char name[128];
+        fprintf(o, "%-24.24s %7zu %6zu %8.0f %8.0f %8.0f %8.0f %8.0f", textesc(name, sizeof name, t->name, TEXTESC_LINE),
+                t->count, t->failed,
                 t->p50_ms, t->p95_ms, t->p99_ms, t->avg_ms, t->max_ms);
         if (t->is_measure)
             fprintf(o, "  (measure)");
@@ -43,12 +47,14 @@ static void print_focus(FILE *o, const struct summary *s)
             t = &s->timers[i];
     if (!s->config.focus[0])
         return;
+    char name[256];
+    textesc(name, sizeof name, s->config.focus, TEXTESC_LINE);
     if (!t || t->count == t->failed) {
-        fprintf(o, "focus      %s: no ok sample (%zu failed or suspect)\n", s->config.focus, t ? t->failed : 0);
+        fprintf(o, "focus      %s: no ok sample (%zu failed or suspect)\n", name, t ? t->failed : 0);
         return;
     }
     fprintf(o, "focus      %s: %zu samples (%zu failed or suspect), median %.3f s, p95 %.3f s, min %.3f s, "
-            "max %.3f s\n", t->name, t->count, t->failed, t->p50_ms / 1e3, t->p95_ms / 1e3, t->min_ms / 1e3,
+            "max %.3f s\n", name, t->count, t->failed, t->p50_ms / 1e3, t->p95_ms / 1e3, t->min_ms / 1e3,
             t->max_ms / 1e3);
 }
 
@@ -79,16 +85,20 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     const struct score_result *r = &s->score;
     char smax[96];
     score_format_smax(r, smax, sizeof smax);
+    char e[6][256], line[2048];
     fprintf(o, "run %lld  %s  transport=%s platform=%s network=%s client=%s  (%s)\n", (long long)s->run.id,
-            s->run.name, s->run.transport, s->run.platform, s->run.network, s->run.client, s->run.status);
-    fprintf(o, "score %s, measure '%s': %zu samples, %zu failed\n", SCORE_VERSION, s->measure,
-            r->samples, r->samples_failed);
+            textesc(line, sizeof line, s->run.name, TEXTESC_LINE), textesc(e[0], sizeof e[0], s->run.transport,
+            TEXTESC_LINE), textesc(e[1], sizeof e[1], s->run.platform, TEXTESC_LINE), textesc(e[2], sizeof e[2],
+            s->run.network, TEXTESC_LINE), textesc(e[3], sizeof e[3], s->run.client, TEXTESC_LINE),
+            textesc(e[4], sizeof e[4], s->run.status, TEXTESC_LINE));
+    fprintf(o, "score %s, measure '%s': %zu samples, %zu failed\n", SCORE_VERSION,
+            textesc(e[5], sizeof e[5], s->measure, TEXTESC_LINE), r->samples, r->samples_failed);
     if (s->samples_suspect)
         fprintf(o, "suspect: %zu samples held below their timer's plausibility floor (the echo of the "
                 "input, or min:): counted as not ok; fix the workload (docs/workload-language.md)\n",
                 s->samples_suspect);
     if (s->note[0])
-        fprintf(o, "note: %s\n", s->note);
+        fprintf(o, "note: %s\n", textesc(line, sizeof line, s->note, TEXTESC_LINE));
     if (r->status == SCORE_OK) {
         const struct score_params *sp = &s->config.params;
         fprintf(o, "baseline   %10.1f ms  (mean of the %u lowest samples after dropping the %u lowest: %u values)\n",
@@ -107,8 +117,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, ", cut short by the end of the run %u", s->cut_short);
     fputc('\n', o);
     for (size_t i = 0; i < s->reason_count; i++)
-        fprintf(o, "%s%s %u%s", i ? ", " : "           failed by reason: ", s->reasons[i].reason,
-                s->reasons[i].count, i + 1 == s->reason_count ? "\n" : "");
+        fprintf(o, "%s%s %u%s", i ? ", " : "           failed by reason: ",
+                textesc(line, sizeof line, s->reasons[i].reason, TEXTESC_LINE), s->reasons[i].count,
+                i + 1 == s->reason_count ? "\n" : "");
     fprintf(o, "logon     ");
     ms(o, "p50", s->logon_p50_ms);
     ms(o, "p95", s->logon_p95_ms);
@@ -122,9 +133,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "- (no traffic records)\n");
     char net[512];
     summary_net_line(s, net, sizeof net);
-    fprintf(o, "network    %s\n", net);
+    fprintf(o, "network    %s\n", textesc(line, sizeof line, net, TEXTESC_LINE));
     summary_target_line(s, net, sizeof net);
-    fprintf(o, "target     %s\n", net);
+    fprintf(o, "target     %s\n", textesc(line, sizeof line, net, TEXTESC_LINE));
     fprintf(o, "agents     %zu (%zu lost), loop lag p99 ", s->agents, s->agents_lost);
     if (isfinite(s->lag_p99_ms))
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);
@@ -139,5 +150,6 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     fprintf(o, "\nverdict    %s\n", verdict_name(v->kind));
     for (size_t i = 0; i < v->item_count; i++)
         if (v->items[i].result != VERDICT_PASS || i >= v->validity_count)
-            fprintf(o, "  [%s] %s\n", verdict_name(v->items[i].result), v->items[i].reason);
+            fprintf(o, "  [%s] %s\n", verdict_name(v->items[i].result),
+                    textesc(line, sizeof line, v->items[i].reason, TEXTESC_LINE));
 }

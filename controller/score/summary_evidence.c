@@ -1,5 +1,6 @@
 /* summary_evidence.c -- failed and stuck sessions with their evidence, logon counts (see .h). */
 #include "controller/score/summary_evidence.h"
+#include "controller/score/textesc.h"
 #include "controller/score/summary_types.h"
 
 #include <stdlib.h>
@@ -71,7 +72,10 @@ void summary_evidence_print(FILE *o, const struct summary *s, const char *shots)
         char when[32] = "-";
         if (f->t_us)
             clock_format_utc(f->t_us, "%H:%M:%S UTC", when, sizeof when);
-        fprintf(o, "  %-16s %-16s %s%s  screen: %s  (%s)\n", f->user, f->reason, when, f->stuck ? " stuck" : "",
-                f->screen[0] ? f->screen : "none", f->detail);
+        char user[256], reason[256], screen[512], detail[1024];
+        fprintf(o, "  %-16s %-16s %s%s  screen: %s  (%s)\n", textesc(user, sizeof user, f->user, TEXTESC_LINE),
+                textesc(reason, sizeof reason, f->reason, TEXTESC_LINE), when, f->stuck ? " stuck" : "",
+                textesc(screen, sizeof screen, f->screen[0] ? f->screen : "none", TEXTESC_LINE),
+                textesc(detail, sizeof detail, f->detail, TEXTESC_LINE));
     }
 }

@@ -5,31 +5,44 @@
 #include <stdio.h>
 #include <string.h>
 
-static int timer_metric(const struct summary *s, const char *metric, const char *timer, double *out,
-                        char *err, size_t errlen)
+/* The run's timer names after "(timers:", or " none)". */
+static void timer_list(const struct summary *s, char *err, size_t l, size_t errlen)
 {
-    for (size_t i = 0; i < s->timer_count; i++) {
-        const struct summary_timer *t = &s->timers[i];
-        if (strcmp(t->name, timer))
-            continue;
-        const struct { const char *m; double v; } map[] = {
-            { "p50", t->p50_ms }, { "p90", t->p90_ms }, { "p95", t->p95_ms }, { "p99", t->p99_ms },
-            { "avg", t->avg_ms }, { "min", t->min_ms }, { "max", t->max_ms },
-            { "fail_pct", t->count ? 100.0 * t->failed / t->count : 0 }, { "count", (double)t->count },
-        };
-        for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
-            if (!strcmp(map[k].m, metric)) {
-                *out = map[k].v;
-                return 0;
-            }
-        break;
-    }
-    size_t l = (size_t)snprintf(err, errlen, "run %lld has no timer '%s' (timers:", (long long)s->run.id, timer);
     for (size_t i = 0; i < s->timer_count && l < errlen; i++)
         l += (size_t)snprintf(err + l, errlen - l, " %s", s->timers[i].name);
     if (l < errlen)
         snprintf(err + l, errlen - l, "%s)", s->timer_count ? "" : " none");
-    return -1;
+}
+
+static int timer_metric(const struct summary *s, const char *metric, const char *timer, double *out,
+                        char *err, size_t errlen)
+{
+    const struct summary_timer none = { .p50_ms = NAN, .p90_ms = NAN, .p95_ms = NAN, .p99_ms = NAN,
+                                        .avg_ms = NAN, .min_ms = NAN, .max_ms = NAN };
+    const struct summary_timer *t = &none;
+    for (size_t i = 0; i < s->timer_count && t == &none; i++)
+        if (!strcmp(s->timers[i].name, timer))
+            t = &s->timers[i];
+    const struct { const char *m; double v; } map[] = {
+        { "p50", t->p50_ms }, { "p90", t->p90_ms }, { "p95", t->p95_ms }, { "p99", t->p99_ms },
+        { "avg", t->avg_ms }, { "min", t->min_ms }, { "max", t->max_ms },
+        { "fail_pct", t->count ? 100.0 * t->failed / t->count : NAN }, { "count", (double)t->count },
+    };
+    size_t k = 0;
+    while (k < sizeof map / sizeof map[0] && strcmp(map[k].m, metric))
+        k++;
+    if (k == sizeof map / sizeof map[0]) {
+        if (errlen)
+            snprintf(err, errlen, "unknown timer metric '%s'", metric);
+        return -1;
+    }
+    *out = map[k].v;
+    if (t != &none)
+        return 0;
+    if (errlen)
+        timer_list(s, err, (size_t)snprintf(err, errlen, "run %lld has no timer '%s' (timers:", (long long)s->run.id,
+                                            timer), errlen);
+    return 1;
 }
 
 int summary_metric(const struct summary *s, const char *metric, const char *timer, double *out,

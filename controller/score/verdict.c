@@ -103,14 +103,32 @@ static enum verdict_kind open_interval(enum threshold_op op, double lo, double x
     return VERDICT_INCONCLUSIVE;
 }
 
+/* A threshold on a timer with no ok sample (none ran, or every one failed): it cannot hold. */
+static void no_samples(const struct summary *s, const struct threshold *t, int missing, const char *why,
+                       struct verdict *v)
+{
+    size_t count = 0, failed = 0;
+    for (size_t i = 0; i < s->timer_count; i++)
+        if (!strcmp(s->timers[i].name, t->timer)) {
+            count = s->timers[i].count;
+            failed = s->timers[i].failed;
+        }
+    if (missing)
+        add(v, t->text, NAN, VERDICT_FAIL, "%s: no '%s' sample in this run, so it cannot hold (%s)", t->text,
+            t->timer, why);
+    else
+        add(v, t->text, NAN, VERDICT_FAIL, "%s: no ok '%s' sample in this run (%zu of %zu failed or suspect), so "
+            "it cannot hold", t->text, t->timer, failed, count);
+}
+
 static int threshold(const struct summary *s, const struct threshold *t, struct verdict *v,
                      char *err, size_t errlen)
 {
     double a;
-    if (summary_metric(s, t->metric, t->timer, &a, err, errlen) < 0) {
-        char why[512];
-        snprintf(why, sizeof why, "threshold \"%s\": %s", t->text, err);
-        snprintf(err, errlen, "%s", why);
+    char why[256];
+    int rc = summary_metric(s, t->metric, t->timer, &a, why, sizeof why);
+    if (rc < 0) {
+        snprintf(err, errlen, "threshold \"%s\": %s", t->text, why);
         return -1;
     }
     const char *op = threshold_op_name(t->op);
@@ -121,6 +139,8 @@ static int threshold(const struct summary *s, const struct threshold *t, struct 
             lo, op,
             t->value, r == VERDICT_PASS ? "holds" : r == VERDICT_FAIL ? "cannot hold" :
             "cannot be decided (the ramp stopped too early)");
+    } else if (isnan(a) && t->timer[0]) {
+        no_samples(s, t, rc == 1, why, v);
     } else if (isnan(a)) {
         add(v, t->text, NAN, VERDICT_INCONCLUSIVE, "%s: no data in this run", t->text);
     } else {

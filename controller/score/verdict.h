@@ -5,7 +5,9 @@
  * figures cannot be trusted), whatever the thresholds say. Otherwise every plan threshold is
  * checked; any failure makes the verdict "fail". A threshold on smax when smax was not reached
  * knows only that smax > N: it passes when it holds for every such value, fails when it holds
- * for none, and is inconclusive otherwise. Exit codes: EXIT_* below. */
+ * for none, and is inconclusive otherwise. A threshold on a timer or measure without an ok
+ * sample in the run (it never ran, or every sample failed) fails with that reason; one on a
+ * figure the run has no data for (no health records, ...) is inconclusive. Exit codes: EXIT_*. */
 #ifndef SESSMAX_VERDICT_H
 #define SESSMAX_VERDICT_H
 
@@ -41,7 +43,7 @@ const char *verdict_name(enum verdict_kind k);   /* "pass" | "fail" | "inconclus
 int verdict_exit_code(enum verdict_kind k);      /* 0 | 1 | 2 */
 
 /* Evaluates validity and the thresholds of s->config. Returns 0, or -1 with err when a
- * threshold names a timer the run does not have (a data error: exit 65). */
+ * threshold names a metric this build does not know (a data error: exit 65). */
 int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen);
 
 /* Reasons that made the verdict (failed/inconclusive items), one per line, into buf. */

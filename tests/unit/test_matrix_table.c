@@ -74,7 +74,7 @@ static void test_matrix_table__stat(void)
 }
 
 /* platform x network, columns by network: rows per platform label (target stripped); runs that
- * did not complete or name no cell stay out. */
+ * were aborted or name no cell stay out. */
 static void test_matrix_table__text_and_markdown(void)
 {
     struct matrix_spec s;
@@ -102,6 +102,31 @@ static void test_matrix_table__text_and_markdown(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_PTR_NOT_NULL(strstr(t, "| platform | lan "));
     CU_ASSERT_PTR_NOT_NULL(strstr(t, "\n|:---|----|----|\n| ws2022   | 80.0 (79-81) / 812 ms / 96.1 kbit/s | 76 / 1020"));
+    free(t);
+}
+
+/* A night whose every logon was refused (status failed, no score) is a failed cell, not a blank:
+ * "n/a (no score in 1 run)", with runs_without_score in JSON; an aborted run still stays out. */
+static void test_matrix_table__failed_run_is_a_cell(void)
+{
+    struct matrix_spec s;
+    matrix_spec_init(&s);
+    CU_ASSERT_EQUAL_FATAL(matrix_spec_add_vary(&s, "network=lan,wan-100ms", err, sizeof err), 0);
+    struct summary r[3] = { run("network=lan", 40, 0, 800, 90), run("network=wan-100ms", -1, 0, NAN, NAN),
+                            run("network=wan-100ms", 30, 0, 900, 80) };
+    snprintf(r[1].run.status, sizeof r[1].run.status, "failed");
+    r[1].score.status = SCORE_TOO_FEW;
+    snprintf(r[2].run.status, sizeof r[2].run.status, "aborted");
+    char *t = render(&s, "sim", r, 3, MATRIX_TEXT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "40 / 800 ms / 90.0 kbit/s   n/a (no score in 1 run) / - ms / - kbit/s\n"));
+    free(t);
+    t = render(&s, "sim", r, 3, MATRIX_JSON);
+    json_error_t je;
+    json_t *j = json_loads(t, 0, &je), *c1 = json_array_get(json_object_get(j, "cells"), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(c1, "runs")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(c1, "runs_without_score")), 1);
+    json_decref(j);
     free(t);
 }
 
@@ -238,6 +263,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_matrix_table__stat),
         UNIT_TEST(test_matrix_table__text_and_markdown),
+        UNIT_TEST(test_matrix_table__failed_run_is_a_cell),
         UNIT_TEST(test_matrix_table__escaping),
         UNIT_TEST(test_matrix_table__json),
         UNIT_TEST(test_matrix_table__clients),

@@ -401,6 +401,86 @@ static void test_plan__sample_estimate(void)
     plan_check_free(&pc);
 }
 
+/* A loop of 10^10 one-millisecond thinks (two nested repeats) takes 10^7 s: no loop ends within the
+ * run, so no sample; the estimate says so instead of wrapping round to ~2^64 samples. A loop
+ * with no fixed time at all has no bound from it, and says that. */
+static void test_plan__sample_estimate_does_not_overflow(void)
+{
+    struct plan_checked pc;
+    struct plan_estimate e;
+    unit_write_file("wl.yaml", "version: 1\nname: thinks\nregions: {full: [0, 0, 100, 100]}\nlogon: {change: full, timeout: 60s}\n"
+                    "loop:\n  - timer: t\n    steps: [{key: enter}]\n    until: {change: full, timeout: 5s}\n"
+                    "  - repeat: {count: 100000, steps: [{repeat: {count: 100000, steps: [{think: 1ms}]}}]}\n"
+                    "measures: {vsi: {t: 1.0}}\n");
+    const char *plan = unit_write_file("p4.yaml", HEAD TAIL "steady_state: 30s\n");
+    CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    plan_estimate(&pc, &e);
+    CU_ASSERT(e.loop_min_s >= 1e7 && e.loop_min_s < 1e7 + 1);   /* and the key's pause */
+    CU_ASSERT_EQUAL(e.samples_max, 0);
+    CU_ASSERT(e.slack_s < 0);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    plan_estimate_print(&pc, f);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "NOT ENOUGH: at most 0 'vsi' samples"));
+    free(out);
+    plan_check_free(&pc);
+}
+
+/* The plan's name:, platform: and the workload's name: take the timer names' character set. */
+static void test_plan__labels_take_the_name_charset(void)
+{
+    write_task_worker();
+    struct plan_checked pc;
+    const char *plan = unit_write_file("p5.yaml", HEAD TAIL "name: \"a|b\"\n");
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 65);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "p5.yaml:7:7: name 'a|b': use letters, digits"));
+    plan = unit_write_file("p5.yaml", HEAD TAIL "platform: \"ws<b>\\nx\"\n");
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 65);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "p5.yaml:7:11: platform 'ws<b>\\nx': use"));
+    plan = unit_write_file("p5.yaml", HEAD TAIL "platform: ws2022-8vcpu\nname: nightly.lan_1\n");
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    plan_check_free(&pc);
+    unit_write_file("wl.yaml", "version: 1\nname: \"my worker\"\nregions: {full: [0, 0, 100, 100]}\nlogon: {change: full, timeout: 60s}\n"
+                    "loop:\n  - think: 1s\n");
+    plan = unit_write_file("p5.yaml", HEAD TAIL);
+    CU_ASSERT_EQUAL(plan_check_load(plan, &pc, err, sizeof err), 65);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "wl.yaml: workload name 'my worker': use letters"));
+    /* the default name (the file's) is made to fit, not refused */
+    write_task_worker();
+    plan = unit_write_file("my plan.yaml", HEAD TAIL);
+    CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(pc.plan->name, "my_plan");
+    plan_check_free(&pc);
+}
+
+/* validate's description escapes what the plan names: a workload path with a newline stays on
+ * its line. */
+static void test_plan__describe_escapes(void)
+{
+    write_task_worker();
+    size_t n = 0;
+    char *wl = file_read_all(unit_source_path("workloads/simhost-task-worker.yaml"), FILE_READ_MAX_CONFIG, &n,
+                             err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    unit_write_file("w\n  users      forged.yaml", wl);
+    free(wl);
+    struct plan_checked pc;
+    const char *plan = unit_write_file("p6.yaml", HEAD "workload: \"w\\n  users      forged.yaml\"\n"
+                                       "sessions: 4\nlaunch_window: 10s\nagents: {local: 2}\n");
+    CU_ASSERT_EQUAL_FATAL(plan_check_load(plan, &pc, err, sizeof err), 0);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    plan_check_describe(&pc, f);
+    fclose(f);
+    CU_ASSERT_PTR_NULL(strstr(out, "\n  users      forged"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "w\\n  users      forged.yaml, sha256"));
+    free(out);
+    plan_check_free(&pc);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -412,6 +492,9 @@ int main(void)
         UNIT_TEST(test_plan__check_with_workload_and_thresholds),
         UNIT_TEST(test_plan__drives_loops_focus),
         UNIT_TEST(test_plan__sample_estimate),
+        UNIT_TEST(test_plan__sample_estimate_does_not_overflow),
+        UNIT_TEST(test_plan__labels_take_the_name_charset),
+        UNIT_TEST(test_plan__describe_escapes),
         UNIT_TEST(test_plan__target_local),
         UNIT_TEST(test_plan__client),
         UNIT_TEST(test_plan__clients_map),

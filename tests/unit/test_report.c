@@ -308,11 +308,15 @@ static void test_report__hostile_names_stay_text(void)
         CU_ASSERT_PTR_NULL(strchr(line, '\r'));
     }
     free(om);
-    /* CSV: formulas neutralised, CR quoted */
+    /* CSV: formulas neutralised; newlines and control characters escaped, so one row is one line */
     char *csv = render(&s, EXPORT_CSV);
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",\"'=HYPERLINK(\"\"http://x\"\")\","));
     CU_ASSERT_PTR_NULL(strstr(csv, ",=HYPERLINK"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",\"x\"\"}><script>alert(1)</script>\n# TYPE f\r"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",\"x\"\"}><script>alert(1)</script>\\n# TYPE f\\r\\x01'\","));
+    CU_ASSERT_PTR_NULL(strchr(csv, '\r'));
+    CU_ASSERT_PTR_NULL(strchr(csv, '\x01'));
+    for (char *line = strtok(csv, "\n"); line; line = strtok(NULL, "\n"))
+        CU_ASSERT(!strncmp(line, "run,", 4) || !strncmp(line, "1,", 2));
     free(csv);
     /* JUnit: no control character XML 1.0 forbids */
     char *xml = render(&s, EXPORT_JUNIT);
@@ -331,6 +335,67 @@ static void test_report__hostile_names_stay_text(void)
     free(timers);
 }
 
+
+static size_t lines_of(const char *text)
+{
+    size_t n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* compare (text, markdown, CSV) and score's text with names that try to forge a row, a cell or
+ * markup: one run stays one line, markdown cells stay cells, nothing raw gets through. */
+static void test_report__hostile_names_compare_and_score(void)
+{
+    static const char forged[] = "r|x\n| 9 | 9 |<img src=x onerror=alert(1)>\r\x1b[2J";
+    struct summary_timer *timers = calloc(sums[0].timer_count, sizeof *timers);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(timers);
+    struct summary s = hostile_summary(timers);
+    snprintf(s.run.name, sizeof s.run.name, "%s", forged);
+    char *out[3] = { NULL, NULL, NULL };
+    size_t len;
+    for (int f = 0; f < 3; f++) {
+        FILE *o = open_memstream(&out[f], &len);
+        CU_ASSERT_EQUAL(compare_write(&s, 1, 0, f == 0 ? COMPARE_TEXT : f == 1 ? COMPARE_MARKDOWN : COMPARE_CSV, o), 0);
+        fclose(o);
+        CU_ASSERT_PTR_NULL(strchr(out[f], '\r'));
+        CU_ASSERT_PTR_NULL(strchr(out[f], '\x1b'));
+    }
+    CU_ASSERT_EQUAL(lines_of(out[0]), 2);                       /* header + the run */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out[0], "r|x\\n| 9 | 9 |<img"));
+    CU_ASSERT_EQUAL(lines_of(out[1]), 3);                       /* header, rule, the run */
+    CU_ASSERT_PTR_NULL(strstr(out[1], "<img"));
+    CU_ASSERT_PTR_NULL(strstr(out[1], "<script"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out[1], "| 1 r\\|x\\n\\| 9 \\| 9 \\|&lt;img"));
+    char *row = strrchr(out[1], '\n') - 1;
+    while (row > out[1] && row[-1] != '\n')
+        row--;
+    size_t bars = 0, head = 0;
+    for (const char *p = row; *p; p++)
+        bars += *p == '|' && (p == row || p[-1] != '\\');
+    for (const char *p = out[1]; *p != '\n'; p++)
+        head += *p == '|';
+    CU_ASSERT_EQUAL(bars, head);                                /* as many cells as the header */
+    CU_ASSERT_EQUAL(lines_of(out[2]), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out[2], "\n1 r|x\\n| 9 | 9 |<img src=x onerror=alert(1)>\\r\\x1b[2J,"));
+    for (int f = 0; f < 3; f++)
+        free(out[f]);
+    /* score's text: no raw control character, no line a name started */
+    char *text = NULL;
+    FILE *o = open_memstream(&text, &len);
+    score_text_print(o, &s, &verdicts[0]);
+    fclose(o);
+    CU_ASSERT_PTR_NULL(strchr(text, '\r'));
+    CU_ASSERT_PTR_NULL(strchr(text, '\x01'));
+    CU_ASSERT_PTR_NULL(strchr(text, '\x1b'));
+    CU_ASSERT_PTR_NULL(strstr(text, "\n# TYPE f"));
+    CU_ASSERT_PTR_NULL(strstr(text, "\n| 9 |"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "run 1  r|x\\n| 9 | 9 |"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "measure 'x\"}><script>alert(1)</script>\\n# TYPE f\\r\\x01''"));
+    free(text);
+    free(timers);
+}
 
 /* Suspect samples (ok = 2: held below the plausibility floor) are never counted as ok: not in the
  * score's samples, not in a timer's percentiles; `score` and the report say how many there were. */
@@ -513,6 +578,7 @@ int main(void)
         UNIT_TEST(test_report__html_is_self_contained),
         UNIT_TEST(test_report__dashboard),
         UNIT_TEST(test_report__hostile_names_stay_text),
+        UNIT_TEST(test_report__hostile_names_compare_and_score),
         UNIT_TEST(test_report__tampered_active_count),
         UNIT_TEST(test_report__tampered_traffic_session),
         UNIT_TEST(test_report__suspect_samples),

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static char db_path[512];
-static int64_t run_pass, run_fail, run_stuck, run_cut, run_lost, run_lag, run_open;
+static int64_t run_pass, run_fail, run_stuck, run_cut, run_lost, run_lag, run_open, run_empty;
 
 static int setup(void)
 {
@@ -53,8 +53,15 @@ static int setup(void)
     f.thresholds[0] = "smax >= 100";
     f.thresholds[1] = NULL;
     run_open = fixture_write_run(st, &f, NULL);
+    f.name = "empty";                  /* every logon failed: no sample at all */
+    f.knee = 30;
+    f.sessions = f.stuck = 4;
+    f.thresholds[0] = "p95(app_start) < 60000";
+    f.thresholds[1] = "smax >= 1";
+    f.thresholds[2] = NULL;
+    run_empty = fixture_write_run(st, &f, NULL);
     store_close(st);
-    return run_open > 0 ? 0 : -1;
+    return run_empty > 0 ? 0 : -1;
 }
 
 static enum verdict_kind verdict_of(int64_t run, struct summary *s, struct verdict *v)
@@ -182,16 +189,43 @@ static void test_verdict__not_reached_cannot_decide(void)
     summary_free(&s);
 }
 
-static void test_verdict__unknown_timer_is_data_error(void)
+/* A threshold on a timer the run has no sample of fails with its reason; count() of it is 0. */
+static void test_verdict__unknown_timer_fails(void)
 {
     struct summary s;
     struct verdict v;
     verdict_of(run_pass, &s, &v);
-    char err[512];
+    char err[512] = "";
     CU_ASSERT_EQUAL(threshold_parse("p95(nope) < 10", &s.config.thresholds[0], err, sizeof err), 0);
-    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no timer 'nope'"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "app_start"));
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_FAIL);
+    CU_ASSERT_EQUAL(v.items[v.validity_count].result, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.items[v.validity_count].reason, "no 'nope' sample"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.items[v.validity_count].reason, "app_start"));
+    CU_ASSERT_EQUAL(threshold_parse("count(nope) == 0", &s.config.thresholds[0], err, sizeof err), 0);
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.items[v.validity_count].result, VERDICT_PASS);
+    summary_free(&s);
+}
+
+/* A run without any sample still gets a verdict: inconclusive (no baseline), its timer
+ * threshold failed with the reason, and its JSON names both. */
+static void test_verdict__no_samples_is_a_verdict(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_empty, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_EQUAL(s.timer_count, 0);
+    CU_ASSERT_EQUAL(v.item_count, v.validity_count + 2);
+    CU_ASSERT_EQUAL(v.items[v.validity_count].result, VERDICT_FAIL);
+    CU_ASSERT_TRUE(has_reason(&v, "no 'app_start' sample in this run"));
+    CU_ASSERT_TRUE(has_reason(&v, "timers: none"));
+    CU_ASSERT_TRUE(has_reason(&v, "too few samples for a baseline"));
+    char *json = verdict_to_json(&s, &v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"inconclusive\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "no 'app_start' sample"));
+    free(json);
     summary_free(&s);
 }
 
@@ -280,7 +314,8 @@ int main(void)
         UNIT_TEST(test_verdict__lost_agent_is_inconclusive),
         UNIT_TEST(test_verdict__agent_lag_is_inconclusive),
         UNIT_TEST(test_verdict__not_reached_cannot_decide),
-        UNIT_TEST(test_verdict__unknown_timer_is_data_error),
+        UNIT_TEST(test_verdict__unknown_timer_fails),
+        UNIT_TEST(test_verdict__no_samples_is_a_verdict),
         UNIT_TEST(test_verdict__measure_fallback_and_override),
         UNIT_TEST(test_verdict__score_exit_codes_and_json),
         UNIT_END,
