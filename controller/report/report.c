@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "controller/report/report_charts.h"
 #include "controller/report/report_costs.h"
+#include "controller/report/report_deck.h"
 #include "controller/report/report_html.h"
 #include "controller/score/summary.h"
 #include "controller/score/summary_copy.h"
@@ -96,7 +97,7 @@ static void verdict_box(FILE *o, const struct verdict *v)
 static void how_to_read(FILE *o, const struct summary *s)
 {
     const struct score_params *p = &s->config.params;
-    fprintf(o, "<details open><summary>How to read this</summary><p>Sessions were added gradually. "
+    fprintf(o, "<details><summary>How to read this</summary><p>Sessions were added gradually. "
                "Every session repeatedly ran the measure group <code>");
     svg_escape(o, s->measure);
     fprintf(o, "</code>, whose response time is one sample. The <b>baseline</b> is the mean of the %u "
@@ -216,6 +217,11 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     fprintf(o, "<h1>Run %lld: ", (long long)s->run.id);
     svg_escape(o, s->run.name);
     fprintf(o, "</h1>\n");
+    char deck[768];
+    report_deck_line(s, v, deck, sizeof deck);
+    fprintf(o, "<p class=\"deck\" id=\"deck\">");
+    svg_escape(o, deck);
+    fprintf(o, "</p>\n");
     labels(o, s);
     if (s->note[0]) {
         fprintf(o, "<p class=\"note\">");
@@ -227,6 +233,8 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     how_to_read(o, s);
     fprintf(o, "<h2>Capacity</h2>\n");
     report_chart_response(o, s);
+    report_chart_sessions(o, s);
+    report_chart_target(o, s);
     fprintf(o, "<h2>Timers</h2>\n");
     report_chart_timers(o, s);
     timer_table(o, s);

@@ -55,7 +55,9 @@ void report_chart_response(FILE *o, const struct summary *s)
     struct rt_point *tmp = malloc(sz * sizeof *tmp);
     if (!ax || !mn || !av || !mx || !tmp || !px || !pi)
         goto done;
-    double ylo = 0, yhi = r->threshold_ms, xhi = r->max_active;
+    /* the x axis ends at the run's sessions: how far the ramp was meant to go is part of the picture */
+    double ylo = 0, yhi = r->threshold_ms,
+           xhi = r->max_active > s->run.sessions_planned ? r->max_active : s->run.sessions_planned;
     for (size_t i = 0; i < n; i++) {
         const struct summary_point *p = &s->points[i];
         px[i] = p->active;
@@ -96,10 +98,14 @@ void report_chart_timers(FILE *o, const struct summary *s)
     int row = 3 * 12 + 10, left = 170, width = W - left - 80, h = 40 + row * (int)s->timer_count;
     fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"Timer percentiles\">\n"
-               "<text x=\"10\" y=\"16\" font-size=\"13\" font-weight=\"bold\">Timer percentiles (ms): "
-               "p50, p95, p99</text>\n<g data-series=\"timers\" data-n=\"%zu\" font-size=\"11\">\n",
-            W, h, W, h, s->timer_count);
-    static const char *const colors[] = { "#92c5de", "#4393c3", "#2166ac" };
+               "<text x=\"10\" y=\"16\" font-size=\"13\" font-weight=\"bold\">Timer percentiles (ms)</text>\n",
+            W, h, W, h);
+    static const char *const colors[] = { "#92c5de", "#4393c3", "#2166ac" }, *const names[] = { "p50", "p95", "p99" };
+    fprintf(o, "<g data-series=\"timers-legend\" font-size=\"11\">");
+    for (int k = 0; k < 3; k++)
+        fprintf(o, "<rect x=\"%d\" y=\"7\" width=\"12\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"16\">%s</text>",
+                left + 120 + 60 * k, colors[k], left + 136 + 60 * k, names[k]);
+    fprintf(o, "</g>\n<g data-series=\"timers\" data-n=\"%zu\" font-size=\"11\">\n", s->timer_count);
     for (size_t i = 0; i < s->timer_count; i++) {
         const struct summary_timer *t = &s->timers[i];
         double v[3] = { t->p50_ms, t->p95_ms, t->p99_ms };
@@ -197,4 +203,46 @@ void report_chart_health(FILE *o, const struct summary *s)
     const char *const s2[] = { "cpu" }, *const c2[] = { "#4d4d4d" }, *const l2[] = { "agent CPU % (worst agent)" };
     bucket_chart(o, s, "Agent loop lag", "ms", 1, off1, s1, c1, l1);
     bucket_chart(o, s, "Agent CPU", "% of one core", 1, off2, s2, c2, l2);
+}
+
+/* Active sessions over time (the last count each bucket's samples saw, held over the buckets
+ * without a sample, as a step) and the planned sessions as a reference line. */
+void report_chart_sessions(FILE *o, const struct summary *s)
+{
+    size_t n = s->bucket_count;
+    double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+    if (!x || !y)
+        goto done;
+    uint64_t t0 = run_start(s);
+    double held = NAN;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = minutes(s->buckets[i].t_us, t0);
+        held = isnan(s->buckets[i].rt_min_ms) ? held : s->buckets[i].active;
+        y[i] = held;
+    }
+    double xl, xh, yl, yh;
+    svg_range(x, n, &xl, &xh);
+    svg_range(y, n, &yl, &yh);
+    double top = isnan(yh) || yh < s->run.sessions_planned ? s->run.sessions_planned : yh;
+    struct svg_chart c;
+    svg_begin(&c, o, W, H * 3 / 4, isnan(xl) ? 0 : xl, isnan(xh) ? 1 : xh, 0, top > 0 ? top : 1,
+              "Active sessions over time", "minutes into the run", "sessions");
+    svg_line(&c, x, y, n, 0, "active", "#2166ac", "active sessions");
+    char label[64];
+    snprintf(label, sizeof label, "planned %u", s->run.sessions_planned);
+    svg_hline(&c, s->run.sessions_planned, "planned", "#666", label);
+    svg_end(&c);
+done:
+    free(x);
+    free(y);
+}
+
+void report_chart_target(FILE *o, const struct summary *s)
+{
+    if (!s->target_samples)
+        return;
+    const size_t off[] = { offsetof(struct summary_bucket, target_cpu_pct) };
+    const char *const series[] = { "target-cpu" }, *const colors[] = { "#762a83" },
+                      *const labels[] = { "target CPU % of its CPUs (highest in each interval)" };
+    bucket_chart(o, s, "Target CPU over time", "% of its CPUs", 1, off, series, colors, labels);
 }

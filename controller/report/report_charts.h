@@ -14,5 +14,9 @@ void report_chart_timers(FILE *o, const struct summary *s);
 void report_chart_logon(FILE *o, const struct summary *s);
 void report_chart_bandwidth(FILE *o, const struct summary *s);
 void report_chart_health(FILE *o, const struct summary *s);
+/* Active sessions over time, with the planned count. */
+void report_chart_sessions(FILE *o, const struct summary *s);
+/* The target's CPU over time (target.local); nothing when it was not sampled. */
+void report_chart_target(FILE *o, const struct summary *s);
 
 #endif

@@ -7,7 +7,9 @@
 #include "controller/report/svg.h"
 
 static const char css[] =
-    "body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:900px;color:#222}"
+    "body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#222}"
+    ".deck{font-size:17px;font-weight:600;margin:6px 0 10px}ul.deck{padding-left:0;list-style:none}"
+    "svg.chart{max-width:100%;height:auto}"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}"
     ".labels span{margin-right:14px}.labels i{color:#777;font-style:normal}"
     ".verdict{padding:8px 12px;border-radius:6px;margin:12px 0}.verdict b{font-size:18px;text-transform:uppercase}"
@@ -17,7 +19,11 @@ static const char css[] =
     "table.timers td{text-align:right}table.timers td:first-child{text-align:left}"
     ".big{font-size:22px;font-weight:bold}.note{color:#8a5a00}svg.chart{display:block;margin:8px 0}"
     "details{background:#f6f8fa;padding:8px 12px;border-radius:6px}summary{font-weight:bold;cursor:pointer}"
-    "footer{margin-top:32px;color:#888;font-size:12px}a{color:#2166ac}";
+    "footer{margin-top:32px;color:#888;font-size:12px}a{color:#2166ac}"
+    /* a PDF from the browser's print: full width, colours kept, no chart or table cut in two */
+    "@media print{body{margin:0;max-width:none;font-size:11px}h2{break-after:avoid}"
+    "svg,table,.verdict,.deck{break-inside:avoid}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "details{display:none}a{color:inherit;text-decoration:none}}";
 
 FILE *report_html_open(const char *path, const char *title, char *err, size_t errlen)
 {

@@ -142,6 +142,8 @@ static void span(const struct summary_input *in, const struct summary *out, uint
         SPAN(in->traffic[i].t.t_us);
     for (size_t i = 0; i < in->health_count; i++)
         SPAN(in->health[i].h.t_us);
+    for (size_t i = 0; i < in->target_load_count; i++)
+        SPAN(in->target_load[i].t_us);
 #undef SPAN
 }
 
@@ -160,7 +162,7 @@ static int do_buckets(const struct summary_input *in, struct summary *out, struc
         return -1;
     }
     for (size_t k = 0; k < nb; k++)
-        b[k] = (struct summary_bucket){ t0 + k * width, 0, NAN, 0, NAN, NAN, NAN, NAN };
+        b[k] = (struct summary_bucket){ t0 + k * width, 0, NAN, 0, NAN, NAN, NAN, NAN, NAN };
     for (size_t i = 0; i < out->point_count; i++) {
         const struct summary_point *p = &out->points[i];
         struct summary_bucket *x = &b[bucket_of(p->t_us, t0, width, nb)];
@@ -182,6 +184,11 @@ static int do_buckets(const struct summary_input *in, struct summary *out, struc
             x->lag_p99_ms = h->lag_p99_us / 1000.0;
         if (isnan(x->cpu_pct) || h->cpu_permille / 10.0 > x->cpu_pct)
             x->cpu_pct = h->cpu_permille / 10.0;
+    }
+    for (size_t i = 0; i < in->target_load_count; i++) {
+        struct summary_bucket *x = &b[bucket_of(in->target_load[i].t_us, t0, width, nb)];
+        double v = in->target_load[i].target_permille / 10.0;
+        x->target_cpu_pct = isnan(x->target_cpu_pct) || v > x->target_cpu_pct ? v : x->target_cpu_pct;
     }
     for (size_t k = 0; k < nb; k++) {
         b[k].rt_avg_ms = rt_n[k] ? b[k].rt_avg_ms / rt_n[k] : NAN;

@@ -39,6 +39,7 @@ struct summary_bucket {
     double rt_min_ms, rt_avg_ms, rt_max_ms;   /* measure samples; NaN when none */
     double kbps_per_session;       /* NaN when no traffic */
     double lag_p99_ms, cpu_pct;    /* worst agent in the bucket; NaN when none */
+    double target_cpu_pct;         /* the target's CPU (target.local), highest in the bucket; NaN none */
 };
 
 struct summary_logon { uint32_t session; uint64_t launch_us; double logon_ms; };
