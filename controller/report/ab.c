@@ -8,6 +8,7 @@
 #include "common/ydoc.h"
 #include "controller/score/abstat.h"
 #include "controller/score/summary_copy.h"
+#include "controller/score/textesc.h"
 
 int ab_parse_limit(const char *text, struct ab_limit *out)
 {
@@ -76,10 +77,11 @@ int ab_write(const struct store_samples *a, const struct store_samples *b, int64
             continue;
         size_t na = values(a, name, va), nb = values(b, name, vb);
         struct abstat_result r;
-        char verdict[160], ci[48], p[16];
+        char verdict[160], ci[48], p[16], ename[200];
         shown++;
         if (abstat_compare(va, na, vb, nb, &r) != 0) {
-            fprintf(o, "%-18s %5zu %5zu  (no ok samples on one side)\n", name, na, nb);
+            fprintf(o, "%-18s %5zu %5zu  (no ok samples on one side)\n", textesc(ename, sizeof ename, name,
+                    TEXTESC_LINE), na, nb);
             continue;
         }
         abstat_verdict(&r, verdict, sizeof verdict);
@@ -90,7 +92,8 @@ int ab_write(const struct store_samples *a, const struct store_samples *b, int64
             snprintf(p, sizeof p, "%.3f", r.p);
         int o_ = over(&r, limit);
         bad += o_;
-        fprintf(o, "%-18s %5zu %5zu %10.3f %10.3f %+10.3f  %-21s %9s  %s%s\n", name, na, nb, r.median_a,
+        fprintf(o, "%-18s %5zu %5zu %10.3f %10.3f %+10.3f  %-21s %9s  %s%s\n",
+                textesc(ename, sizeof ename, name, TEXTESC_LINE), na, nb, r.median_a,
                 r.median_b, r.diff, ci, p, verdict, o_ ? "  REGRESSION over the limit" : "");
     }
     free(va);
@@ -116,11 +119,12 @@ int ab_write_copies(const struct store_samples *a, const struct store_samples *b
         if (!shown++)
             fprintf(o, "\ncopy timers: throughput at the medians (MB = 2^20 bytes)\n%-18s %-10s %-16s %10s %10s %8s\n",
                     "timer", "size", "direction", "MB/s A", "MB/s B", "B / A");
-        char size[32];
+        char size[32], ename[200];
         summary_copy_size_text(copies[i].bytes, size, sizeof size);
         double ta = na ? abstat_median(va, na) * 1000.0 : NAN, tb = nb ? abstat_median(vb, nb) * 1000.0 : NAN;
         double ma = summary_copy_mbps(copies[i].bytes, ta), mb = summary_copy_mbps(copies[i].bytes, tb);
-        fprintf(o, "%-18s %-10s %-16s %10.1f %10.1f %8.2f\n", name, size,
+        fprintf(o, "%-18s %-10s %-16s %10.1f %10.1f %8.2f\n", textesc(ename, sizeof ename, name, TEXTESC_LINE),
+                size,
                 copies[i].to_client ? "server -> client" : "client -> server", ma, mb, mb / ma);
     }
     free(va);

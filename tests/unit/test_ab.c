@@ -90,8 +90,30 @@ static void test_ab__limits(void)
     CU_ASSERT_EQUAL(ab_parse_limit(NULL, &l), -1);
 }
 
+/* A timer name from a tampered results file cannot start a line of the table. */
+static void test_ab__hostile_name_stays_on_its_line(void)
+{
+    struct store_samples a, b;
+    make(&a, 1.0, 0);
+    make(&b, 1.0, 0);
+    char *evil[] = { "app\nREGRESSION forged\r", "echo", "vsi", "only_a" };
+    a.names = b.names = evil;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(ab_write(&a, &b, 1, 2, NULL, NULL, o), 0);
+    fclose(o);
+    CU_ASSERT_PTR_NULL(strstr(buf, "\nREGRESSION forged"));
+    CU_ASSERT_PTR_NULL(strchr(buf, '\r'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\napp\\nREGRESSION forged\\r "));
+    free(buf);
+    free(a.rows);
+    free(b.rows);
+}
+
 int main(void)
 {
-    static const struct unit_test tests[] = { UNIT_TEST(test_ab__table), UNIT_TEST(test_ab__limits), UNIT_END };
+    static const struct unit_test tests[] = { UNIT_TEST(test_ab__hostile_name_stays_on_its_line),
+        UNIT_TEST(test_ab__table), UNIT_TEST(test_ab__limits), UNIT_END };
     return unit_run("ab", tests, NULL, NULL);
 }

@@ -261,6 +261,45 @@ static void test_report__dashboard(void)
     CU_ASSERT_EQUAL(access(path, R_OK), 0);
 }
 
+/* A run whose stored score parameters cannot be read is skipped, saying why; the others and
+ * index.html are still written (1: written with a run skipped). */
+static void test_report__dashboard_skips_a_bad_run(void)
+{
+    char copy[1200], dir[1200], path[1300], err[512];
+    snprintf(copy, sizeof copy, "%s/bad.db", unit_tmpdir());
+    snprintf(dir, sizeof dir, "%s/dash-bad", unit_tmpdir());
+    sqlite3 *db;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(db_path, &db), SQLITE_OK);
+    sqlite3_backup *bk = NULL;
+    sqlite3 *to;
+    unlink(copy);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(copy, &to), SQLITE_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bk = sqlite3_backup_init(to, "main", db, "main"));
+    sqlite3_backup_step(bk, -1);
+    sqlite3_backup_finish(bk);
+    sqlite3_close(db);
+    CU_ASSERT_EQUAL(sqlite3_exec(to, "UPDATE runs SET score_params = '{\"trim_frac\": \"x\"}' WHERE id = 2",
+                                 NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(to);
+    struct store *st = store_open(copy, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(dashboard_write(st, dir, err, sizeof err), 1);
+    store_close(st);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "run 2 skipped: run 2: stored score parameters"));
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    char *html = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "skipped: run 2: stored score parameters"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"run-1.html\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "href=\"run-3.html\""));
+    CU_ASSERT_PTR_NULL(strstr(html, "href=\"run-2.html\""));
+    free(html);
+    snprintf(path, sizeof path, "%s/run-2.html", dir);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/run-3.html", dir);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+}
+
 /* Names from a tampered store or a hostile agent (issue 11, findings 4 and 5): nothing they hold
  * may become markup, a metric line, a spreadsheet formula or invalid XML. */
 static const char evil[] = "x\"}><script>alert(1)</script>\n# TYPE f\r\x01'";
@@ -577,6 +616,7 @@ int main(void)
         UNIT_TEST(test_report__exports),
         UNIT_TEST(test_report__html_is_self_contained),
         UNIT_TEST(test_report__dashboard),
+        UNIT_TEST(test_report__dashboard_skips_a_bad_run),
         UNIT_TEST(test_report__hostile_names_stay_text),
         UNIT_TEST(test_report__hostile_names_compare_and_score),
         UNIT_TEST(test_report__tampered_active_count),
