@@ -1,6 +1,6 @@
 /* kind.c -- the RDP kind's table for the engine (kind.h) and what FreeRDP needs once per process
- * before the first connect: WLog's level and output, its loggers made on one thread, only the
- * codecs a load client uses (all in compat/). */
+ * before the first connect: WLog's level and output (clean logoffs' errors demoted), its loggers
+ * made on one thread, only the codecs a load client uses (all in compat/). */
 #include "agent/rdp/kind.h"
 
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "compat/client_codecs.h"
 #include "compat/codec_threads.h"
 #include "compat/wlog_loggers.h"
+#include "compat/wlog_logoff.h"
 
 static void freerdp_process_setup(void)
 {
@@ -25,11 +26,9 @@ static void freerdp_process_setup(void)
     wLog *root = WLog_GetRoot();
     if (!getenv("WLOG_LEVEL"))
         WLog_SetLogLevel(root, WLOG_WARN);
-    /* keep FreeRDP's lines off stdout, which carries JSON records in standalone mode */
-    WLog_SetLogAppenderType(root, WLOG_APPENDER_CONSOLE);
-    wLogAppender *app = WLog_GetLogAppender(root);
-    if (app)
-        WLog_ConfigureAppender(app, "outputstream", (void *)"stderr");
+    /* FreeRDP's lines on stderr (stdout carries JSON records in standalone mode), but the errors
+     * every clean logoff ends with */
+    wlog_logoff_install();
     /* before the first connection: WinPR reads the RemoteFX thread setting once */
     codec_threads_off();
     wlog_loggers_create();

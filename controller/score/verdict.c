@@ -38,14 +38,29 @@ static void add(struct verdict *v, const char *text, double actual, enum verdict
     va_end(ap);
 }
 
+/* "; 2 of 2 sessions failed (auth 2)" when sessions failed, else "": why a run has no samples. */
+static void failed_sessions(const struct summary *s, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!s->failed_sessions)
+        return;
+    size_t l = (size_t)snprintf(buf, len, "; %u of %u sessions failed (", s->failed_sessions, s->launched);
+    for (size_t i = 0; i < s->reason_count && l < len; i++)
+        l += (size_t)snprintf(buf + l, len - l, "%s%s %u", i ? ", " : "", s->reasons[i].reason, s->reasons[i].count);
+    if (l < len)
+        snprintf(buf + l, len - l, ")");
+}
+
 static void validity(const struct summary *s, struct verdict *v)
 {
     const struct score_params *p = &s->config.params;
     const struct score_result *r = &s->score;
+    char failed[160];
+    failed_sessions(s, failed, sizeof failed);
     if (r->status != SCORE_OK)
         add(v, "enough samples for a baseline", (double)r->samples_ok, VERDICT_INCONCLUSIVE,
-            "too few samples for a baseline: %zu ok '%s' samples, %zu needed%s%s", r->samples_ok,
-            s->measure, r->samples_needed, s->note[0] ? "; " : "", s->note);
+            "too few samples for a baseline: %zu ok '%s' samples, %zu needed%s%s%s", r->samples_ok,
+            s->measure, r->samples_needed, s->note[0] ? "; " : "", s->note, failed);
     else
         add(v, "enough samples for a baseline", (double)r->samples_ok, VERDICT_PASS,
             "%zu ok '%s' samples (%zu needed)", r->samples_ok, s->measure, r->samples_needed);

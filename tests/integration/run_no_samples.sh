@@ -80,6 +80,8 @@ for r in 2 3 4; do
     grep -qE "^sessmax_verdict_code\{run=\"$r\".*\} 2$" "$WORK/om$r.out" || fail "openmetrics $r: no verdict_code 2"
 done
 has om2.out 'reason="auth"'
+has score2.out "0 ok 'vsi' samples, 3 needed; the run recorded no measure samples; 2 of 2 sessions failed (auth 2)"
+has junit2.out "2 of 2 sessions failed (auth 2)"
 
 sm 0 compare compare "$D"
 [ "$(grep -cE '^[1-4] ' "$WORK/compare.out")" = 4 ] || { cat "$WORK/compare.out"; fail "compare: not 4 runs"; }

@@ -221,6 +221,7 @@ static void test_verdict__no_samples_is_a_verdict(void)
     CU_ASSERT_TRUE(has_reason(&v, "no 'app_start' sample in this run"));
     CU_ASSERT_TRUE(has_reason(&v, "timers: none"));
     CU_ASSERT_TRUE(has_reason(&v, "too few samples for a baseline"));
+    CU_ASSERT_TRUE(has_reason(&v, "; 4 of 4 sessions failed (logon_timeout 4)"));
     char *json = verdict_to_json(&s, &v);
     CU_ASSERT_PTR_NOT_NULL_FATAL(json);
     CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"inconclusive\""));
