@@ -2,9 +2,9 @@
 # fuzz.sh -- every libFuzzer harness (tests/fuzz: agent link decoder, workloads, plans, the YAML
 # layer, network profiles, simhost's users file, score and report/dashboard on a tampered results
 # database, the matrix --vary/--cell parsers, a CONFIG's client and drives, simhost's run-box
-# lines and --predict inputs, the small argument parsers) runs for FUZZ_SECONDS
-# (default 30) each. Builds them with clang into a fuzz build
-# beside the normal one (SESSMAX_BUILD_DIR/fuzz-build, -DSESSMAX_FUZZ=ON). Fails on any crash,
+# lines and --predict inputs, the small argument parsers) runs for FUZZ_SECONDS each (default 10:
+# every harness and its seeds run in `make test`; `make fuzz` runs them for 60 s). Builds them with
+# clang into a fuzz build beside the normal one (SESSMAX_BUILD_DIR/fuzz-build, -DSESSMAX_FUZZ=ON). Fails on any crash,
 # sanitizer report, leak, timeout or broken oracle, naming the harness and the saved input.
 set -u
 SRC=${SESSMAX_SOURCE_DIR:?SESSMAX_SOURCE_DIR not set}
@@ -18,5 +18,5 @@ if ! cmake -S "$SRC" -B "$FB" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWit
     echo "FAIL: building the fuzz harnesses"
     exit 1
 fi
-FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash "$SRC/tests/fuzz/run.sh" "$FB" || { echo FAIL; exit 1; }
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash "$SRC/tests/fuzz/run.sh" "$FB" || { echo FAIL; exit 1; }
 echo PASS
