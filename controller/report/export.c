@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "controller/report/prom_label.h"
 #include "controller/score/jsonv.h"
 #include "controller/score/summary_metric.h"
 #include "controller/score/textesc.h"
@@ -319,28 +320,14 @@ static void export_junit(const struct summary *s, const struct verdict *v, FILE 
 
 /* ,key="value" with the value escaped as OpenMetrics says: backslash, double quote and line
  * feed; other control characters (a CR would end the line for some readers) become '?'. */
-static void om_label(FILE *o, const char *key, const char *value)
-{
-    fprintf(o, ",%s=\"", key);
-    for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(o, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", o);
-        else
-            fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, o);
-    }
-    fputc('"', o);
-}
-
 static void om_labels(FILE *o, const struct summary *s)
 {
     fprintf(o, "run=\"%lld\"", (long long)s->run.id);
-    om_label(o, "name", s->run.name);
-    om_label(o, "transport", s->run.transport);
-    om_label(o, "platform", s->run.platform);
-    om_label(o, "network", s->run.network);
-    om_label(o, "client", s->run.client);
+    prom_label(o, 1, "name", s->run.name);
+    prom_label(o, 1, "transport", s->run.transport);
+    prom_label(o, 1, "platform", s->run.platform);
+    prom_label(o, 1, "network", s->run.network);
+    prom_label(o, 1, "client", s->run.client);
 }
 
 static void om_gauge(FILE *o, const struct summary *s, const char *name, const char *help, double v)
@@ -365,8 +352,8 @@ static void om_copies(FILE *o, const struct summary *s)
                        "at its median time (MiB/s).\n");
         fprintf(o, "sessmax_copy_mib_per_s{");
         om_labels(o, s);
-        om_label(o, "timer", t->name);
-        om_label(o, "direction", t->copy_to_client ? "server->client" : "client->server");
+        prom_label(o, 1, "timer", t->name);
+        prom_label(o, 1, "direction", t->copy_to_client ? "server->client" : "client->server");
         fprintf(o, ",bytes=\"%llu\"} ", (unsigned long long)t->copy_bytes);
         if (isfinite(t->mbps_p50))
             fprintf(o, "%.9g\n", t->mbps_p50);
@@ -388,9 +375,9 @@ static void om_failures(FILE *o, const struct summary *s)
         const struct summary_failure *f = &s->failures[i];
         fprintf(o, "sessmax_failed_session_time_seconds{");
         om_labels(o, s);
-        om_label(o, "user", f->user);
-        om_label(o, "reason", f->reason);
-        om_label(o, "screen", f->screen);
+        prom_label(o, 1, "user", f->user);
+        prom_label(o, 1, "reason", f->reason);
+        prom_label(o, 1, "screen", f->screen);
         fprintf(o, "} %.6f\n", f->t_us / 1e6);
     }
 }
@@ -420,7 +407,7 @@ static void export_openmetrics(const struct summary *s, const struct verdict *v,
         for (size_t k = 0; k < 4; k++) {
             fprintf(o, "sessmax_timer_ms{");
             om_labels(o, s);
-            om_label(o, "timer", t->name);
+            prom_label(o, 1, "timer", t->name);
             fprintf(o, ",quantile=\"%s\"} ", q[k]);
             if (isfinite(x[k]))
                 fprintf(o, "%.9g\n", x[k]);
