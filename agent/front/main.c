@@ -1,5 +1,6 @@
-/* main.c -- sessmax-agent: dispatches to `run` and `shot` (standalone.c) or `connect` (the
- * controller link, link.c). Options before the command: --help, --version. */
+/* main.c -- sessmax-agent: dispatches to `run` and `shot` (standalone.c), `connect` (the
+ * controller link, link.c), `netcheck` or `probe` (probe_cmd.c). Options before the command:
+ * --help, --version. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "agent/link/link.h"
 #include "agent/netcheck/netcheck.h"
+#include "agent/front/probe_cmd.h"
 #include "agent/front/standalone.h"
 #include "common/log.h"
 
@@ -28,6 +30,7 @@ static const struct {
     { "shot", standalone_shot },
     { "connect", link_main },
     { "netcheck", netcheck_main },
+    { "probe", probe_cmd_main },
 };
 
 int main(int argc, char **argv)

@@ -15,6 +15,7 @@
 #include <sysexits.h>
 
 #include "agent/engine/engine.h"
+#include "agent/front/cert_hint.h"
 #include "agent/front/standalone_opts.h"
 #include "agent/interp/interp.h"
 #include "common/hostport.h"
@@ -218,7 +219,7 @@ struct shot {
     struct event_base *base;
     struct engine *eng;
     struct event *wait_ev;
-    int saved, failed, uniform;
+    int saved, failed, uniform, tls_failed;
 };
 
 /* A screen of one colour is a desktop that has not painted (yet): not worth a PNG's exit 0. */
@@ -286,8 +287,7 @@ static void shot_session_cb(void *ctx, const struct rec_session *e)
         fprintf(stderr, "sessmax-agent shot: %s: %s: %s\n", e->user,
                 failure_reason_name(e->reason), e->detail);
         if (e->reason == FAIL_TLS)
-            fprintf(stderr, "hint: the server's certificate was not accepted: pin it with --fingerprint "
-                    "sha256:AA:BB:... (the warning above shows it), or pass --no-verify on a network you trust\n");
+            s->tls_failed = 1;   /* the hint (its fingerprint) once the loop has ended */
     }
 }
 
@@ -343,6 +343,9 @@ int standalone_shot(int argc, char **argv)
         if (engine_start_session(s.eng, &spec) == 0) {
             event_base_dispatch(s.base);
             rc = s.saved && !s.uniform ? 0 : 1;
+            if (s.tls_failed)
+                cert_hint_print(o.target, host, o.cfg.port, o.cfg.fingerprint,
+                                o.cfg.connect_timeout_ms && o.cfg.connect_timeout_ms < 10000 ? o.cfg.connect_timeout_ms : 10000);
         }
     }
     engine_free(s.eng);

@@ -15,7 +15,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args fuzz_x224}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -49,6 +49,9 @@ seeds() {
                printf '\001sha256:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF' >"$dir/pin"
                printf '\00310MB' >"$dir/drive-size"; printf '\00410%%' >"$dir/tolerance" ;;
     fuzz_score|fuzz_report) printf '\000\000\000\000\001\004{"x"' >"$dir/empty-edit" ;;
+    fuzz_x224) printf '\003\000\000\023\016\320\000\000\000\000\000\002\037\010\000\001\000\000\000' >"$dir/tls"
+               printf '\003\000\000\023\016\320\000\000\000\000\000\003\000\010\000\005\000\000\000' >"$dir/failure"
+               printf '\003\000\000\013\006\320\000\000\000\000\000' >"$dir/legacy" ;;
     esac
     # inputs that once found something (tests/fuzz/seeds/NAME/crash-*), kept as regression seeds
     if ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1; then
@@ -67,6 +70,7 @@ max_len() {
     fuzz_proto|fuzz_sim_users) echo 2048 ;;
     fuzz_score|fuzz_report) echo 512 ;;       # up to 8 edits of a column to bytes or text
     fuzz_args) echo 256 ;;                    # one argument
+    fuzz_x224) echo 64 ;;                     # a Connection Confirm is 11 or 19 bytes
     *) echo 1024 ;;                           # netprofile, client, drives, matrix: one value
     esac
 }

@@ -29,8 +29,9 @@ allowed() {
     agent/x11) echo "common agent/driver agent/engine agent/interp agent/netem" ;;
     agent/netem) echo "common agent/engine" ;;
     agent/netcheck) echo "common agent/netem" ;;
+    agent/pin) echo "common" ;;
     agent/link) echo "common agent/engine agent/netem agent/rdp agent/x11" ;;   # pick the kind
-    agent/front) echo "common agent/engine agent/interp agent/link agent/netcheck agent/netem agent/rdp agent/x11" ;;
+    agent/front) echo "common agent/engine agent/interp agent/link agent/netcheck agent/netem agent/pin agent/rdp agent/x11" ;;
     simhost/desktop) echo "common" ;;
     simhost/server) echo "common compat simhost/desktop" ;;
     simhost/model) echo "common simhost/desktop simhost/server" ;;
