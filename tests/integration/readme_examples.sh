@@ -37,9 +37,15 @@ set +e
 "$B/sessmax" run run-plan.yaml >run.log 2>&1
 rc=$?
 set -e
-[ "$rc" -eq 0 ] || { tail -20 run.log; fail "run exited $rc"; }
 grep -q "4 sessions: 4 ended cleanly, 0 failed" run.log || fail "not every session ended cleanly"
-grep -q "^verdict    pass" run.log || fail "no pass verdict"
+# pass; on a loaded machine the agent's loop lag alone may make it inconclusive (exit 2), nothing else
+if [ "$rc" -eq 2 ]; then
+    grep -q "^verdict    inconclusive" run.log || { tail -20 run.log; fail "exit 2 without an inconclusive verdict"; }
+    ! grep "^  \[inconclusive\]" run.log | grep -v "agent loop lag" || fail "inconclusive for more than the loop lag"
+else
+    [ "$rc" -eq 0 ] || { tail -20 run.log; fail "run exited $rc"; }
+    grep -q "^verdict    pass" run.log || fail "no pass verdict"
+fi
 "$B/sessmax" report results.db --run 1 -o report.html >report.log 2>&1 || fail "report failed"
 grep -q "app_start" report.html || fail "report does not show the timer"
 echo "readme_examples: ok"
