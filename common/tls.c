@@ -1,10 +1,16 @@
-/* tls.c -- self-signed controller certificates and fingerprint pinning for the agent link. */
+/* tls.c -- the controller's certificate (self-signed, or from files) and fingerprint pinning for
+ * the agent link. */
 #include "common/tls.h"
 
+#include "common/secret_file.h"
+
 #include <ctype.h>
+#include <errno.h>
+#include <openssl/bio.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <stdio.h>
@@ -62,6 +68,86 @@ fail:
     X509_free(x);
     EVP_PKEY_free(key);
     return NULL;
+}
+
+static const char *ssl_reason(void)
+{
+    const char *r = ERR_reason_error_string(ERR_get_error());
+    return r ? r : "unknown error";
+}
+
+static X509 *read_cert(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open the certificate: %s", path, strerror(errno));
+        return NULL;
+    }
+    X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
+    fclose(f);
+    if (!x)
+        snprintf(err, errlen, "%s: not a PEM certificate (%s)", path, ssl_reason());
+    return x;
+}
+
+/* The private key from an owner-only PEM file; the text read is wiped. */
+static EVP_PKEY *read_key(const char *path, char *err, size_t errlen)
+{
+    char pem[16384];
+    EVP_PKEY *key = NULL;
+    if (secret_file_read(path, "the TLS key file", pem, sizeof pem, err, errlen) < 0)
+        return NULL;
+    BIO *b = BIO_new_mem_buf(pem, (int)strlen(pem));
+    if (b)
+        key = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
+    if (!key)
+        snprintf(err, errlen, "%s: not an unencrypted PEM private key (%s)", path, ssl_reason());
+    BIO_free(b);
+    OPENSSL_cleanse(pem, sizeof pem);
+    return key;
+}
+
+SSL_CTX *tls_server_ctx_files(const char *cert_path, const char *key_path, char fp[TLS_FP_LEN], char *err,
+                              size_t errlen)
+{
+    SSL_CTX *ctx = NULL;
+    EVP_PKEY *key = NULL;
+    X509 *x = read_cert(cert_path, err, errlen);
+    if (!x || !(key = read_key(key_path, err, errlen)))
+        goto out;
+    if (!X509_check_private_key(x, key)) {
+        snprintf(err, errlen, "%s: this key does not belong to the certificate %s", key_path, cert_path);
+        goto out;
+    }
+    ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx || !SSL_CTX_use_certificate(ctx, x) || !SSL_CTX_use_PrivateKey(ctx, key)) {
+        snprintf(err, errlen, "%s: cannot use this certificate: %s", cert_path, ssl_reason());
+        SSL_CTX_free(ctx);
+        ctx = NULL;
+        goto out;
+    }
+    SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);   /* RFC 9266 exporter binding */
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    X509_digest(x, EVP_sha256(), md, &n);
+    format_fp(md, n, fp);
+out:
+    X509_free(x);
+    EVP_PKEY_free(key);
+    return ctx;
+}
+
+int tls_file_fingerprint(const char *path, char fp[TLS_FP_LEN], char *err, size_t errlen)
+{
+    X509 *x = read_cert(path, err, errlen);
+    if (!x)
+        return -1;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    X509_digest(x, EVP_sha256(), md, &n);
+    X509_free(x);
+    format_fp(md, n, fp);
+    return 0;
 }
 
 SSL_CTX *tls_client_ctx(char *err, size_t errlen)

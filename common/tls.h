@@ -1,8 +1,10 @@
-/* tls.h -- TLS for the agent link: a throw-away self-signed certificate for the controller and
- * certificate pinning by SHA-256 fingerprint on the agent.
+/* tls.h -- TLS for the agent link: the controller's certificate (a throw-away self-signed one, or
+ * a persistent one from files) and certificate pinning by SHA-256 fingerprint on the agent.
  *
- * The controller makes a fresh P-256 key and certificate per run (nothing written to disk) and
- * prints its fingerprint; agents pin it (`--tls-pin sha256:...`) or skip the check
+ * By default the controller makes a fresh P-256 key and certificate per run (nothing written to
+ * disk) and prints its fingerprint; with agents.tls_cert/tls_key it loads one from PEM files (the
+ * key file owner-only, as every secret), so the pin stays the same from run to run. Agents pin it
+ * (`--tls-pin sha256:...`, or `--tls-pin-cert FILE` with the certificate) or skip the check
  * (`--tls-insecure`). TLS 1.3 only: the wire binds its proofs and frame keys to the session with
  * the RFC 9266 exporter, so a relay in the middle cannot authenticate. */
 #ifndef SESSMAX_TLS_H
@@ -18,6 +20,13 @@ typedef struct ssl_st SSL;
 /* Server context with a new self-signed certificate; its fingerprint goes into fp. NULL (err
  * filled) on failure. Free with SSL_CTX_free. */
 SSL_CTX *tls_server_ctx(char fp[TLS_FP_LEN], char *err, size_t errlen);
+/* Server context with the certificate (PEM) and private key (PEM, a file of mode 0600 or
+ * stricter) from these files; the certificate's fingerprint goes into fp. NULL with a one-line
+ * "PATH: reason" in err. */
+SSL_CTX *tls_server_ctx_files(const char *cert_path, const char *key_path, char fp[TLS_FP_LEN], char *err,
+                              size_t errlen);
+/* The fingerprint of the first certificate in a PEM file. 0, or -1 with "PATH: reason" in err. */
+int tls_file_fingerprint(const char *path, char fp[TLS_FP_LEN], char *err, size_t errlen);
 /* Client context (peer verification is done by tls_check_pin, not by a CA). */
 SSL_CTX *tls_client_ctx(char *err, size_t errlen);
 /* The peer certificate's fingerprint ("sha256:AA:BB:..."); -1 when there is none. */

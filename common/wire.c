@@ -418,7 +418,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
         unsigned long ssl_err = bufferevent_get_openssl_error(w->bev);
         if (what & BEV_EVENT_EOF)
             snprintf(t, sizeof t, "connection closed by %s", w->peer);
-        else if (ssl_err)
+        else if (ssl_err && (w->connected || ERR_reason_error_string(ssl_err)))
             snprintf(t, sizeof t, "TLS error with %s: %s", w->peer, ERR_reason_error_string(ssl_err) ?
                      ERR_reason_error_string(ssl_err) : "unknown");
         else
@@ -561,6 +561,7 @@ void wire_free(struct wire *w)
 
 int wire_is_ready(const struct wire *w) { return w && w->state == W_READY; }
 int wire_refused(const struct wire *w) { return w && w->refused; }
+int wire_connected(const struct wire *w) { return w && w->connected; }
 void wire_rebind(struct wire *w, void *arg) { w->cb.arg = arg; }
 
 size_t wire_pending_out(const struct wire *w)

@@ -79,6 +79,9 @@ void wire_rebind(struct wire *w, void *arg);
 /* 1 when the link ended because the authenticated peer sent ERROR (a refusal to believe, not a
  * broken connection). */
 int wire_refused(const struct wire *w);
+/* 1 once the connection itself was made (TCP, and the TLS handshake when there is TLS), whatever
+ * happened after; 0 for a connection that was refused, unreachable or timed out. */
+int wire_connected(const struct wire *w);
 
 /* Queues one message. 0, or -1 if it cannot be encoded or the wire is closed. */
 int wire_send(struct wire *w, const struct proto_msg *m);

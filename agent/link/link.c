@@ -6,6 +6,10 @@
  * when a batch is full) that wait in the outbox (outbox.h) until the controller ACKs them, once
  * they are in its store; the agent exits 0 only when every batch was acknowledged after DONE.
  *
+ * The first link may have to wait: with --controller-wait the agent tries again (dialwait.h) while
+ * no controller answers yet -- refused, unreachable, a name not in DNS yet, as when agents and
+ * controller start together on Kubernetes -- and exits 69 (unavailable) at the deadline.
+ *
  * A broken link is not the end: sessions go on, results keep collecting in the outbox, and the
  * agent reconnects (exponential backoff with jitter) for as long as the controller's grace period
  * (from WELCOME) lasts, proves the token again and shows its resume ticket; the controller's
@@ -13,6 +17,7 @@
  * period, or when the controller refuses it, the agent drops its sessions and exits 1: it never
  * runs unsupervised for long. */
 #include "agent/link/link.h"
+#include "agent/link/dialwait.h"
 #include "agent/link/link_opts.h"
 #include "agent/netem/netem.h"
 #include "agent/link/outbox.h"
@@ -60,7 +65,9 @@ struct link {
     struct wire *wire;
     struct engine *engine;
     struct workload *wl;
-    struct event *flush_ev, *sig_int, *sig_term, *retry_ev;
+    struct event *flush_ev, *sig_int, *sig_term, *retry_ev, *dial_ev;
+    struct dialwait dial;          /* the first link: how long and how often to try */
+    int dial_over;                 /* gave up on the first link */
     struct proto_buf batch;
     struct outbox *ob;             /* batches not yet acknowledged */
     uint64_t next_seq;
@@ -436,14 +443,20 @@ static void retry_cb(evutil_socket_t fd, short what, void *arg)
         retry_later(l);
 }
 
+static void dial_failed(struct link *l, const char *why);
+
 static void on_close(struct wire *w, const char *reason, void *arg)
 {
     struct link *l = arg;
-    int refused = wire_refused(w);
+    int refused = wire_refused(w), reached = wire_connected(w);
     wire_free(w);
     l->wire = NULL;
     if (l->done_on_link && outbox_frames(l->ob) == 0) {
         finish(l, 0);
+        return;
+    }
+    if (!l->welcomed && !reached) {
+        dial_failed(l, reason);    /* no controller answered yet */
         return;
     }
     if (!l->welcomed || !l->grace_ms || refused) {
@@ -469,6 +482,7 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 
 /* --- setup ----------------------------------------------------------------------------------- */
 
+/* 0; -1 for text that is not HOST:PORT; 1 for a name that does not resolve (yet). */
 static int resolve(const char *addr, struct sockaddr_storage *ss, int *sslen)
 {
     char host[256], service[8];
@@ -482,7 +496,7 @@ static int resolve(const char *addr, struct sockaddr_storage *ss, int *sslen)
     }
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
     if (getaddrinfo(host, service, &hints, &res) != 0 || !res)
-        return -1;
+        return 1;
     memcpy(ss, res->ai_addr, res->ai_addrlen);
     *sslen = (int)res->ai_addrlen;
     freeaddrinfo(res);
@@ -517,14 +531,55 @@ static int connect_link(struct link *l)
     return -1;
 }
 
+/* --- the first link: waiting for a controller that does not answer yet ---------------------------- */
+
+/* The first link did not reach a controller: another attempt after the backoff, or exit 69 at the
+ * deadline. Called once per attempt (a pending attempt means this one was counted already). */
+static void dial_failed(struct link *l, const char *why)
+{
+    if (l->dial_over || evtimer_pending(l->dial_ev, NULL))
+        return;
+    uint32_t rnd;
+    uint64_t now = clock_now_us();
+    proto_random((uint8_t *)&rnd, sizeof rnd);
+    int64_t ms = dialwait_next_ms(&l->dial, now, rnd);
+    if (ms < 0) {
+        log_error("no controller at %s: %s (%u attempt%s; --controller-wait %.0f s)", l->o->addr, why,
+                  l->dial.failures, l->dial.failures == 1 ? "" : "s", l->o->wait_us / 1e6);
+        l->dial_over = 1;
+        finish(l, EX_UNAVAILABLE);
+        return;
+    }
+    if (dialwait_should_log(&l->dial, now))
+        log_warn("no controller at %s yet: %s; trying again (attempt %u, %.0f s left)", l->o->addr, why,
+                 l->dial.failures + 1, (l->dial.deadline_us - now) / 1e6);
+    struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+    evtimer_add(l->dial_ev, &tv);
+}
+
+static void dial_cb(evutil_socket_t fd, short what, void *arg)
+{
+    struct link *l = arg;
+    char why[320];
+    (void)fd;
+    (void)what;
+    if (resolve(l->o->addr, &l->ss, &l->sslen) != 0) {
+        snprintf(why, sizeof why, "cannot resolve '%s'", l->o->addr);
+        dial_failed(l, why);
+    } else if (connect_link(l) < 0) {
+        dial_failed(l, "cannot open a connection");
+    }
+}
+
 static int setup_events(struct link *l)
 {
     struct timeval tv = { 0, FLUSH_MS * 1000 };
     l->flush_ev = event_new(l->base, -1, EV_PERSIST, flush_cb, l);
     l->retry_ev = evtimer_new(l->base, retry_cb, l);
+    l->dial_ev = evtimer_new(l->base, dial_cb, l);
     l->sig_int = evsignal_new(l->base, SIGINT, signal_cb, l);
     l->sig_term = evsignal_new(l->base, SIGTERM, signal_cb, l);
-    if (!l->flush_ev || !l->retry_ev || !l->sig_int || !l->sig_term)
+    if (!l->flush_ev || !l->retry_ev || !l->dial_ev || !l->sig_int || !l->sig_term)
         return -1;
     return event_add(l->flush_ev, &tv) == 0 && event_add(l->sig_int, NULL) == 0 && event_add(l->sig_term, NULL) == 0
                ? 0 : -1;
@@ -542,6 +597,7 @@ static void teardown(struct link *l)
     free(l->started);
     if (l->flush_ev) event_free(l->flush_ev);
     if (l->retry_ev) event_free(l->retry_ev);
+    if (l->dial_ev) event_free(l->dial_ev);
     if (l->sig_int) event_free(l->sig_int);
     if (l->sig_term) event_free(l->sig_term);
     if (l->base)
@@ -562,7 +618,7 @@ int link_main(int argc, char **argv)
         return EX_CONFIG;
     l.token = token;
     if (resolve(o.addr, &l.ss, &l.sslen) < 0) {
-        fprintf(stderr, "sessmax-agent connect: cannot resolve '%s' (expected HOST:PORT)\n", o.addr);
+        fprintf(stderr, "sessmax-agent connect: '%s' is not HOST:PORT\n", o.addr);
         rc = EX_USAGE;
         goto out;
     }
@@ -579,11 +635,9 @@ int link_main(int argc, char **argv)
     l.ob = outbox_new((size_t)o.buffer_mib << 20, o.spill_dir);
     if (!l.base || !l.ob || setup_events(&l) < 0)
         goto out;
-    if (connect_link(&l) < 0) {
-        fprintf(stderr, "sessmax-agent connect: cannot connect to %s\n", o.addr);
-        rc = EX_UNAVAILABLE;
-        goto out;
-    }
+    dialwait_init(&l.dial, clock_now_us(), o.wait_us);
+    struct timeval now = { 0, 0 };
+    evtimer_add(l.dial_ev, &now);   /* the first attempt, on the loop */
     log_info("connecting to %s as '%s' (capacity %u%s)", o.addr, l.name, o.capacity, o.tls ? ", TLS" : "");
     event_base_dispatch(l.base);
     rc = l.exit_code;

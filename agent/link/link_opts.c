@@ -3,6 +3,8 @@
 
 #include "common/numarg.h"
 #include "common/proto.h"
+#include "common/tls.h"
+#include "common/ydoc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,17 +24,21 @@
 #define BUFFER_MIB_DEFAULT 64
 
 static const char *usage_text =
-    "usage: sessmax-agent connect HOST:PORT [--name NAME] [--capacity N] [--tls [--tls-pin sha256:...|--tls-insecure]]\n"
+    "usage: sessmax-agent connect HOST:PORT [--name NAME] [--capacity N] [--controller-wait DURATION]\n"
+    "                             [--tls [--tls-pin sha256:...|--tls-pin-cert FILE|--tls-insecure]]\n"
     "                             [--shot-dir DIR] [--config-dir DIR] [--connect-threads N]\n"
     "                             [--token-file FILE | --token-fd N] [--buffer-mib N] [--spill-dir DIR]\n"
     "The shared token (16-64 characters) comes from --token-file (mode 0600 or stricter), an inherited\n"
     "descriptor --token-fd, or the environment variable SESSMAX_TOKEN -- never the command line.\n"
     "If the controller link breaks, sessions go on and their results wait (up to --buffer-mib MiB in\n"
     "memory, default 64, then in a 0600 file in --spill-dir, default $TMPDIR or /tmp) until the agent\n"
-    "has reconnected and the controller acknowledged them.\n";
+    "has reconnected and the controller acknowledged them.\n"
+    "--controller-wait 2m: while no controller answers yet (refused, unreachable, unknown name), try\n"
+    "again with backoff (0.5 s doubling to 5 s) for that long, then exit 69; default 0 (one attempt).\n"
+    "--tls-pin-cert FILE pins the certificate in FILE (PEM: the controller's agents.tls_cert).\n";
 
 enum { O_NAME = 256, O_CAPACITY, O_TLS, O_PIN, O_INSECURE, O_SHOTS, O_TOKEN_FILE, O_TOKEN_FD, O_CONFIG_DIR,
-       O_THREADS, O_BUFFER, O_SPILL };
+       O_THREADS, O_BUFFER, O_SPILL, O_WAIT, O_PIN_CERT };
 
 static const struct option LONGOPTS[] = {
     { "name", required_argument, NULL, O_NAME },
@@ -47,6 +53,8 @@ static const struct option LONGOPTS[] = {
     { "connect-threads", required_argument, NULL, O_THREADS },
     { "buffer-mib", required_argument, NULL, O_BUFFER },
     { "spill-dir", required_argument, NULL, O_SPILL },
+    { "controller-wait", required_argument, NULL, O_WAIT },
+    { "tls-pin-cert", required_argument, NULL, O_PIN_CERT },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -71,6 +79,30 @@ static int usage_error(const char *what, const char *arg)
     return EX_USAGE;
 }
 
+/* --controller-wait: a duration with a unit ("90s", "2m"), at most a day. */
+static int wait_option(struct link_opts *o, const char *v)
+{
+    if (ydoc_parse_duration_us(v, &o->wait_us) < 0 || o->wait_us > 86400000000ull) {
+        fprintf(stderr, "sessmax-agent connect: --controller-wait: expected a duration up to 24h (e.g. 120s, 2m), "
+                        "got '%s'\n", v);
+        return -1;
+    }
+    return 0;
+}
+
+/* --tls-pin-cert: the fingerprint of the certificate in the file becomes the pin. */
+static int pin_cert_option(struct link_opts *o, const char *path)
+{
+    char err[400];
+    if (tls_file_fingerprint(path, o->pin_buf, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax-agent connect: --tls-pin-cert: %s\n", err);
+        return -1;
+    }
+    o->pin = o->pin_buf;
+    o->tls = 1;
+    return 0;
+}
+
 static int option(struct link_opts *o, int c, const char *v)
 {
     unsigned fd;
@@ -91,6 +123,8 @@ static int option(struct link_opts *o, int c, const char *v)
     case O_THREADS: return number("--connect-threads", v, 1, THREADS_MAX, &o->connect_threads);
     case O_BUFFER: return number("--buffer-mib", v, 1, BUFFER_MIB_MAX, &o->buffer_mib);
     case O_SPILL: o->spill_dir = v; return 0;
+    case O_WAIT: return wait_option(o, v);
+    case O_PIN_CERT: return pin_cert_option(o, v);
     default: return -1;
     }
 }

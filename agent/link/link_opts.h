@@ -1,6 +1,7 @@
 /* link_opts.h -- the command line of `sessmax-agent connect` and where its token comes from.
  * Numbers are checked (a bad one is a one-line error naming the option and the value); the token
- * is read from --token-file (0600), an inherited --token-fd, or SESSMAX_TOKEN, never argv. */
+ * is read from --token-file (0600), an inherited --token-fd, or SESSMAX_TOKEN, never argv; the
+ * pin is given (--tls-pin) or taken from the controller's certificate file (--tls-pin-cert). */
 #ifndef SESSMAX_LINK_OPTS_H
 #define SESSMAX_LINK_OPTS_H
 
@@ -12,6 +13,8 @@ struct link_opts {
     const char *spill_dir;        /* unacknowledged results past buffer_mib go to a file here */
     unsigned capacity, connect_threads;
     unsigned buffer_mib;          /* unacknowledged results kept in memory before spilling */
+    uint64_t wait_us;             /* --controller-wait: keep trying to reach the controller this long */
+    char pin_buf[128];            /* the fingerprint of --tls-pin-cert (pin points here) */
     int tls, insecure, token_fd;
 };
 

@@ -381,7 +381,9 @@ struct agentpool *agentpool_new(struct event_base *base, const struct agentpool_
     p->ev = *ev;
     p->token = strdup(cfg->token);
     p->cfg.token = NULL;
-    if (cfg->tls && !(p->ssl_ctx = tls_server_ctx(p->fingerprint, err, errlen)))
+    if (cfg->tls && !(p->ssl_ctx = cfg->tls_cert ? tls_server_ctx_files(cfg->tls_cert, cfg->tls_key, p->fingerprint,
+                                                                          err, errlen)
+                                                 : tls_server_ctx(p->fingerprint, err, errlen)))
         goto fail;
     if (!p->token || open_listener(p, err, errlen) < 0)
         goto fail;

@@ -84,6 +84,7 @@ struct agentpool_config {
     const char *shot_dir;         /* local agents save PNGs of timed-out waits here; NULL: none */
     const char *password_env;     /* the plan's password variable: local agents do not inherit it */
     uint32_t grace_ms;            /* a remote agent may resume a broken link within; 0: never */
+    const char *tls_cert, *tls_key; /* TLS: the certificate and key files; NULL: a fresh certificate */
 };
 
 /* Opens the listener and spawns local agents. NULL with err on failure. */

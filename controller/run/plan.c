@@ -218,10 +218,38 @@ static int parse_credentials(struct ctx *c, const struct ydoc_node *m)
     return 0;
 }
 
+/* agents.tls_cert and tls_key: both or neither, only with TLS; paths start at the plan's folder. */
+static int parse_tls_files(struct ctx *c, const struct ydoc_node *m, struct plan_agents *a)
+{
+    char *cert = NULL, *key = NULL;
+    if (get_str(c, m, "tls_cert", &cert) < 0 || get_str(c, m, "tls_key", &key) < 0)
+        goto fail;
+    if (!cert != !key) {
+        ydoc_error(c->doc, ydoc_get(m, cert ? "tls_cert" : "tls_key"), c->err, c->errlen,
+                   "agents: give both 'tls_cert' and 'tls_key' (PEM files), or neither");
+        goto fail;
+    }
+    if (cert && !a->tls) {
+        ydoc_error(c->doc, ydoc_get(m, "tls_cert"), c->err, c->errlen, "agents: 'tls_cert' needs 'tls: true'");
+        goto fail;
+    }
+    if (cert) {
+        a->tls_cert = resolve(c->p, cert);
+        a->tls_key = resolve(c->p, key);
+    }
+    free(cert);
+    free(key);
+    return 0;
+fail:
+    free(cert);
+    free(key);
+    return -1;
+}
+
 static int parse_agents(struct ctx *c, const struct ydoc_node *m)
 {
     static const char *const keys[] = { "local", "cpus", "expect", "listen", "capacity", "wait", "tls",
-                                        "heartbeat_timeout", "grace", NULL };
+                                        "heartbeat_timeout", "grace", "tls_cert", "tls_key", NULL };
     struct plan_agents *a = &c->p->agents;
     if (ydoc_check_keys(c->doc, m, keys, "agents", c->err, c->errlen) < 0)
         return -1;
@@ -240,6 +268,8 @@ static int parse_agents(struct ctx *c, const struct ydoc_node *m)
         return -1;
     const struct ydoc_node *n;
     if ((n = ydoc_get(m, "tls")) && ydoc_bool(c->doc, n, &a->tls, c->err, c->errlen) < 0)
+        return -1;
+    if (parse_tls_files(c, m, a) < 0)
         return -1;
     if (local && (n = ydoc_get(m, "listen")))
         return ydoc_error(c->doc, n, c->err, c->errlen, "'listen' is for remote agents ('expect: N'); local agents use loopback");
@@ -508,6 +538,8 @@ void plan_free(struct plan *p)
     free(p->workload_path);
     free(p->agents.cpus);
     free(p->agents.listen);
+    free(p->agents.tls_cert);
+    free(p->agents.tls_key);
     free(p->results);
     free(p->focus);
     free(p);

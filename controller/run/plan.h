@@ -60,6 +60,8 @@ struct plan_agents {
     char *listen;                  /* remote: "ADDR:PORT" (default 127.0.0.1:7400) */
     uint64_t wait_us;              /* how long to wait for the agents; default 30 s local, 5 m remote */
     int tls;                       /* agent link over TLS (default: 1 remote, 0 local) */
+    char *tls_cert, *tls_key;      /* TLS: the controller's certificate and key (PEM, resolved relative
+                                    * to the plan; the key 0600); NULL: a fresh one per run */
     uint64_t heartbeat_timeout_us; /* agent silent this long = lost; default 15 s */
     uint64_t grace_us;             /* remote agents may resume a broken link within; default 2 min, 0 off */
 };

@@ -78,13 +78,14 @@ static int get_token(struct runner *r)
     if (r->plan->agents.mode == PLAN_AGENTS_LOCAL)
         return proto_new_token(r->token) == 0 ? 0 : EX_SOFTWARE;
     const char *t = getenv("SESSMAX_TOKEN");
-    if (!t || strlen(t) < RUN_TOKEN_MIN_LEN || strlen(t) > RUN_TOKEN_MAX_LEN) {
+    size_t len = t ? strcspn(t, "\r\n") : 0;   /* a Secret file's trailing newline is not part of it */
+    if (!t || len < RUN_TOKEN_MIN_LEN || len > RUN_TOKEN_MAX_LEN || t[len + strspn(t + len, "\r\n")]) {
         fprintf(stderr, "sessmax run: remote agents need a shared token of %d-%d characters in SESSMAX_TOKEN "
                         "(on the controller and on every agent), e.g. export SESSMAX_TOKEN=$(openssl rand -hex 32)\n",
                 RUN_TOKEN_MIN_LEN, RUN_TOKEN_MAX_LEN);
         return EX_CONFIG;
     }
-    snprintf(r->token, sizeof r->token, "%s", t);
+    snprintf(r->token, sizeof r->token, "%.*s", (int)len, t);
     return 0;
 }
 
@@ -150,7 +151,8 @@ static int start_pool(struct runner *r, const char *db_path)
                                    (uint32_t)(p->agents.heartbeat_timeout_us / 1000),
                                    r->opt->agent_bin ? r->opt->agent_bin : getenv("SESSMAX_AGENT_BIN"), agent_log,
                                    shot_dir(r, db_path, shot_path, sizeof shot_path), p->cred.password_env,
-                                   local ? 0 : (uint32_t)(p->agents.grace_us / 1000) };
+                                   local ? 0 : (uint32_t)(p->agents.grace_us / 1000), p->agents.tls_cert,
+                                   p->agents.tls_key };
     snprintf(r->shots, sizeof r->shots, "%s", pc.shot_dir ? pc.shot_dir : "");
     struct agentpool_events ev = intake_events(r);
     r->pool = agentpool_new(r->base, &pc, &ev, err, sizeof err);

@@ -44,12 +44,15 @@ static void test_link_opts__good_line_and_defaults(void)
     CU_ASSERT(o.tls);
     CU_ASSERT_EQUAL(o.token_fd, 5);
     CU_ASSERT_EQUAL(o.buffer_mib, 64);
+    CU_ASSERT_EQUAL(o.wait_us, 0);                 /* one attempt unless told to wait */
     CU_ASSERT_PTR_NOT_NULL(o.spill_dir);
     CU_ASSERT_EQUAL_FATAL(parse("--buffer-mib 2 --spill-dir /var/tmp h:1", &o, err, sizeof err), 0);
     CU_ASSERT_EQUAL(o.capacity, 100);
     CU_ASSERT_EQUAL(o.token_fd, -1);
     CU_ASSERT_EQUAL(o.buffer_mib, 2);
     CU_ASSERT_STRING_EQUAL(o.spill_dir, "/var/tmp");
+    CU_ASSERT_EQUAL_FATAL(parse("h:1 --controller-wait 2m --controller-wait 90s", &o, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(o.wait_us, 90000000ull);
 }
 
 static void test_link_opts__bad_values_name_option_and_value(void)
@@ -67,6 +70,9 @@ static void test_link_opts__bad_values_name_option_and_value(void)
         { "h:1 h:2", "unexpected argument 'h:2'" },
         { "--name x", "missing HOST:PORT" },
         { "h:1 --tls", "--tls-pin" },
+        { "h:1 --controller-wait 2x", "--controller-wait: expected a duration up to 24h (e.g. 120s, 2m), got '2x'" },
+        { "h:1 --controller-wait 25h", "got '25h'" },
+        { "h:1 --tls-pin-cert /nonexistent/tls.crt", "--tls-pin-cert: /nonexistent/tls.crt: cannot open" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct link_opts o;

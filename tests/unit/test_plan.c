@@ -104,6 +104,7 @@ static void test_plan__relative_paths_and_labels(void)
     CU_ASSERT_EQUAL(p->agents.mode, PLAN_AGENTS_REMOTE);
     CU_ASSERT_EQUAL(p->agents.tls, 1);
     CU_ASSERT_STRING_EQUAL(p->agents.listen, "0.0.0.0:7500");
+    CU_ASSERT_PTR_NULL(p->agents.tls_cert);         /* a fresh certificate per run */
     CU_ASSERT_EQUAL(p->early_stop, 1);
     CU_ASSERT_EQUAL(p->early_stop_margin_us, 60000000);
     CU_ASSERT_STRING_EQUAL(p->network, "wan-250ms-1pct");
@@ -113,6 +114,23 @@ static void test_plan__relative_paths_and_labels(void)
     plan_user_name(p, 0, u, sizeof u);
     CU_ASSERT_STRING_EQUAL(u, "u0");
     plan_free(p);
+}
+
+/* agents.tls_cert/tls_key: both, relative to the plan's folder, only with TLS. */
+static void test_plan__controller_certificate_files(void)
+{
+    const char *text = HEAD "workload: w\nsessions: 4\nlaunch_window: 1s\n"
+                       "agents: {expect: 2, tls_cert: tls/ctl.crt, tls_key: /run/sessmax/tls.key}\n";
+    struct plan *p = plan_load_string("/etc/plans/k.yaml", text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(p->agents.tls_cert, "/etc/plans/tls/ctl.crt");
+    CU_ASSERT_STRING_EQUAL(p->agents.tls_key, "/run/sessmax/tls.key");
+    plan_free(p);
+    CU_ASSERT(refused_with(HEAD "workload: w\nsessions: 4\nlaunch_window: 1s\nagents: {expect: 2, tls_cert: c.pem}\n",
+                           "t.yaml:6:31: agents: give both 'tls_cert' and 'tls_key' (PEM files), or neither"));
+    CU_ASSERT(refused_with(HEAD "workload: w\nsessions: 4\nlaunch_window: 1s\n"
+                           "agents: {expect: 2, tls: false, tls_cert: c.pem, tls_key: k.pem}\n",
+                           "t.yaml:6:43: agents: 'tls_cert' needs 'tls: true'"));
 }
 
 static void test_plan__user_names(void)
@@ -486,6 +504,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_plan__valid_with_defaults),
         UNIT_TEST(test_plan__relative_paths_and_labels),
+        UNIT_TEST(test_plan__controller_certificate_files),
         UNIT_TEST(test_plan__user_names),
         UNIT_TEST(test_plan__refusals_name_the_position),
         UNIT_TEST(test_plan__password_sources),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fake_apiserver.py PORTFILE -- just enough of a Kubernetes API server for
-`kubectl apply --dry-run=client` without a cluster: API discovery for core/v1 (Secret, ConfigMap)
-and batch/v1 (Job), and 404 for every object (so kubectl plans a create). Listens on loopback and
+`kubectl apply --dry-run=client` without a cluster: API discovery for core/v1 (Secret, ConfigMap, Service,
+PersistentVolumeClaim) and batch/v1 (Job), and 404 for every object (so kubectl plans a create). Listens on loopback and
 writes its port to PORTFILE. Validation against the schema is off (--validate=false)."""
 import json
 import sys
@@ -17,7 +17,8 @@ DISCOVERY = {
     "/api": {"kind": "APIVersions", "versions": ["v1"],
              "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]},
     "/api/v1": {"kind": "APIResourceList", "groupVersion": "v1",
-                "resources": [res("secrets", "Secret"), res("configmaps", "ConfigMap"),
+                "resources": [res("secrets", "Secret"), res("configmaps", "ConfigMap"), res("services", "Service"),
+                              res("persistentvolumeclaims", "PersistentVolumeClaim"),
                               res("namespaces", "Namespace", False)]},
     "/apis": {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
         {"name": "batch", "versions": [{"groupVersion": "batch/v1", "version": "v1"}],
