@@ -4,6 +4,7 @@
 #include "agent/front/probe_cmd.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
@@ -108,6 +109,7 @@ int probe_cmd_main(int argc, char **argv)
         memmove(host, host + 1, hl - 2);
         host[hl - 2] = '\0';
     }
+    signal(SIGPIPE, SIG_IGN);   /* OpenSSL writes with write(2): a peer gone mid-handshake is an error, not a signal */
     struct pin_report r;
     enum pin_status st = pin_probe(host, port, (uint64_t)timeout_ms, &r, err, sizeof err);
     if (st != PIN_OK) {

@@ -200,7 +200,11 @@ static enum pin_status tls_failure(int code, char *err, size_t errlen)
 {
     unsigned long e = ERR_get_error();
     const char *r = e ? ERR_reason_error_string(e) : NULL;
-    if (code == SSL_ERROR_ZERO_RETURN || (code == SSL_ERROR_SYSCALL && !e))
+    int eof = code == SSL_ERROR_ZERO_RETURN || (code == SSL_ERROR_SYSCALL && !e);
+#ifdef SSL_R_UNEXPECTED_EOF_WHILE_READING
+    eof |= ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING;   /* OpenSSL 3's EOF */
+#endif
+    if (eof)
         snprintf(err, errlen, "the server closed the connection during the TLS handshake");
     else
         snprintf(err, errlen, "TLS handshake failed: %s", r ? r : "unknown error");

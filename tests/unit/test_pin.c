@@ -1,7 +1,8 @@
 /* test_pin.c -- the probe of an RDP server (agent/pin/pin.c) against fake servers on loopback: a
  * TLS-only server (like simhost), an NLA-only one (the certificate then comes from the NLA
- * connection's TLS handshake), a silent one (a timeout, not a hang), a closed port (connection
- * refused); and how each answer reads as accepted, refused or not offered. */
+ * connection's TLS handshake), one that closes instead of the TLS handshake, a silent one (a
+ * timeout, not a hang), a closed port (connection refused); and how each answer reads as
+ * accepted, refused or not offered. */
 #include "unit.h"
 
 #include "agent/pin/pin.h"
@@ -15,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-enum fake_kind { FAKE_TLS_ONLY, FAKE_NLA_ONLY, FAKE_SILENT };
+enum fake_kind { FAKE_TLS_ONLY, FAKE_NLA_ONLY, FAKE_SILENT, FAKE_TLS_CLOSES };
 
 struct fake {
     enum fake_kind kind;
@@ -29,7 +30,7 @@ struct fake {
 /* The answer to a request for `asked`: selected protocol (>= 0), or -(failure code). */
 static int fake_answer(enum fake_kind k, uint32_t asked)
 {
-    if (k == FAKE_TLS_ONLY)
+    if (k == FAKE_TLS_ONLY || k == FAKE_TLS_CLOSES)
         return asked & X224_PROTOCOL_SSL ? (int)X224_PROTOCOL_SSL : -1;      /* SSL_REQUIRED */
     return asked & X224_PROTOCOL_HYBRID ? (int)X224_PROTOCOL_HYBRID : -5;    /* HYBRID_REQUIRED */
 }
@@ -49,8 +50,8 @@ static void fake_serve(struct fake *f, int c)
     int a = fake_answer(f->kind, req[15]);
     cc[11] = a >= 0 ? 2 : 3;
     cc[15] = (uint8_t)(a >= 0 ? a : -a);
-    if (send(c, cc, sizeof cc, MSG_NOSIGNAL) != (ssize_t)sizeof cc || a <= 0)
-        return;
+    if (send(c, cc, sizeof cc, MSG_NOSIGNAL) != (ssize_t)sizeof cc || a <= 0 || f->kind == FAKE_TLS_CLOSES)
+        return;                                    /* FAKE_TLS_CLOSES: no TLS after choosing it */
     SSL *ssl = SSL_new(f->ctx);
     SSL_set_fd(ssl, c);
     if (SSL_accept(ssl) == 1)
@@ -134,6 +135,22 @@ static void test_pin__nla_only(void)
     fake_stop(&f);
 }
 
+/* A server that chooses TLS, then closes instead of a handshake: the layers are still reported,
+ * the missing certificate says why. */
+static void test_pin__tls_then_close(void)
+{
+    struct fake f;
+    struct pin_report r;
+    char err[400] = "";
+    fake_start(&f, FAKE_TLS_CLOSES);
+    CU_ASSERT_EQUAL(pin_probe("127.0.0.1", f.port, 5000, &r, err, sizeof err), PIN_OK);
+    CU_ASSERT_FALSE(r.have_cert);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.cert_error, "closed the connection during the TLS handshake"));
+    CU_ASSERT_EQUAL(offer(PIN_ASK_TLS, &r.tls), PIN_ACCEPTED);
+    CU_ASSERT_EQUAL(offer(PIN_ASK_RDP, &r.rdp), PIN_REFUSED);
+    fake_stop(&f);
+}
+
 /* A server that accepts and never answers: a timeout within the deadline. */
 static void test_pin__silent(void)
 {
@@ -178,7 +195,8 @@ static void test_pin__offers(void)
 int main(void)
 {
     static const struct unit_test tests[] = {
-        UNIT_TEST(test_pin__tls_only), UNIT_TEST(test_pin__nla_only), UNIT_TEST(test_pin__silent),
+        UNIT_TEST(test_pin__tls_only), UNIT_TEST(test_pin__nla_only), UNIT_TEST(test_pin__tls_then_close),
+        UNIT_TEST(test_pin__silent),
         UNIT_TEST(test_pin__refused), UNIT_TEST(test_pin__offers), UNIT_END,
     };
     return unit_run("pin", tests, NULL, NULL);
