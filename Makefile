@@ -44,9 +44,13 @@ test-asan: deps
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -L unit
 	cd $(ASAN_BUILD) && $(ASAN_ENV) ctest --output-on-failure -R '$(ASAN_E2E)'
 
+# sessmax demo exits with the verdict's code; GNU make can only exit 2 for a failed recipe, so the
+# recipe names the code and its meaning (`sessmax help`) before make's own "Error N" line.
 demo: deps
 	@$(MAKE) --no-print-directory build
-	$(BUILD)/sessmax demo
+	@$(BUILD)/sessmax demo; rc=$$?; [ $$rc = 0 ] || \
+	  echo "make demo: sessmax demo exited $$rc: $$($(BUILD)/sessmax help | sed -n "s/^  $$rc  *\([^(]*[^ (]\).*/\1/p")" >&2; \
+	  exit $$rc
 
 bench: deps
 	@$(MAKE) --no-print-directory build

@@ -25,7 +25,7 @@
 
 #include "common/results.h"
 
-#define SCORE_VERSION "smax-2"   /* smax-2: no crossing before window_base samples */
+#define SCORE_VERSION "smax-3"   /* smax-3: a single-user diagnosis is judged on its focus timer */
 
 struct score_params {
     char measure[RESULTS_NAME_LEN]; /* measure group feeding the index (default "vsi") */

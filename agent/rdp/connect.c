@@ -3,8 +3,14 @@
  * screen's: screen.c) and its release. The session's life is in session.c. */
 #include "agent/rdp/connect.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <freerdp/freerdp.h>
 #include <freerdp/gdi/gdi.h>
@@ -114,4 +120,36 @@ void rdp_connect_kick(void *instance)
         if (fd >= 0)
             shutdown(fd, SHUT_RDWR);
     }
+}
+
+/* One non-blocking connect to ai within timeout_ms: 0, or its errno. */
+static int connect_errno(const struct addrinfo *ai, int timeout_ms)
+{
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0)
+        return errno;
+    int e = connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 ? 0 : errno;
+    if (e == EINPROGRESS) {
+        struct pollfd p = { fd, POLLOUT, 0 };
+        socklen_t el = sizeof e;
+        int n = poll(&p, 1, timeout_ms);
+        if (n == 0)
+            e = ETIMEDOUT;
+        else if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) < 0)
+            e = errno;
+    }
+    close(fd);
+    return e;
+}
+
+int rdp_connect_peer_errno(const char *host, uint16_t port, int timeout_ms)
+{
+    char service[8];
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC }, *res = NULL;
+    snprintf(service, sizeof service, "%u", (unsigned)port);
+    if (!host || getaddrinfo(host, service, &hints, &res) != 0 || !res)
+        return 0;   /* no errno for a name that does not resolve: FreeRDP's DNS error says it */
+    int e = connect_errno(res, timeout_ms);
+    freeaddrinfo(res);
+    return e;
 }

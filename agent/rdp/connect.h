@@ -4,6 +4,8 @@
 #ifndef SESSMAX_RDP_CONNECT_H
 #define SESSMAX_RDP_CONNECT_H
 
+#include <stdint.h>
+
 #include <freerdp/freerdp.h>
 
 /* Sets a fresh instance's context size (struct session_ctx) and the session's connect-time
@@ -19,5 +21,10 @@ void rdp_connect_free_instance(freerdp *inst, int connected);
  * freerdp_connect() and shutdown()s its socket (event handle 1), so a server that accepted TCP
  * and then says nothing cannot hold the worker. Any thread; does not block. */
 void rdp_connect_kick(void *instance);
+
+/* After an attempt that did not reach its peer (failure_wants_peer_errno): a plain TCP connect to
+ * host:port within timeout_ms. Returns its errno (ECONNREFUSED, EHOSTUNREACH, ETIMEDOUT, ...;
+ * 0 when it connected or the name does not resolve). Blocks: connect workers only. */
+int rdp_connect_peer_errno(const char *host, uint16_t port, int timeout_ms);
 
 #endif

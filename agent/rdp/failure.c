@@ -173,12 +173,53 @@ static enum failure_reason classify(const struct failure_facts *f, const char **
     return f->logoff_requested ? FAIL_ABORTED : FAIL_CONNECT;
 }
 
+int failure_wants_peer_errno(const struct failure_facts *f)
+{
+    if (f->connected || f->watchdog || f->cert_rejected || f->error_info || f->have_logon_error)
+        return 0;
+    if (!f->last_error)
+        return 1;
+    if (GET_FREERDP_ERROR_CLASS(f->last_error) != FREERDP_ERROR_CONNECT_CLASS)
+        return 0;
+    switch (GET_FREERDP_ERROR_TYPE(f->last_error)) {
+    case ERRCONNECT_CONNECT_FAILED:
+    case ERRCONNECT_CONNECT_TRANSPORT_FAILED:
+    case ERRCONNECT_CONNECT_UNDEFINED:
+    case ERRCONNECT_DNS_ERROR:
+    case ERRCONNECT_DNS_NAME_NOT_FOUND:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* "HOST:PORT: connection refused (" before connecting, "" once connected: whom the attempt
+ * could not reach, and the errno a plain connect to it got (lower case, inside a sentence). */
+static void peer_prefix(const struct failure_facts *f, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (f->connected || !f->peer || !f->peer[0])
+        return;
+    if (!f->peer_errno) {
+        snprintf(buf, len, "%s: ", f->peer);
+        return;
+    }
+    char sys[128];
+    snprintf(sys, sizeof sys, "%s", strerror(f->peer_errno));
+    if (sys[0] >= 'A' && sys[0] <= 'Z' && !(sys[1] >= 'A' && sys[1] <= 'Z'))
+        sys[0] = (char)(sys[0] - 'A' + 'a');
+    snprintf(buf, len, "%s: %s (", f->peer, sys);
+}
+
 enum failure_reason failure_classify(const struct failure_facts *f, char *detail, size_t len)
 {
     const char *why = "";
     enum failure_reason r = classify(f, &why);
+    char peer[400];
+    peer_prefix(f, peer, sizeof peer);
+    int paren = peer[0] && f->peer_errno;
     if (detail && len)
-        snprintf(detail, len, "%s (last_error 0x%08x, errinfo 0x%x)", why ? why : "?",
+        snprintf(detail, len, "%s%s%slast_error 0x%08x, errinfo 0x%x)", peer, why ? why : "?", paren ? ", " : " (",
                  f->last_error, f->error_info);
     return r;
 }

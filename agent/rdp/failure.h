@@ -22,6 +22,9 @@ struct failure_facts {
     int logoff_requested;    /* the engine had asked this session to log off */
     int desktop_ready;       /* the workload's logon (desktop-ready) condition had held */
     uint32_t relogged_by;    /* 1 + index of a newer live session of the same user; 0 = none */
+    const char *peer;        /* "HOST:PORT" the attempt connected to, named in the detail; NULL none */
+    int peer_errno;          /* errno of a plain TCP connect to the peer after a transport failure
+                                (failure_wants_peer_errno); 0 = not probed or it connected */
 };
 
 /* Classifies; FAIL_NONE means a clean end (e.g. the server logged us off after we asked).
@@ -30,8 +33,16 @@ struct failure_facts {
  * to the newer logon and log the older client off), `auth` when the desktop was never ready
  * (xrdp with require_credentials answers a wrong password so, ~2 s after connect), else
  * `disconnect`.
- * Writes a one-line, secret-free detail naming the underlying code into detail (may be NULL). */
+ * Writes a one-line, secret-free detail naming the underlying code into detail (may be NULL);
+ * a failure to connect starts with the peer and, when known, its errno: "10.0.0.5:3389: connection
+ * refused (ERRCONNECT_CONNECT_TRANSPORT_FAILED, last_error 0x0002000d, errinfo 0x0)". */
 enum failure_reason failure_classify(const struct failure_facts *f, char *detail, size_t len);
+
+/* 1 when the attempt failed to reach the peer at all (FreeRDP's connect or transport error,
+ * before connecting, no watchdog): FreeRDP 2.11 keeps no errno for it (errno after
+ * freerdp_connect() is its teardown's ENOTCONN), so the caller learns it with a plain TCP
+ * connect to the peer and sets peer_errno. */
+int failure_wants_peer_errno(const struct failure_facts *f);
 
 /* 1 if the engine's retry policy may try again after this reason (connect and connect timeout
  * only; never auth, TLS, refused). */

@@ -303,6 +303,9 @@ static void connected(struct rdp_session *s)
 
 /* ---------------------------------------------------------------- connect attempts */
 
+/* How long the plain connect that learns an unreachable peer's errno may take. */
+#define PEER_PROBE_MS 3000
+
 /* Worker thread: one freerdp_connect() under the watchdog. */
 static void connect_work(struct connector_job *j)
 {
@@ -339,6 +342,10 @@ static void connect_work(struct connector_job *j)
     if (!ok) {
         s->facts.last_error = freerdp_get_last_error(inst->context);
         s->facts.error_info = freerdp_error_info(inst);
+        const struct engine_config *cfg = s->l.h->cfg;
+        if (failure_wants_peer_errno(&s->facts) &&
+            (s->facts.peer_errno = rdp_connect_peer_errno(cfg->host, cfg->port, PEER_PROBE_MS)) != 0)
+            s->facts.sys_errno = s->facts.peer_errno;   /* FreeRDP's teardown left ENOTCONN there */
     }
 fail:
     if (!inst)
@@ -398,6 +405,9 @@ static void connect_done(struct connector_job *j)
         return;
     }
     struct failure_facts f = s->facts;
+    char peer[300];
+    snprintf(peer, sizeof peer, "%s:%u", s->l.h->cfg->host, (unsigned)s->l.h->cfg->port);
+    f.peer = peer;
     f.logoff_requested = s->l.logoff_requested;
     if (s->facts.last_error == 0xffffffff) {
         f.last_error = 0;

@@ -24,8 +24,8 @@ static const char usage[] =
     "Example: sessmax compare results.db --by network    (the LAN-vs-WAN table, docs/network.md)\n\n"
     "       sessmax compare DB RUN_A RUN_B --ab [--max-regression 2s|10%] [--all-timers]\n"
     "Single-user A/B diagnosis: per timer, n, median A and B, B - A with a 95% bootstrap\n"
-    "interval, the Mann-Whitney p-value and a verdict; for copy timers also MB/s A and B. Exit 1\n"
-    "when a timer of B is significantly slower than A by more than --max-regression. When run B's\n"
+    "interval, the Mann-Whitney p-value and a verdict; for copy timers also MB/s A and B. A timer\n"
+    "of B significantly slower than A by more than --max-regression fails the comparison. When run B's\n"
     "plan has a focus: timer, only that timer is compared (--all-timers: every timer) (docs/ab.md).\n";
 
 /* The focus: timer stored with a run's score parameters ("" when none). */

@@ -18,9 +18,7 @@ static const char usage[] =
     "the previous --last runs of its cell (red: regression, green: improvement; the judgement of\n"
     "`sessmax trend`), and a table per cell, newest first -- and DIR/run-<id>.html, the report of\n"
     "every run. Self-contained pages: open DIR/index.html from disk or serve DIR as static files.\n"
-    "A run whose data cannot be read is skipped (its row says why); the others are written.\n\n"
-    "Exit: 0 written, 65 a run was skipped for bad data (the rest written), 64 usage, 66 missing\n"
-    "file, 74 cannot write DIR.\n";
+    "A run whose data cannot be read is skipped (its row says why); the others are written.\n";
 
 static int dashboard(int argc, char **argv)
 {

@@ -22,11 +22,8 @@ static const char usage[] =
     "are migrated the next time sessmax writes to them; newer ones need a newer sessmax), SQLite's\n"
     "integrity check, how many runs, sessions and samples it holds, and that every run's stored\n"
     "score parameters (runs.score_params) are what score, report, export and dashboard accept.\n"
-    "The file is opened read-only and never changed.\n"
-    "\n"
-    "Exit codes: 0 healthy; 65 not a sessmax database, corrupt, a newer schema, or a run's score\n"
-    "parameters unreadable;\n"
-    "66 FILE missing or unreadable; 64 usage error.\n"
+    "The file is opened read-only and never changed. Not a sessmax database, corrupt, a newer\n"
+    "schema, or a run's score parameters unreadable: bad data.\n"
     "\n"
     "Example:\n"
     "  sessmax db check results/campaign.db\n";

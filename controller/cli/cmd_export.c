@@ -18,7 +18,7 @@ static const char usage[] =
     "  json         one object (the verdict.json fields plus every figure)\n"
     "  junit        one testcase per validity rule and threshold (CI test reports)\n"
     "  openmetrics  gauges with run/transport/platform/network labels, ending in # EOF\n"
-    "Default output is stdout. Exit: 0 written, 64+ usage/data/I/O errors.\n";
+    "Default output is stdout.\n";
 
 static int export(int argc, char **argv)
 {

@@ -95,9 +95,8 @@ const struct cmd cmd_matrix = {
     "cell (on stdout; the runs' progress then goes to stderr); -o writes the table to FILE.\n\n"
     "--resume continues the newest matrix of the same plan text, --vary axes and --repeat in the\n"
     "database: cells whose runs completed are not run again; an interrupted (Ctrl-C, killed) run is.\n"
-    "Ctrl-C logs the current run's sessions off and stops the matrix after it.\n\n"
-    "Exit: 0 every run completed, 2 interrupted or a run did not complete, 64 usage, 65 bad plan or\n"
-    "cell, 66 missing file, 69 agents unavailable, 74 store error, 77 no permission to shape the\n"
-    "network, 78 bad config.\n",
+    "Ctrl-C logs the current run's sessions off and stops the matrix after it. The matrix passes\n"
+    "when every run completed, whatever their verdicts; it is inconclusive when it was interrupted\n"
+    "or a run did not complete.\n",
     matrix,
 };

@@ -96,8 +96,7 @@ const struct cmd cmd_run = {
     "Ctrl-C logs every session off and marks the run aborted; a second Ctrl-C stops at once.\n"
     "The password comes from the plan's password_env or password_file (mode 0600), never argv.\n"
     "Remote agents (agents: {expect: N}) need SESSMAX_TOKEN set here and on every agent; see\n"
-    "`sessmax help agents`.\n\n"
-    "Exit: 0 pass, 1 thresholds failed, 2 inconclusive (aborted, failed run, lost agents, stuck\n"
-    "sessions), 65 bad plan, 66 missing file, 69 agents unavailable, 74 store error, 78 bad config.\n",
+    "`sessmax help agents`.\n"
+    "Exits with the verdict's code; a run in which no session could reach the target is unavailable.\n",
     run,
 };

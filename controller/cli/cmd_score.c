@@ -20,7 +20,7 @@ static const char usage[] =
     "  --verdict FILE  also write verdict.json to FILE\n"
     "  --plan PLAN     re-score with the score: and thresholds: sections of this plan\n"
     "  --no-store      do not write the score back into DB\n\n"
-    "Exit: 0 pass, 1 a threshold failed, 2 inconclusive, 64+ usage/data errors.\n";
+    "Exits with the verdict's code.\n";
 
 static void store_back(const char *path, const struct summary *s, const struct verdict *v)
 {
@@ -65,7 +65,7 @@ static int score(int argc, char **argv)
     struct store *st = runsel_open("score", path, &code);
     int64_t run = st ? runsel_pick("score", st, path, run_text, &code) : -1;
     struct score_run_options so = { "score", plan ? &cfg : NULL, json ? NULL : stdout, verdict_path,
-                                    SUMMARY_NO_CURVE };
+                                    SUMMARY_NO_CURVE, path };
     if (run < 0 || score_run(st, run, &so, &s, &v, &code) < 0)
         goto done;
     store_close(st);

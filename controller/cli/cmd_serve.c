@@ -18,9 +18,7 @@ static const char usage[] =
     "/compare?run=A&run=B (up to 5 runs) the side-by-side table. Pages are made again when DB\n"
     "changes, so a nightly job's new runs show up. Listens on 127.0.0.1:5665 unless told\n"
     "otherwise (:0 picks a free port) and prints the URL with its token: a random one, or the\n"
-    "one in --token-file (mode 0600); every request needs it.\n"
-    "Exit: 0 after Ctrl-C, 64 usage, 65 not a results database, 66 missing, 69 cannot listen,\n"
-    "78 bad token file.\n";
+    "one in --token-file (mode 0600); every request needs it. Ends after Ctrl-C.\n";
 
 static void stop_cb(evutil_socket_t sig, short what, void *arg)
 {

@@ -215,7 +215,7 @@ static int trend(int argc, char **argv)
 }
 
 const struct cmd cmd_trend = {
-    "trend", "judge each cell's newest runs against its trailing median; exit 1 on a regression",
+    "trend", "judge each cell's newest runs against its trailing median; fails on a regression",
     "usage: sessmax trend DB [--cell KEY=V,...] [--tolerance 10%] [--last 7] [--show 10]\n\n"
     "Groups the runs of DB by cell (transport / platform / network / client) and judges each\n"
     "completed run against the median of the previous --last runs of its cell that have the figure:\n"
@@ -226,8 +226,7 @@ const struct cmd cmd_trend = {
     "A run that never reached smax counts with its lower bound: not reached at N active supports\n"
     "smax >= N-1 only; it is never a regression by itself. The dashboard marks the same runs.\n"
     "--cell selects cells by label: platform, transport, client, network, sessions (comma-separated\n"
-    "KEY=VALUE, as in a matrix cell tag). --show prints that many newest runs per cell.\n\n"
-    "Exit: 0 no selected cell regressed in its newest run, 1 one did, 64 usage, 65 no matching run\n"
-    "or a run skipped for bad data (the others still printed), 66 missing file.\n",
+    "KEY=VALUE, as in a matrix cell tag). --show prints that many newest runs per cell.\n"
+    "A regression in a selected cell's newest run fails; no matching run is bad data.\n",
     trend,
 };

@@ -60,6 +60,29 @@ static int validate_workload(const char *path, int quiet)
     return 0;
 }
 
+/* A valid plan whose run certainly cannot collect the samples its score needs is inconclusive
+ * already: one line on stderr (with -q too) and EXIT_INCONCLUSIVE; else 0. */
+static int cannot_score(const char *path, const struct plan_checked *pc)
+{
+    struct plan_estimate e;
+    plan_estimate(pc, &e);
+    if (e.enough)
+        return 0;
+    char esc[512];
+    fprintf(stderr, "sessmax validate: %s: valid, but its run cannot collect the samples a score needs (", textesc(esc,
+            sizeof esc, path, TEXTESC_LINE));
+    if (e.measure[0])
+        fprintf(stderr, "at most %llu '%s' samples, a baseline needs %u", (unsigned long long)e.samples_max, e.measure,
+                e.needed);
+    else if (e.focus_judged)
+        fprintf(stderr, "at most %llu samples of the focus timer, the verdict needs %u",
+                (unsigned long long)e.focus_max, e.needed);
+    else
+        fprintf(stderr, "no measure group '%s' and no focus: timer", pc->score.params.measure);
+    fprintf(stderr, "): it would end inconclusive\n");
+    return EXIT_INCONCLUSIVE;
+}
+
 static int validate(int argc, char **argv)
 {
     static const struct option opts[] = { { "quiet", no_argument, NULL, 'q' },
@@ -93,8 +116,9 @@ static int validate(int argc, char **argv)
         plan_check_describe(&pc, stdout);
         plan_estimate_print(&pc, stdout);
     }
+    rc = cannot_score(path, &pc);
     plan_check_free(&pc);
-    return 0;
+    return rc;
 }
 
 const struct cmd cmd_validate = {
@@ -105,7 +129,7 @@ const struct cmd cmd_validate = {
     "thresholds sections; the first problem is reported as FILE:LINE:COL: message. Nothing is\n"
     "connected, started or written. The password source is checked for existence (and a\n"
     "password file for mode 0600) but never read into output. For a plan it also estimates\n"
-    "whether the run can yield the samples a baseline needs, and says why not.\n\n"
-    "Exit: 0 valid, 65 invalid plan or workload, 66 missing file, 78 bad credentials source.\n",
+    "whether the run can yield the samples a score needs (a baseline's, or with focus: the focus\n"
+    "timer's) and says why not: a valid plan that cannot is inconclusive, -q or not.\n",
     validate,
 };

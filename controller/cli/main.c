@@ -12,6 +12,7 @@
 #include "controller/cli/cmd_serve.h"
 #include "controller/cli/cmd_trend.h"
 #include "controller/cli/cmd_validate.h"
+#include "controller/cli/exit_codes.h"
 
 #include "common/log.h"
 
@@ -41,8 +42,15 @@ static void print_overview(FILE *out)
     for (int i = 0; verbs[i]; i++)
         fprintf(out, "  %-10s %s\n", verbs[i]->name, verbs[i]->summary);
     fprintf(out, "  %-10s %s\n", "help", "show this overview, or the usage of one verb");
-    fprintf(out, "\nExit codes: 0 pass, 1 thresholds failed, 2 inconclusive, "
-                 "64 usage, 65 bad data, 66 missing input, 70 internal, 74 I/O, 78 bad config.\n");
+    fputc('\n', out);
+    exit_codes_print(out);
+}
+
+/* `sessmax help VERB` and `sessmax VERB --help`: the usage, then the one list of exit codes. */
+static void print_verb_help(const struct cmd *c)
+{
+    printf("sessmax %s -- %s\n\n%s\n", c->name, c->summary, c->usage);
+    exit_codes_print(stdout);
 }
 
 static int help(int argc, char **argv)
@@ -56,7 +64,7 @@ static int help(int argc, char **argv)
         fprintf(stderr, "sessmax help: unknown verb '%s'\n", argv[1]);
         return EX_USAGE;
     }
-    printf("sessmax %s -- %s\n\n%s", c->name, c->summary, c->usage);
+    print_verb_help(c);
     return 0;
 }
 
@@ -102,7 +110,7 @@ int main(int argc, char **argv)
         return EX_USAGE;
     }
     if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-        printf("sessmax %s -- %s\n\n%s", c->name, c->summary, c->usage);
+        print_verb_help(c);
         return 0;
     }
     return c->run(argc - 1, argv + 1);

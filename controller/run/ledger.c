@@ -129,6 +129,14 @@ int ledger_in_flight(const struct ledger *l)
     return 0;
 }
 
+int ledger_streak_unreachable(const struct ledger *l)
+{
+    uint32_t unreachable = l->streak_reasons[FAIL_CONNECT] + l->streak_reasons[FAIL_CONNECT_TIMEOUT], all = 0;
+    for (int i = 0; i < FAIL__COUNT; i++)
+        all += l->streak_reasons[i];
+    return all > 0 && unreachable == all;
+}
+
 void ledger_streak_text(const struct ledger *l, char *buf, size_t len)
 {
     buf[0] = 0;

@@ -50,6 +50,9 @@ int ledger_owns(const struct ledger *l, int slot, uint32_t session);
 uint32_t ledger_agent_lost(struct ledger *l, int slot, uint64_t t_us);
 /* 1 when a session is launched and not yet active or over. */
 int ledger_in_flight(const struct ledger *l);
+/* 1 when the failure streak is not empty and every failure in it is connect or connect_timeout:
+ * the target cannot be reached (as opposed to refusing the logons). */
+int ledger_streak_unreachable(const struct ledger *l);
 /* "auth x3, timeout x2" from the failure streak. */
 void ledger_streak_text(const struct ledger *l, char *buf, size_t len);
 

@@ -179,7 +179,11 @@ static void check_target(struct runner *r)
     ledger_streak_text(l, reasons, sizeof reasons);
     snprintf(r->message, sizeof r->message, "target %.100s:%u unavailable: the last %u sessions failed (%s) and none "
              "is active", r->plan->target.host, r->plan->target.port, l->fail_streak, reasons);
+    size_t n = strlen(r->message);
+    if (r->last_failure[0])   /* what the agent saw: the peer, the errno, FreeRDP's error */
+        snprintf(r->message + n, sizeof r->message - n, "; last: %s", r->last_failure);
     r->failed_run = 1;
+    r->target_unreachable = ledger_streak_unreachable(l);
     phases_begin_logoff(r, r->message);
 }
 

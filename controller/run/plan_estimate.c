@@ -94,6 +94,8 @@ void plan_estimate(const struct plan_checked *pc, struct plan_estimate *e)
     uint64_t loops = total_loops(p, e->loop_min_s);
     e->samples_max = m ? loops : 0;
     e->focus_max = sat_count((double)loops * w.focus);
+    e->focus_judged = !m && p->focus;
+    e->enough = m ? loops >= e->needed : e->focus_judged && e->focus_max >= e->needed;
     /* the largest loop time that still gives `needed` loops, minus the fixed part */
     double lo = 0, hi = (p->launch_window_us + p->steady_state_us) / 1e6 + 1;
     if (!m || total_loops(p, e->loop_min_s) < e->needed) {
@@ -115,10 +117,13 @@ void plan_estimate_print(const struct plan_checked *pc, FILE *out)
     struct plan_estimate e;
     plan_estimate(pc, &e);
     const struct plan *p = pc->plan;
-    if (!e.measure[0])
+    if (!e.measure[0] && e.focus_judged)
         fprintf(out, "  samples    the workload has no measure group '%s' (nor a single other one): no baseline, "
-                "no smax; the run will be inconclusive%s\n", pc->score.params.measure,
-                p->focus ? " (a single-user diagnosis reads its focus timer instead)" : "");
+                "no smax; a single-user diagnosis, judged on its focus timer (below)\n", pc->score.params.measure);
+    else if (!e.measure[0])
+        fprintf(out, "  samples    NOT ENOUGH: the workload has no measure group '%s' (nor a single other one) and "
+                "the plan no focus: timer: no baseline, no smax; every run of it will be inconclusive\n",
+                pc->score.params.measure);
     else if (e.slack_s < 0)
         fprintf(out, "  samples    NOT ENOUGH: at most %llu '%s' samples (a loop takes at least %g s of thinks, typing "
                 "and pauses, before its %u timers and waits), and a baseline needs %u: raise steady_state, "
@@ -131,7 +136,12 @@ void plan_estimate_print(const struct plan_checked *pc, FILE *out)
         fprintf(out, "  samples    at most %llu '%s' samples; the baseline's %u come if a loop's %u timers and waits "
                 "take %.1f s or less in all (its thinks, typing and pauses take %g s)\n",
                 (unsigned long long)e.samples_max, e.measure, e.needed, e.timed_steps, e.slack_s, e.loop_min_s);
-    if (p->focus)
-        fprintf(out, "  focus      %s: at most %llu samples (%s)\n", p->focus, (unsigned long long)e.focus_max,
-                p->loops ? "its executions in every loop of every session" : "within the steady state");
+    if (!p->focus)
+        return;
+    fprintf(out, "  focus      %s: at most %llu samples (%s)", p->focus, (unsigned long long)e.focus_max,
+            p->loops ? "its executions in every loop of every session" : "within the steady state");
+    if (e.focus_judged)
+        fprintf(out, "; %sthe verdict needs %u ok ones (as many as a baseline)", e.enough ? "" : "NOT ENOUGH: ",
+                e.needed);
+    fputc('\n', out);
 }

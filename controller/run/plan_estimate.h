@@ -3,7 +3,8 @@
  * clicks and moves) is a lower bound of a loop's duration, since timers and waits take what the
  * target takes; so the sample count is an upper bound, and "cannot" is certain when even that
  * falls short. Each session works from its launch (ramp.h) to the end of the steady state, or
- * for `loops:` loops. */
+ * for `loops:` loops. Without a measure group, a plan with a focus: timer is judged on that
+ * timer's samples (a single-user diagnosis); without either, no run of it can be scored. */
 #ifndef SESSMAX_PLAN_ESTIMATE_H
 #define SESSMAX_PLAN_ESTIMATE_H
 
@@ -21,6 +22,10 @@ struct plan_estimate {
     uint64_t focus_max;         /* samples of the focus timer at most (0 without focus) */
     double slack_s;             /* time per loop the timers and waits may take for `needed`
                                    samples; < 0 when even instant timers are too few */
+    int focus_judged;           /* no measure group but a focus timer: the verdict judges the focus
+                                   timer's samples (verdict_judges_focus), `needed` of them */
+    int enough;                 /* 0 when the run certainly cannot collect the samples its score
+                                   needs (it would end inconclusive); 1 when it may */
 };
 
 /* Computes the estimate (pure). */

@@ -170,7 +170,7 @@ static int score_end(struct runner *r)
     struct summary sum;
     struct verdict v;
     int code;
-    struct score_run_options so = { "run", NULL, r->out, r->opt->verdict_path, 0 };
+    struct score_run_options so = { "run", NULL, r->out, r->opt->verdict_path, 0, r->db_path };
     if (score_run(r->st, r->run, &so, &sum, &v, &code) == 0) {
         runner_stored(r, score_run_store(r->st, &sum, &v), "score");
         if ((r->aborted || r->failed_run || r->store_errors) && code == EXIT_PASS)
@@ -225,7 +225,13 @@ static int finish(struct runner *r, struct run_outcome *out)
     progress_done(&r->progress);
     fprintf(r->out, "run %lld %s: %s\n", (long long)r->run, status, r->message);
     contact_sheet(r);
-    return r->exit_code ? r->exit_code : score_end(r);
+    int code = r->exit_code ? r->exit_code : score_end(r);
+    if (r->target_unreachable && code < EX__BASE) {   /* after the score, which lists each session's failure */
+        fprintf(r->out, "exit %d (unavailable): no session could reach the target %s:%u\n", EX_UNAVAILABLE,
+                r->plan->target.host, r->plan->target.port);
+        code = EX_UNAVAILABLE;
+    }
+    return code;
 }
 
 /* The loop has two priorities: the tick (commit, ACKs, launches, phases) and signals first,
@@ -291,7 +297,7 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
     out->run_id = -1;
     progress_init(&r.progress, r.out, o->tty);
     livescore_init(&r.live, &pc->score.params);
-    const char *db_path = o->db_path ? o->db_path : pc->plan->results;
+    const char *db_path = r.db_path = o->db_path ? o->db_path : pc->plan->results;
     char err[512];
     int code;
     if (ledger_init(&r.ledger, pc->plan->sessions) < 0 || setup_loop(&r) < 0) {

@@ -28,6 +28,7 @@ struct runner {
     const struct run_options *opt;
     struct event_base *base;
     struct store *st;
+    const char *db_path;        /* the results database (run_options, or the plan's `results`) */
     int64_t run;
     char shots[1024];           /* <db>.shots/run-<id>: PNGs the local agents save; "" none */
     struct agentpool *pool;
@@ -46,6 +47,9 @@ struct runner {
     int aborted, failed_run, store_errors;
     int configured;                 /* CONFIG went to the agents (the ramp started) */
     int exit_code;
+    int target_unreachable;         /* the run stopped because no session could reach the target:
+                                       it exits EX_UNAVAILABLE whatever the verdict */
+    char last_failure[RESULTS_DETAIL_LEN];   /* the newest failed session's detail; "" none */
     char message[512];
     struct progress progress;
     FILE *out;

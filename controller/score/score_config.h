@@ -41,7 +41,7 @@ int score_config_parse(const struct ydoc *doc, const struct ydoc_node *score,
                        const struct ydoc_node *thresholds, const char *const *timers,
                        struct score_config *out, char *err, size_t errlen);
 
-/* JSON for runs.score_params: {"version":"smax-2","measure":"vsi",...,"thresholds":[...]}.
+/* JSON for runs.score_params: {"version":"smax-3","measure":"vsi",...,"thresholds":[...]}.
  * Returns a malloc'd string or NULL. */
 char *score_config_to_json(const struct score_config *c);
 /* The same as a libjansson object (new reference), NULL when out of memory. */

@@ -17,7 +17,7 @@ int score_run(struct store *st, int64_t run, const struct score_run_options *o, 
     if (runsel_load(o->verb, st, run, o->override, o->flags, s, v, code) < 0)
         return -1;
     if (o->text)
-        score_text_print(o->text, s, v);
+        score_text_print(o->text, s, v, o->db_path);
     *code = verdict_exit_code(v->kind);
     char err[512];
     if (o->verdict_path && verdict_write_json(s, v, o->verdict_path, err, sizeof err) < 0) {

@@ -19,6 +19,8 @@ struct score_run_options {
     const char *verdict_path;             /* write verdict.json here; NULL: none */
     unsigned flags;                       /* summary_input flags: SUMMARY_NO_CURVE when nothing
                                              will draw the curve or the charts */
+    const char *db_path;                  /* the results database, to name DB.shots/run-ID/ in the
+                                             text; NULL: not named */
 };
 
 /* Scores run `run` of `st` into *s and *v (free s with summary_free, also on failure).

@@ -65,7 +65,7 @@ static void print_ext_costs(FILE *o, const struct summary *s)
 {
     if (s->agent_sessions_max)
         fprintf(o, "agent      per session: %.1f MiB RSS at %u sessions, CPU %.2f %% of a core "
-                "(the agent process: summary_cost.h)\n", s->agent_rss_mib, s->agent_sessions_max,
+                "(the agent process's RSS and CPU over the sessions it held)\n", s->agent_rss_mib, s->agent_sessions_max,
                 s->agent_cpu_pct);
     if (!s->ext_sessions_max)
         return;
@@ -80,7 +80,7 @@ static void print_ext_costs(FILE *o, const struct summary *s)
                 100.0 / s->ext_cpu_pct, 1024.0 / pss);
 }
 
-void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
+void score_text_print(FILE *o, const struct summary *s, const struct verdict *v, const char *db_path)
 {
     const struct score_result *r = &s->score;
     char smax[96];
@@ -106,7 +106,10 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
         fprintf(o, "threshold  %10.1f ms  (baseline + %g ms)\n", r->threshold_ms,
                 s->config.params.threshold_offset_ms);
     }
-    fprintf(o, "smax       %s", smax);
+    if (v->focus)   /* a single-user diagnosis: no measure group to take a baseline of */
+        fprintf(o, "smax       n/a (single-user diagnosis: no measure group; judged on the focus timer)");
+    else
+        fprintf(o, "smax       %s", smax);
     if (r->reached)
         fprintf(o, "  (index %.1f ms > threshold at %u active sessions)", r->cross_index_ms, r->cross_active);
     else if (r->status == SCORE_OK)
@@ -144,12 +147,14 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v)
     print_ext_costs(o, s);
     print_focus(o, s);
     print_timers(o, s);
-    char shots[64];
-    snprintf(shots, sizeof shots, "<results db>.shots/run-%lld/", (long long)s->run.id);
+    char shots[1024] = "";
+    if (db_path)
+        snprintf(shots, sizeof shots, "%s.shots/run-%lld/", textesc(line, sizeof line, db_path, TEXTESC_LINE),
+                 (long long)s->run.id);
     summary_evidence_print(o, s, shots);
     fprintf(o, "\nverdict    %s\n", verdict_name(v->kind));
     for (size_t i = 0; i < v->item_count; i++)
-        if (v->items[i].result != VERDICT_PASS || i >= v->validity_count)
+        if (v->items[i].result != VERDICT_PASS || i >= v->validity_count || (i == 0 && v->focus))
             fprintf(o, "  [%s] %s\n", verdict_name(v->items[i].result),
                     textesc(line, sizeof line, v->items[i].reason, TEXTESC_LINE));
 }

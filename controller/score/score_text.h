@@ -7,6 +7,7 @@
 #include "controller/score/summary.h"
 #include "controller/score/verdict.h"
 
-void score_text_print(FILE *out, const struct summary *s, const struct verdict *v);
+/* db_path, when not NULL, names the folder of the failed sessions' screens (DB.shots/run-ID/). */
+void score_text_print(FILE *out, const struct summary *s, const struct verdict *v, const char *db_path);
 
 #endif

@@ -51,13 +51,39 @@ static void failed_sessions(const struct summary *s, char *buf, size_t len)
         snprintf(buf + l, len - l, ")");
 }
 
+int verdict_judges_focus(const struct summary *s)
+{
+    return s->config.focus[0] && s->score.samples == 0;
+}
+
+/* A single-user diagnosis (verdict_judges_focus): enough ok samples of the focus timer -- as many
+ * as a baseline would need -- make the run valid; its thresholds then decide. */
+static void focus_validity(const struct summary *s, struct verdict *v, const char *failed)
+{
+    const struct summary_timer *t = NULL;
+    for (size_t i = 0; i < s->timer_count; i++)
+        if (!strcmp(s->timers[i].name, s->config.focus))
+            t = &s->timers[i];
+    size_t ok = t ? t->count - t->failed : 0, bad = t ? t->failed : 0, needed = s->score.samples_needed;
+    if (ok >= needed)
+        add(v, "enough samples of the focus timer", (double)ok, VERDICT_PASS, "single-user diagnosis, judged on "
+            "its focus timer '%s': %zu ok samples (%zu needed); no measure group, so no baseline and no smax",
+            s->config.focus, ok, needed);
+    else
+        add(v, "enough samples of the focus timer", (double)ok, VERDICT_INCONCLUSIVE, "too few samples of the "
+            "focus timer '%s' for a single-user diagnosis: %zu ok (%zu failed or suspect), %zu needed%s",
+            s->config.focus, ok, bad, needed, failed);
+}
+
 static void validity(const struct summary *s, struct verdict *v)
 {
     const struct score_params *p = &s->config.params;
     const struct score_result *r = &s->score;
     char failed[160];
     failed_sessions(s, failed, sizeof failed);
-    if (r->status != SCORE_OK)
+    if (verdict_judges_focus(s))
+        focus_validity(s, v, failed);
+    else if (r->status != SCORE_OK)
         add(v, "enough samples for a baseline", (double)r->samples_ok, VERDICT_INCONCLUSIVE,
             "too few samples for a baseline: %zu ok '%s' samples, %zu needed%s%s%s", r->samples_ok,
             s->measure, r->samples_needed, s->note[0] ? "; " : "", s->note, failed);
@@ -169,6 +195,7 @@ static int threshold(const struct summary *s, const struct threshold *t, struct 
 int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    out->focus = verdict_judges_focus(s);
     validity(s, out);
     size_t nvalid = out->validity_count = out->item_count;
     for (size_t i = 0; i < s->config.threshold_count; i++)
@@ -191,7 +218,7 @@ void verdict_reasons(const struct verdict *v, char *buf, size_t len)
     size_t l = 0;
     buf[0] = 0;
     for (size_t i = 0; i < v->item_count && l < len; i++)
-        if (v->items[i].result != VERDICT_PASS)
+        if (v->items[i].result != VERDICT_PASS || (i == 0 && v->focus))
             l += (size_t)snprintf(buf + l, len - l, "%s%s", l ? "\n" : "", v->items[i].reason);
 }
 

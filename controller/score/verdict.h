@@ -1,6 +1,7 @@
 /* verdict.h -- pass / fail / inconclusive for one run, with the reasons.
  *
- * Validity first: too few samples for a baseline, stuck sessions above score.stuck_max_pct, a
+ * Validity first: too few samples for a baseline (or, for a single-user diagnosis with a focus:
+ * timer and no measure group, of the focus timer), stuck sessions above score.stuck_max_pct, a
  * lost agent, or agent loop lag p99 above score.lag_p99_max_ms make the run inconclusive (the
  * figures cannot be trusted), whatever the thresholds say. Otherwise every plan threshold is
  * checked; any failure makes the verdict "fail". A threshold on smax when smax was not reached
@@ -37,16 +38,25 @@ struct verdict {
     struct verdict_item items[VERDICT_MAX_ITEMS];
     size_t item_count;
     size_t validity_count;           /* items[0..validity_count) are validity rules */
+    int focus;                       /* judged on the focus timer (verdict_judges_focus): items[0]
+                                        says so, whatever its result */
 };
 
 const char *verdict_name(enum verdict_kind k);   /* "pass" | "fail" | "inconclusive" */
 int verdict_exit_code(enum verdict_kind k);      /* 0 | 1 | 2 */
 
+/* 1 when the run is judged on its focus timer instead of the measure group: the plan names a
+ * `focus:` timer (a single-user diagnosis) and the run recorded no measure sample at all. Its
+ * first validity rule is then "enough samples of the focus timer": as many ok samples of it as
+ * a baseline needs (max(min_samples, baseline_count)); there is no baseline and no smax. */
+int verdict_judges_focus(const struct summary *s);
+
 /* Evaluates validity and the thresholds of s->config. Returns 0, or -1 with err when a
  * threshold names a metric this build does not know (a data error: exit 65). */
 int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen);
 
-/* Reasons that made the verdict (failed/inconclusive items), one per line, into buf. */
+/* Reasons that made the verdict (failed/inconclusive items, and the focus judgement of a run
+ * judged on its focus timer), one per line, into buf. */
 void verdict_reasons(const struct verdict *v, char *buf, size_t len);
 
 /* verdict.json as a libjansson object (new reference); NULL when out of memory. */

@@ -439,7 +439,7 @@ int sim_drive_begin(struct sim_drive *d, const struct sim_cmd *cmd, const char *
         return begin_error(out, cmd, seq, "drive redirection is disabled on this server");
     if (cmd->kind == SIM_CMD_COPYOUT && !rdpdr_completion_supported())
         return begin_error(out, cmd, seq, "copyout needs FreeRDP 2.11's rdpdr IRP layout, not found "
-                                          "when this simhost was built (compat/rdpdr_completion.h)");
+                                          "when this simhost was built (docs/drives.md)");
     if (!d->channel)
         return begin_error(out, cmd, seq, "the client offers no drive redirection (no rdpdr channel)");
     pthread_mutex_lock(&d->mu);

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (summary_load(st, run, NULL, &s[ok], err, sizeof err) < 0)
             continue;
         if (verdict_evaluate(&s[ok], &v, err, sizeof err) == 0) {
-            score_text_print(null, &s[ok], &v);
+            score_text_print(null, &s[ok], &v, "fuzz.db");
             for (int f = 0; f < 4; f++)
                 export_write(&s[ok], &v, (enum export_format)f, null);
             export_points_csv(&s[ok], null);

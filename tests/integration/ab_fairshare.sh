@@ -3,7 +3,9 @@
 # against simhost with --io-fairshare off (run 1) and on (run 2); `sessmax compare --ab` must call
 # run 2 slower with p < 0.01 and exit 1 over a 50 % regression limit, and exit 0 when the runs
 # are given the other way round (B faster is no regression). The plan's loops: 25 / focus:
-# appstart give exactly 25 appstart samples per run, and compare --ab shows only that timer.
+# appstart give exactly 25 appstart samples per run, and compare --ab shows only that timer. Each
+# run is judged on its focus timer (the plan has no measure group): it passes with 25 samples (15
+# needed) and says so, instead of ending "inconclusive: too few samples for a baseline" (exit 2).
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 plan() {
     sed -e "s|port: 3389|port: $SIM_PORT|" -e "s|^workload: .*|workload: $S/workloads/appstart-ab.yaml|" \
@@ -12,11 +14,22 @@ plan() {
 }
 start_simhost 1
 plan
-run_checked run1
+run_to_end run1
+rc1=$rc
 stop_simhost
 start_simhost 1 --io-fairshare on
 plan
-run_checked run2
+run_to_end run2
+rc2=$rc
+for r in 1 2; do   # no thresholds: a valid single-user run passes
+    eval "code=\$rc$r"
+    [ "$code" = 0 ] || fail "run $r exited $code, expected 0 (judged on its focus timer, no threshold)"
+    grep -q "^verdict    pass" "$WORK/run$r.log" || fail "run $r: verdict not pass"
+    grep -q "^  \[pass\] single-user diagnosis, judged on its focus timer 'appstart': 25 ok samples (15 needed)" \
+        "$WORK/run$r.log" || fail "run $r: the verdict does not say it was judged on the focus timer"
+    grep -q "too few samples for a baseline" "$WORK/run$r.log" && fail "run $r: still 'too few samples for a baseline'"
+    [ "$(sqlite3 "$WORK/ab.db" "SELECT verdict FROM runs WHERE id = $r")" = pass ] || fail "run $r: stored verdict"
+done
 set +e
 "$B/sessmax" compare "$WORK/ab.db" 1 2 --ab --max-regression 50% > "$WORK/ab.txt" 2> "$WORK/ab.err"
 rc=$?

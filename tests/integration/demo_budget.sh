@@ -59,7 +59,9 @@ affinity() { taskset -pc "$1" | sed 's/.*: //'; }
 for _ in $(seq 1 50); do [ "$(affinity "$DEMO")" = 0 ] && break; sleep 0.1; done
 [ "$(affinity "$DEMO")" = 0 ] || fail "the controller runs on CPUs $(affinity "$DEMO"), not the agents' CPU 0"
 [ "$(affinity "$SIM")" = 1 ] || fail "simhost runs on CPUs $(affinity "$SIM"), not the plan's CPU 1"
-wait "$DEMO" || { cat "$WORK/demo.log"; fail "the demo failed"; }
+rc=0
+wait "$DEMO" || rc=$?   # the verdict's code: a one-session demo is inconclusive (too few samples)
+[ $rc -le 2 ] || { cat "$WORK/demo.log"; fail "the demo failed (exit $rc)"; }
 [ ! -d "$G" ] || fail "$G left behind"
 grep -q "^results:" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "no results line"; }
 grep -q "simhost_work_scale" "$WORK/demo.log" && { cat "$WORK/demo.log"; fail "the demo's run noted the work scale it applied itself"; }

@@ -20,7 +20,7 @@ credentials: {user: "u{n}", password_env: SESSMAX_PASSWORD}
 workload: $S/workloads/simhost-task-worker.yaml
 sessions: 2
 launch_window: 10s
-steady_state: 10s
+steady_state: 5m
 
 client: $1
 agents: ${2:-{local: 1\}}

@@ -165,6 +165,38 @@ static void test_failure__detail(void)
     CU_ASSERT_EQUAL(failure_classify(&f, NULL, 0), FAIL_TLS);
 }
 
+/** A connect that did not reach the peer: the detail names the peer and the errno a plain connect
+ * got (FreeRDP 2.11 keeps only its error name), and only such failures ask for that errno. */
+static void test_failure__peer_detail(void)
+{
+    struct failure_facts f = { .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED, .peer = "10.0.0.5:3389" };
+    CU_ASSERT_TRUE(failure_wants_peer_errno(&f));
+    f.peer_errno = ECONNREFUSED;
+    char d[RESULTS_DETAIL_LEN];
+    CU_ASSERT_EQUAL(failure_classify(&f, d, sizeof d), FAIL_CONNECT);
+    CU_ASSERT_STRING_EQUAL(d, "10.0.0.5:3389: connection refused (ERRCONNECT_CONNECT_TRANSPORT_FAILED, "
+                              "last_error 0x0002000d, errinfo 0x0)");
+    f.peer_errno = 0;                          /* not learnt: still the peer */
+    failure_classify(&f, d, sizeof d);
+    CU_ASSERT_EQUAL(strncmp(d, "10.0.0.5:3389: ERRCONNECT_CONNECT_TRANSPORT_FAILED (", 51), 0);
+    struct failure_facts none = { .peer = "h:1" };   /* no FreeRDP error at all */
+    CU_ASSERT_TRUE(failure_wants_peer_errno(&none));
+    /* reached it: auth, TLS, a watchdog, a pin, the server's own error, or a running session */
+    struct failure_facts no[] = {
+        { .last_error = FREERDP_ERROR_CONNECT_LOGON_FAILURE }, { .last_error = FREERDP_ERROR_TLS_CONNECT_FAILED },
+        { .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED, .watchdog = 1 },
+        { .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED, .cert_rejected = 1 },
+        { .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED, .error_info = ERRINFO_SERVER_DENIED_CONNECTION },
+        { .last_error = FREERDP_ERROR_CONNECT_TRANSPORT_FAILED, .connected = 1 },
+    };
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        CU_ASSERT_FALSE(failure_wants_peer_errno(&no[i]));
+    struct failure_facts running = { .connected = 1, .peer = "h:1", .peer_errno = ECONNREFUSED };
+    failure_classify(&running, d, sizeof d);   /* once connected the peer is not the story */
+    CU_ASSERT_PTR_NULL(strstr(d, "h:1"));
+    CU_ASSERT_PTR_NULL(strstr(d, "refused"));
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -172,7 +204,8 @@ int main(void)
         UNIT_TEST(test_failure__logon_error), UNIT_TEST(test_failure__watchdog_and_pin),
         UNIT_TEST(test_failure__errno), UNIT_TEST(test_failure__disconnect_vs_logoff),
         UNIT_TEST(test_failure__xrdp_logoffs),
-        UNIT_TEST(test_failure__retry_policy), UNIT_TEST(test_failure__detail), UNIT_END,
+        UNIT_TEST(test_failure__retry_policy), UNIT_TEST(test_failure__detail),
+        UNIT_TEST(test_failure__peer_detail), UNIT_END,
     };
     return unit_run("failure", tests, NULL, NULL);
 }

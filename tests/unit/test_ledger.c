@@ -72,6 +72,25 @@ static void test_ledger__streak_and_lost_agent(void)
     ledger_free(&l);
 }
 
+/** A streak of connect failures (refused, timed out) is an unreachable target; one other reason
+ * in it (the target answered and refused a logon) is not, nor is an empty streak. */
+static void test_ledger__streak_unreachable(void)
+{
+    struct ledger l;
+    CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 4), 0);
+    CU_ASSERT_FALSE(ledger_streak_unreachable(&l));
+    for (uint32_t i = 0; i < 4; i++)
+        ledger_launched(&l, i, 0);
+    ledger_event(&l, 0, SESSION_FAILED, FAIL_CONNECT, T(0));
+    ledger_event(&l, 1, SESSION_FAILED, FAIL_CONNECT_TIMEOUT, T(1));
+    CU_ASSERT_TRUE(ledger_streak_unreachable(&l));
+    ledger_event(&l, 2, SESSION_FAILED, FAIL_AUTH, T(2));
+    CU_ASSERT_FALSE(ledger_streak_unreachable(&l));
+    ledger_event(&l, 3, SESSION_ACTIVE, FAIL_NONE, T(3));   /* the streak ends */
+    CU_ASSERT_FALSE(ledger_streak_unreachable(&l));
+    ledger_free(&l);
+}
+
 /* Samples are counted against the sessions active when they were taken: events arriving late
  * and out of order (another agent's batch, a resumed agent's old batches) land in their place. */
 static void test_ledger__active_at_a_past_moment(void)
@@ -133,6 +152,7 @@ int main(void)
         UNIT_TEST(test_ledger__counts_follow_events),
         UNIT_TEST(test_ledger__ownership),
         UNIT_TEST(test_ledger__streak_and_lost_agent),
+        UNIT_TEST(test_ledger__streak_unreachable),
         UNIT_TEST(test_ledger__active_at_a_past_moment),
         UNIT_TEST(test_ledger__active_at_matches_brute_force),
         UNIT_END,

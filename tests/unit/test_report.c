@@ -423,7 +423,7 @@ static void test_report__hostile_names_compare_and_score(void)
     /* score's text: no raw control character, no line a name started */
     char *text = NULL;
     FILE *o = open_memstream(&text, &len);
-    score_text_print(o, &s, &verdicts[0]);
+    score_text_print(o, &s, &verdicts[0], NULL);
     fclose(o);
     CU_ASSERT_PTR_NULL(strchr(text, '\r'));
     CU_ASSERT_PTR_NULL(strchr(text, '\x01'));
@@ -471,7 +471,7 @@ static void test_report__suspect_samples(void)
     struct verdict v;
     CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&sum, &v, err, sizeof err), 0);
     FILE *f = open_memstream(&buf, &len);
-    score_text_print(f, &sum, &v);
+    score_text_print(f, &sum, &v, NULL);
     fclose(f);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "suspect: 1 samples"));
     free(buf);
@@ -608,6 +608,41 @@ static void test_report__evidence(void)
     free(s.failures);
 }
 
+/** score's text names where the failed sessions' screens are (the database it read, not a
+ * placeholder) and no source file (the agent's per-session cost said "summary_cost.h"). */
+static void test_report__score_text_words(void)
+{
+    struct summary s = sums[0];
+    struct summary_failure f = { .session = 0, .user = "u1", .reason = "connect",
+                                 .detail = "127.0.0.1:1: connection refused", .stuck = 1 };
+    s.failures = &f;
+    s.failure_count = 1;
+    s.agent_sessions_max = 2;
+    s.agent_rss_mib = 15.5;
+    s.agent_cpu_pct = 2.3;
+    char *text = NULL, err[256];
+    size_t len = 0;
+    struct verdict v;
+    CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    FILE *o = open_memstream(&text, &len);
+    score_text_print(o, &s, &v, "/data/r.db");
+    fclose(o);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "screens in /data/r.db.shots/run-"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "127.0.0.1:1: connection refused"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "per session: 15.5 MiB RSS at 2 sessions"));
+    CU_ASSERT_PTR_NULL(strstr(text, "<results db>"));
+    CU_ASSERT_PTR_NULL(strstr(text, ".h)"));
+    CU_ASSERT_PTR_NULL(strstr(text, "summary_"));
+    free(text);
+    text = NULL;
+    o = open_memstream(&text, &len);
+    score_text_print(o, &s, &v, NULL);   /* no database named: no folder either */
+    fclose(o);
+    CU_ASSERT_PTR_NULL(strstr(text, "screens in"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "failed or stuck sessions (1)"));
+    free(text);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -624,6 +659,7 @@ int main(void)
         UNIT_TEST(test_report__suspect_samples),
         UNIT_TEST(test_report__copy_table),
         UNIT_TEST(test_report__evidence),
+        UNIT_TEST(test_report__score_text_words),
         UNIT_END,
     };
     return unit_run("report", tests, setup, teardown);

@@ -230,6 +230,54 @@ static void test_verdict__no_samples_is_a_verdict(void)
     summary_free(&s);
 }
 
+/** A single-user diagnosis (plan focus:, no measure group: the run recorded no measure sample)
+ * is judged on its focus timer: enough ok samples of it (as many as a baseline needs) make it
+ * valid, its thresholds decide pass or fail, and the reasons say it was judged so; too few, or
+ * a focus timer without samples, are inconclusive. With measure samples the focus changes nothing. */
+static void test_verdict__single_user_focus(void)
+{
+    struct summary s;
+    struct verdict v;
+    char err[512], reasons[2048];
+    verdict_of(run_pass, &s, &v);
+    CU_ASSERT_FALSE(v.focus);                          /* a measure group: scored as ever */
+    snprintf(s.config.focus, sizeof s.config.focus, "app_start");
+    CU_ASSERT_FALSE(verdict_judges_focus(&s));
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_PASS);
+    CU_ASSERT_FALSE(v.focus);
+    s.score.status = SCORE_TOO_FEW;                    /* as a run without a measure group */
+    s.score.samples = s.score.samples_ok = 0;
+    s.score.reached = 0;
+    CU_ASSERT_TRUE(verdict_judges_focus(&s));
+    CU_ASSERT_EQUAL_FATAL(threshold_parse("p95(app_start) < 60000", &s.config.thresholds[0], err, sizeof err), 0);
+    s.config.threshold_count = 1;
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_PASS);
+    CU_ASSERT_TRUE(v.focus);
+    CU_ASSERT_STRING_EQUAL(v.items[0].text, "enough samples of the focus timer");
+    CU_ASSERT_EQUAL(v.items[0].result, VERDICT_PASS);
+    CU_ASSERT_FALSE(has_reason(&v, "too few samples for a baseline"));
+    verdict_reasons(&v, reasons, sizeof reasons);
+    CU_ASSERT_PTR_NOT_NULL(strstr(reasons, "single-user diagnosis, judged on its focus timer 'app_start'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(reasons, "15 needed"));
+    CU_ASSERT_EQUAL(threshold_parse("p95(app_start) < 1", &s.config.thresholds[0], err, sizeof err), 0);
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_FAIL);             /* the plan's threshold decides */
+    CU_ASSERT_EQUAL(verdict_exit_code(v.kind), EXIT_THRESHOLD_FAILED);
+    s.config.threshold_count = 0;
+    s.score.samples_needed = 1000000;                  /* more than the run has */
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "too few samples of the focus timer 'app_start'"));
+    s.score.samples_needed = 15;
+    snprintf(s.config.focus, sizeof s.config.focus, "never_ran");
+    CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "'never_ran' for a single-user diagnosis: 0 ok (0 failed or suspect), 15 needed"));
+    summary_free(&s);
+}
+
 static void test_verdict__measure_fallback_and_override(void)
 {
     struct score_config cfg;
@@ -317,6 +365,7 @@ int main(void)
         UNIT_TEST(test_verdict__not_reached_cannot_decide),
         UNIT_TEST(test_verdict__unknown_timer_fails),
         UNIT_TEST(test_verdict__no_samples_is_a_verdict),
+        UNIT_TEST(test_verdict__single_user_focus),
         UNIT_TEST(test_verdict__measure_fallback_and_override),
         UNIT_TEST(test_verdict__score_exit_codes_and_json),
         UNIT_END,
