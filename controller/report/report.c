@@ -42,7 +42,7 @@ static void key_figures(FILE *o, const struct summary *s)
 {
     const struct score_result *r = &s->score;
     char smax[96];
-    score_format_smax(r, smax, sizeof smax);
+    verdict_format_smax(s, smax, sizeof smax);
     fprintf(o, "<table class=\"figures\">\n");
     text_row(o, "smax", " class=\"big\" id=\"smax\"", smax);
     figure(o, "baseline", "%.0f ms", r->baseline_ms);

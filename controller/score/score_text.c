@@ -84,7 +84,7 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v,
 {
     const struct score_result *r = &s->score;
     char smax[96];
-    score_format_smax(r, smax, sizeof smax);
+    verdict_format_smax(s, smax, sizeof smax);
     char e[6][256], line[2048];
     fprintf(o, "run %lld  %s  transport=%s platform=%s network=%s client=%s  (%s)\n", (long long)s->run.id,
             textesc(line, sizeof line, s->run.name, TEXTESC_LINE), textesc(e[0], sizeof e[0], s->run.transport,
@@ -106,10 +106,7 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v,
         fprintf(o, "threshold  %10.1f ms  (baseline + %g ms)\n", r->threshold_ms,
                 s->config.params.threshold_offset_ms);
     }
-    if (v->focus)   /* a single-user diagnosis: no measure group to take a baseline of */
-        fprintf(o, "smax       n/a (single-user diagnosis: no measure group; judged on the focus timer)");
-    else
-        fprintf(o, "smax       %s", smax);
+    fprintf(o, "smax       %s", smax);
     if (r->reached)
         fprintf(o, "  (index %.1f ms > threshold at %u active sessions)", r->cross_index_ms, r->cross_active);
     else if (r->status == SCORE_OK)

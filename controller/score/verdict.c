@@ -56,6 +56,14 @@ int verdict_judges_focus(const struct summary *s)
     return s->config.focus[0] && s->score.samples == 0;
 }
 
+void verdict_format_smax(const struct summary *s, char *buf, size_t len)
+{
+    if (verdict_judges_focus(s))
+        snprintf(buf, len, "n/a (single-user diagnosis: no measure group; judged on the focus timer)");
+    else
+        score_format_smax(&s->score, buf, len);
+}
+
 /* A single-user diagnosis (verdict_judges_focus): enough ok samples of the focus timer -- as many
  * as a baseline would need -- make the run valid; its thresholds then decide. */
 static void focus_validity(const struct summary *s, struct verdict *v, const char *failed)

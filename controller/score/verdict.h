@@ -50,6 +50,9 @@ int verdict_exit_code(enum verdict_kind k);      /* 0 | 1 | 2 */
  * first validity rule is then "enough samples of the focus timer": as many ok samples of it as
  * a baseline needs (max(min_samples, baseline_count)); there is no baseline and no smax. */
 int verdict_judges_focus(const struct summary *s);
+/* smax as the console and the report show it: score_format_smax, or for a run judged on its
+ * focus timer "n/a (single-user diagnosis: no measure group; judged on the focus timer)". */
+void verdict_format_smax(const struct summary *s, char *buf, size_t len);
 
 /* Evaluates validity and the thresholds of s->config. Returns 0, or -1 with err when a
  * threshold names a metric this build does not know (a data error: exit 65). */

@@ -261,6 +261,9 @@ static void test_verdict__single_user_focus(void)
     verdict_reasons(&v, reasons, sizeof reasons);
     CU_ASSERT_PTR_NOT_NULL(strstr(reasons, "single-user diagnosis, judged on its focus timer 'app_start'"));
     CU_ASSERT_PTR_NOT_NULL(strstr(reasons, "15 needed"));
+    char smax[96];
+    verdict_format_smax(&s, smax, sizeof smax);        /* not "too few samples": there is no measure */
+    CU_ASSERT_STRING_EQUAL(smax, "n/a (single-user diagnosis: no measure group; judged on the focus timer)");
     CU_ASSERT_EQUAL(threshold_parse("p95(app_start) < 1", &s.config.thresholds[0], err, sizeof err), 0);
     CU_ASSERT_EQUAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
     CU_ASSERT_EQUAL(v.kind, VERDICT_FAIL);             /* the plan's threshold decides */
