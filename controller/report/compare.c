@@ -5,6 +5,7 @@
 #include "controller/report/export.h"
 #include "controller/score/summary_copy.h"
 #include "controller/score/textesc.h"
+#include "controller/score/verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,7 +144,7 @@ static void no_score(char *cell, const struct summary *runs, const size_t *membe
         return;
     }
     char why[96];
-    score_format_smax(&s->score, why, sizeof why);
+    verdict_format_smax(s, why, sizeof why);
     if (strcmp(s->run.status, "completed") != 0 && why[strlen(why) - 1] == ')')
         snprintf(cell, CELL, "%.*s; run %s)", (int)strlen(why) - 1, why, s->run.status);
     else

@@ -18,7 +18,7 @@ void report_deck_line(const struct summary *s, const struct verdict *v, char *bu
 {
     const struct score_result *r = &s->score;
     char smax[96], on[192], knee[128] = "";
-    score_format_smax(r, smax, sizeof smax);
+    verdict_format_smax(s, smax, sizeof smax);
     if (s->target_samples)
         snprintf(on, sizeof on, "on %u CPU%s (%s)", s->target_cpus, s->target_cpus == 1 ? "" : "s", s->run.platform);
     else
@@ -97,7 +97,7 @@ static void overlay_table(FILE *o, const struct summary *runs, const struct verd
     for (size_t k = 0; k < n; k++) {
         const struct summary *s = &runs[k];
         char smax[96];
-        score_format_smax(&s->score, smax, sizeof smax);
+        verdict_format_smax(s, smax, sizeof smax);
         double p95 = NAN;
         for (size_t i = 0; i < s->timer_count; i++)
             if (!strcmp(s->timers[i].name, s->measure))

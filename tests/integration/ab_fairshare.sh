@@ -23,11 +23,17 @@ run_to_end run2
 rc2=$rc
 for r in 1 2; do   # no thresholds: a valid single-user run passes
     eval "code=\$rc$r"
-    [ "$code" = 0 ] || fail "run $r exited $code, expected 0 (judged on its focus timer, no threshold)"
-    grep -q "^verdict    pass" "$WORK/run$r.log" || fail "run $r: verdict not pass"
     grep -q "^  \[pass\] single-user diagnosis, judged on its focus timer 'appstart': 25 ok samples (15 needed)" \
         "$WORK/run$r.log" || fail "run $r: the verdict does not say it was judged on the focus timer"
     grep -q "too few samples for a baseline" "$WORK/run$r.log" && fail "run $r: still 'too few samples for a baseline'"
+    # pass (0); on a loaded machine the agent's loop lag alone may make it inconclusive (2), nothing else
+    if [ "$code" = 2 ] && grep -q "^verdict    inconclusive" "$WORK/run$r.log"; then
+        ! grep '^  \[inconclusive\]' "$WORK/run$r.log" | grep -v 'agent loop lag' ||
+            fail "run $r: inconclusive for more than the agent's loop lag"
+        continue
+    fi
+    [ "$code" = 0 ] || fail "run $r exited $code, expected 0 (judged on its focus timer, no threshold)"
+    grep -q "^verdict    pass" "$WORK/run$r.log" || fail "run $r: verdict not pass"
     [ "$(sqlite3 "$WORK/ab.db" "SELECT verdict FROM runs WHERE id = $r")" = pass ] || fail "run $r: stored verdict"
 done
 set +e
@@ -57,4 +63,8 @@ for run in 1 2; do   # loops: 25 -> exactly 25 appstart samples, then the sessio
     grep -q "^agents     1 (0 lost)" "$WORK/run$run.log" || fail "run $run: the agent was lost at the end"
     grep -q '^focus      appstart: 25 samples' "$WORK/run$run.log" || fail "run $run: no focus line in the score"
 done
+# the plain table's smax cell says how a single-user run was judged, not "too few samples"
+"$B/sessmax" compare "$WORK/ab.db" 1 2 > "$WORK/cmp.txt" 2>&1 || true
+grep -q 'judged on the focus timer' "$WORK/cmp.txt" || { cat "$WORK/cmp.txt"; fail "compare: the smax cell does not say it was judged on the focus timer"; }
+grep -q 'too few samples' "$WORK/cmp.txt" && { cat "$WORK/cmp.txt"; fail "compare: 'too few samples' for a single-user run"; }
 echo PASS
