@@ -137,16 +137,22 @@ out:
     return ctx;
 }
 
-int tls_file_fingerprint(const char *path, char fp[TLS_FP_LEN], char *err, size_t errlen)
+/* The certificate's sha256 fingerprint as the agents pin it; frees x. */
+static void fingerprint_and_free(X509 *x, char fp[TLS_FP_LEN])
 {
-    X509 *x = read_cert(path, err, errlen);
-    if (!x)
-        return -1;
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned n = 0;
     X509_digest(x, EVP_sha256(), md, &n);
     X509_free(x);
     format_fp(md, n, fp);
+}
+
+int tls_file_fingerprint(const char *path, char fp[TLS_FP_LEN], char *err, size_t errlen)
+{
+    X509 *x = read_cert(path, err, errlen);
+    if (!x)
+        return -1;
+    fingerprint_and_free(x, fp);
     return 0;
 }
 
@@ -167,11 +173,7 @@ int tls_peer_fingerprint(SSL *ssl, char fp[TLS_FP_LEN])
     X509 *x = ssl ? SSL_get1_peer_certificate(ssl) : NULL;
     if (!x)
         return -1;
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned n = 0;
-    X509_digest(x, EVP_sha256(), md, &n);
-    X509_free(x);
-    format_fp(md, n, fp);
+    fingerprint_and_free(x, fp);
     return 0;
 }
 
