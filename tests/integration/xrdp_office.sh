@@ -17,7 +17,10 @@ xrdp_plan 2 office-plan.yaml -e "s|^workload: .*|workload: $WL|" \
     -e "s|^launch_window: .*|launch_window: 10s|" -e "s|^steady_state: .*|steady_state: 12m|" \
     -e "s|^name: .*|name: xrdp-office-2|"
 echo "loops: 1" >> "$PLAN"
-"$BUILD/sessmax" validate -q "$PLAN" || fail "the office plan copy does not validate"
+# valid; 2 users and one loop cannot collect the samples a score needs, so validate says so (exit 2)
+rc=0; "$BUILD/sessmax" validate -q "$PLAN" 2>"$WORK/validate.err" || rc=$?
+[ "$rc" = 0 ] || { [ "$rc" = 2 ] && grep -q "cannot collect the samples a score needs" "$WORK/validate.err"; } ||
+    fail "the office plan copy does not validate (exit $rc): $(cat "$WORK/validate.err")"
 timers=$("$BUILD/sessmax" validate "$WL" | awk '$1 == "timers" { for (i = 3; i <= NF; i++) print $i }')
 [ "$(echo "$timers" | wc -l)" -ge 10 ] || fail "could not read the workload's timers: $timers"
 
