@@ -3,18 +3,16 @@
 
 #include "common/numarg.h"
 #include "common/proto.h"
+#include "common/secret_file.h"
 #include "common/tls.h"
 #include "common/ydoc.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -181,24 +179,19 @@ static char *token_from_fd(int fd, const char *what)
     return t;
 }
 
+/* A token file is a secret file (common/secret_file.h: owner-only, regular, not a link). */
 static char *token_from_file(const char *path)
 {
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        fprintf(stderr, "sessmax-agent connect: cannot read the token file %s: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    if (st.st_mode & 077) {
-        fprintf(stderr, "sessmax-agent connect: %s: the token file must not be readable by others "
-                        "(chmod 600 %s)\n", path, path);
-        close(fd);
-        return NULL;
-    }
-    char *t = token_from_fd(fd, path);
-    close(fd);
+    char buf[PROTO_TOKEN_MAX_LEN + 4], err[PATH_MAX + 128];   /* see token_from_fd */
+    char *t = NULL;
+    if (secret_file_read(path, "token file", buf, sizeof buf, err, sizeof err) < 0)
+        fprintf(stderr, "sessmax-agent connect: %s\n", err);
+    else if (strlen(buf) > PROTO_TOKEN_MAX_LEN)
+        fprintf(stderr, "sessmax-agent connect: the token in %s is longer than %d characters\n", path,
+                PROTO_TOKEN_MAX_LEN);
+    else
+        t = strdup(buf);
+    OPENSSL_cleanse(buf, sizeof buf);
     return t;
 }
 

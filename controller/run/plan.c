@@ -6,18 +6,15 @@
 #include "common/file_read.h"
 #include "common/hostport.h"
 #include "common/names.h"
+#include "common/secret_file.h"
 #include "common/ydoc.h"
 #include "controller/run/run_limits.h"
 #include "controller/run/targetload.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define DEFAULT_LISTEN "127.0.0.1:7400"
 
@@ -553,48 +550,10 @@ void plan_user_name(const struct plan *p, uint32_t index, char *out, size_t outl
     snprintf(out, outlen, "%.*s%0*u%s", (int)(open - pat), pat, width, p->cred.first + index, close + 1);
 }
 
-static void strip_newline(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = 0;
-}
-
-static int read_password_file(const char *path, char *out, size_t outlen, char *err, size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    struct stat st;
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open password file: %s", path, strerror(errno));
-        return -1;
-    }
-    int rc = -1;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: password file is not a regular file", path);
-        goto out;
-    }
-    if (st.st_mode & 077) {
-        snprintf(err, errlen, "%s: password file has mode %04o; it must not be readable by others "
-                 "(chmod 600 %s)", path, (unsigned)(st.st_mode & 07777), path);
-        goto out;
-    }
-    ssize_t n = read(fd, out, outlen - 1);
-    if (n < 0) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        goto out;
-    }
-    out[n] = 0;
-    strip_newline(out);
-    rc = 0;
-out:
-    close(fd);
-    return rc;
-}
-
 int plan_read_password(const struct plan *p, char *out, size_t outlen, char *err, size_t errlen)
 {
     if (p->cred.password_file) {
-        if (read_password_file(p->cred.password_file, out, outlen, err, errlen) < 0)
+        if (secret_file_read(p->cred.password_file, "password file", out, outlen, err, errlen) < 0)
             return -1;
     } else {
         const char *v = getenv(p->cred.password_env);
