@@ -220,6 +220,7 @@ struct shot {
     struct engine *eng;
     struct event *wait_ev;
     int saved, failed, uniform, tls_failed;
+    int unreachable;                  /* failed to connect: exit EX_UNAVAILABLE, as probe */
 };
 
 /* A screen of one colour is a desktop that has not painted (yet): not worth a PNG's exit 0. */
@@ -288,6 +289,8 @@ static void shot_session_cb(void *ctx, const struct rec_session *e)
                 failure_reason_name(e->reason), e->detail);
         if (e->reason == FAIL_TLS)
             s->tls_failed = 1;   /* the hint (its fingerprint) once the loop has ended */
+        if (e->reason == FAIL_CONNECT || e->reason == FAIL_CONNECT_TIMEOUT)
+            s->unreachable = 1;
     }
 }
 
@@ -342,7 +345,7 @@ int standalone_shot(int argc, char **argv)
                                             .password = password, .seed = o.seed };
         if (engine_start_session(s.eng, &spec) == 0) {
             event_base_dispatch(s.base);
-            rc = s.saved && !s.uniform ? 0 : 1;
+            rc = s.saved && !s.uniform ? 0 : s.unreachable ? EX_UNAVAILABLE : 1;
             if (s.tls_failed)
                 cert_hint_print(o.target, host, o.cfg.port, o.cfg.fingerprint,
                                 o.cfg.connect_timeout_ms && o.cfg.connect_timeout_ms < 10000 ? o.cfg.connect_timeout_ms : 10000);

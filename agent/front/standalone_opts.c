@@ -132,7 +132,9 @@ const char STANDALONE_SHOT_USAGE[] =
     "                          [--workload FILE]\n"
     "Logs one session on (password from SESSMAX_PASSWORD), waits, saves its screen as PNG and\n"
     "logs off. The tool for writing workloads: regions and pixels are read from the PNG. With\n"
-    "--workload, prints on stdout a `match` condition (region hash) for each of its regions.\n";
+    "--workload, prints on stdout a `match` condition (region hash) for each of its regions.\n"
+    "Exit 0 with the PNG; 1 when the logon failed or the screen is one colour; 69 when the server\n"
+    "cannot be reached (refused, unresolved, no answer); 64 for usage errors.\n";
 
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,

@@ -5,7 +5,7 @@
 # openssl reads, and the security layers simhost accepts (TLS only; NLA too with --nla). The
 # printed fingerprint pins: `shot` with it logs on; with a wrong one (or none) shot fails with
 # reason tls and its hint shows the real fingerprint. A closed port exits 69 with "connection
-# refused"; a listener that never answers ends in a timeout error (exit 69), not a hang.
+# refused" (and shot exits 69 too); a listener that never answers ends in a timeout error (exit 69), not a hang.
 . "$(dirname "$0")/lib/agent_env.sh"
 start_simhost 1 --work-scale 0.2
 TARGET=127.0.0.1:$SIM_PORT
@@ -83,6 +83,14 @@ set -e
 [ "$(cat "$T/closed.err")" = "sessmax-agent probe: 127.0.0.1:$CLOSED: connection refused" ] \
     || { cat "$T/closed.err" >&2; fail "closed port: not the one-line connection refused"; }
 [ ! -s "$T/closed.out" ] || fail "closed port: a report was printed"
+set +e
+timeout 60 "$AGENT" shot --target "127.0.0.1:$CLOSED" --user simuser001 --no-verify --max-attempts 1 \
+    -o "$T/closed.png" > /dev/null 2> "$T/closed-shot.err"
+rc=$?
+set -e
+[ $rc = 69 ] || { cat "$T/closed-shot.err" >&2; fail "shot of a closed port: exit $rc (want 69, as probe)"; }
+grep -q '^sessmax-agent shot: simuser001: connect: ' "$T/closed-shot.err" ||
+    { cat "$T/closed-shot.err" >&2; fail "shot of a closed port: no reason connect"; }
 
 echo "-- a listener that never answers: a timeout error, not a hang"
 python3 -u - "$T/silent.port" <<'PY' &
