@@ -6,7 +6,8 @@
 #     measure has a successful sample, no process of the users is left;
 # (2) at the same time, a third user whose text editor launcher is broken (it exits at once, so
 #     no window ever shows): the agent gives a failed editor_open sample with a screenshot of
-#     the desktop, goes on, logs off cleanly and ends: no hang.
+#     the desktop, goes on, logs off cleanly and ends: no hang;
+# (3) a launcher whose X server is gone ends at once (a logoff during a start leaves nothing).
 # Prints the server memory per session while the two office desktops run (FIGURES line).
 set -u
 . "$(dirname "$0")/xrdp_common.inc"
@@ -28,6 +29,11 @@ xrdp_start --users 3 --port "$PORT" --desktop office
 
 # (2) the broken launcher of user 3: the editor never starts
 H3=$(getent passwd rdpuser3 | cut -d: -f6)
+# a launcher whose session has gone (its X server's socket is gone) stops looking for the window
+# at once instead of polling for 180 s: a logoff during an application's start leaves nothing
+mkdir -p "$WORK/gone/.sessmax"
+rc=0; HOME=$WORK/gone DISPLAY=:987 timeout 20 sh "$H3/.sessmax/launch" '^never$' true || rc=$?
+[ "$rc" != 124 ] || fail "a launcher outlives its X server (still polling after 20 s)"
 printf '#!/bin/sh\n# broken on purpose by xrdp_office.sh: no window ever shows\nexit 1\n' > "$H3/.sessmax/apps/editor"
 # the loop from the text editor on (the part that meets the broken launcher) and the logoff,
 # without the measures (their timers are cut)
