@@ -50,7 +50,10 @@ listen_agents() {
 # start_run [ARGS...]: `sessmax run` of $WORK/plan.yaml in the background (output in
 # $WORK/run.log); CTL is its PID
 start_run() {
-    "$B/sessmax" run "$WORK/plan.yaml" --plain "$@" >"$WORK/run.log" 2>&1 &
+    # emptied here, not by the background job's redirection: that one may run after the caller's
+    # first look at run.log, which would then read the previous run's lines (tls_fingerprint did)
+    : >"$WORK/run.log"
+    "$B/sessmax" run "$WORK/plan.yaml" --plain "$@" >>"$WORK/run.log" 2>&1 &
     CTL=$!
     PIDS+=("$CTL")
 }
@@ -92,7 +95,8 @@ run_ended() { ! kill -0 "$CTL" 2>/dev/null; }
 # tls_fingerprint: waits for the run's log to print the controller's certificate pin; sets FP
 tls_fingerprint() {
     wait_for 30 grep -q -- "--tls-pin sha256:" "$WORK/run.log" || fail "the controller did not print its fingerprint"
-    FP=$(grep -o -- "--tls-pin sha256:[0-9A-F:]*" "$WORK/run.log" | head -1 | cut -d' ' -f2)
+    FP=$(grep -o -- "--tls-pin sha256:[0-9A-F:]*" "$WORK/run.log" | head -1 | cut -d' ' -f2) || true
+    [ -n "$FP" ] || fail "no fingerprint in the controller's output: $(head -c 300 "$WORK/run.log")"
 }
 
 # kill_controller PID: SIGKILL of controller PID (CTL or its child) once its agents are known

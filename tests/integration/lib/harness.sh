@@ -90,8 +90,10 @@ start_simhost() {
     shift
     SIM_PORT=$(free_port)
     SIM_LOG=${WORK:?start_simhost needs WORK (scratch_dir WORK NAME)}/simhost.log
+    # emptied before the start, not by the background job (a restart would see the old "listening")
+    : >"$SIM_LOG"
     "${SIMHOST:-${SESSMAX_BUILD_DIR:?}/sessmax-simhost}" --listen "127.0.0.1:$SIM_PORT" --users "$users" \
-        --state-dir "$WORK/sim" ${SIM_ARGS[@]+"${SIM_ARGS[@]}"} "$@" >"$SIM_LOG" 2>&1 &
+        --state-dir "$WORK/sim" ${SIM_ARGS[@]+"${SIM_ARGS[@]}"} "$@" >>"$SIM_LOG" 2>&1 &
     SIM_PID=$!
     PIDS+=("$SIM_PID")
     for ((i = 0; i < 300; i++)); do
