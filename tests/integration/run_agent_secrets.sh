@@ -20,9 +20,7 @@ set -e
 start_simhost 8
 write_plan 4 2 2 2s 8s
 export SESSMAX_TOKEN=controller-env-token-should-not-leak
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-CTL=$!
-PIDS+=("$CTL")
+start_run
 active() { [ -f "$WORK/r.db" ] && [ "$(q "select count(*) from sessions where state = 'active'" 2>/dev/null)" -ge 2 ]; }
 wait_for 90 active || fail "sessions did not become active"
 n=0

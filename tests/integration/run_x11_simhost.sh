@@ -21,18 +21,16 @@ plan_fields "name: x11-e2e" "client: {x11: xfreerdp}" "workload: $W" "sessions: 
 "$B/sessmax" validate "$WORK/plan.yaml" >"$WORK/validate.log" 2>&1 || fail "validate: $(cat "$WORK/validate.log")"
 grep -q 'labels .*transport=tcp .*client=xfreerdp' "$WORK/validate.log" || fail "validate labels: $(cat "$WORK/validate.log")"
 
-"$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 &
-RUN=$!
-PIDS+=("$RUN")
+start_run
 # while it runs: no process of the run holds the password on its command line
-while kill -0 $RUN 2>/dev/null; do
+while kill -0 "$CTL" 2>/dev/null; do
     for p in $(pgrep -f "xfreerdp /v:127.0.0.1:$SIM_PORT" || true); do
         tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $p"
     done
     sleep 0.5
 done
 rc=0
-wait $RUN || rc=$?
+wait "$CTL" || rc=$?
 cat "$WORK/run.log"
 [ $rc -le 2 ] || fail "sessmax run exited $rc"
 
