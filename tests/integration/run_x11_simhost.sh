@@ -23,15 +23,13 @@ grep -q 'labels .*transport=tcp .*client=xfreerdp' "$WORK/validate.log" || fail 
 
 start_run
 # while it runs: no process of the run holds the password on its command line
-while kill -0 "$CTL" 2>/dev/null; do
+until run_ended; do
     for p in $(pgrep -f "xfreerdp /v:127.0.0.1:$SIM_PORT" || true); do
         tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "$SESSMAX_PASSWORD" && fail "password on argv of $p"
     done
     sleep 0.5
 done
-rc=0
-wait "$CTL" || rc=$?
-cat "$WORK/run.log"
+wait_run
 [ $rc -le 2 ] || fail "sessmax run exited $rc"
 
 [ "$(q "select status || '/' || client || '/' || transport from runs where id = 1")" = completed/xfreerdp/tcp ] \
