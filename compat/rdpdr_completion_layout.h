@@ -1,8 +1,9 @@
 /* rdpdr_completion_layout.h -- the mirror of FreeRDP 2.11's private rdpdr server structs that
  * rdpdr_completion.c reads and writes (channels/rdpdr/server/rdpdr_main.h, the same from 2.11.0 to
- * 2.11.8). Only rdpdr_completion.c and its layout probe (compat/probes.cmake) include it: the probe
- * runs the installed library's own DriveWriteFile/DriveCloseFile and checks every member below
- * that the workaround relies on, so a different layout disables the workaround at build time. */
+ * 2.11.8). Only rdpdr_completion.c, rdpdr_query_info.c and their layout probe (compat/probes.cmake)
+ * include it: the probe runs the installed library's own DriveWriteFile/DriveCloseFile and checks
+ * every member below that the workarounds rely on, so a different layout disables them at build
+ * time. */
 #ifndef SESSMAX_RDPDR_COMPLETION_LAYOUT_H
 #define SESSMAX_RDPDR_COMPLETION_LAYOUT_H
 

@@ -1,13 +1,28 @@
 /* drive.c -- rdpdr server channel per session and the copyin/copyout commands (sim_drive.h).
  *
+ * A copy in reads the way a Windows server does: open, ask the client for the file's size
+ * (FileStandardInformation, compat/rdpdr_query_info.h), then read exactly the bytes the size says,
+ * never past the end. FreeRDP's client answers a read past the end with STATUS_UNSUCCESSFUL since
+ * 2.11.7+dfsg1-6~deb12u2 (and with success and no bytes before), so a reader that probes for the end
+ * breaks on one package or the other. A read that comes back shorter than asked means the file
+ * shrank while it was copied: the copy fails and says so.
+ *
  * FreeRDP 2.11's rdpdr server reads each channel message into a 4 KiB buffer and parses whatever
- * it got as whole PDUs, so a read completion must fit in 4096 bytes: reads ask for
+ * it got as whole PDUs, so a read completion must fit in 4096 bytes: reads ask for at most
  * SIM_DRIVE_READ_CHUNK bytes (20 bytes of headers on top). Writes have no such limit. Requests are
  * pipelined (SIM_DRIVE_INFLIGHT at once) so a copy is not one round trip per chunk. Completions
  * arrive on FreeRDP's rdpdr thread; callbackData carries the copy's generation, so completions of
- * an abandoned copy are ignored. */
+ * an abandoned copy are ignored.
+ *
+ *   CP_WAIT_DEVICE -> CP_OPENING -> (copy in: CP_SIZING ->) CP_RUNNING -> CP_CLOSING -> CP_DONE
+ *   any state but CP_IDLE -> CP_FAILED [copy_fail]; CP_DONE / CP_FAILED -> CP_IDLE [sim_drive_step]
+ *
+ * --drive-redirection probe-eof adds one request after a verified copy in: a read past the end of
+ * the file, whose answer is logged ("a read past the end ... answered ..."). The behaviour test of
+ * compat/ (tests/integration/freerdp_behaviour.sh) uses it to tell which client it talks to. */
 #include "simhost/server/drive.h"
 #include "compat/rdpdr_completion.h"
+#include "compat/rdpdr_query_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +50,7 @@
 #define SIM_DRIVE_DEVS 16
 #define SIM_DRIVE_PROGRESS_US 250000u
 
-enum copy_state { CP_IDLE, CP_WAIT_DEVICE, CP_OPENING, CP_RUNNING, CP_CLOSING, CP_DONE, CP_FAILED };
+enum copy_state { CP_IDLE, CP_WAIT_DEVICE, CP_OPENING, CP_SIZING, CP_RUNNING, CP_CLOSING, CP_DONE, CP_FAILED };
 
 struct sim_dev {
     uint32_t id;
@@ -51,7 +66,9 @@ struct sim_copy {
     uint32_t dev, file_id;
     uint64_t size;               /* copyout: bytes to write */
     uint64_t next_off, done, key;
-    uint64_t eof_at;             /* copyin: file size once a short read showed it, else UINT64_MAX */
+    uint64_t eof_at;             /* copyin: the file's size as the client reported it */
+    uint32_t reads;              /* copyin: read requests sent */
+    int probe_eof;               /* copyin: after the copy, one read at the end (--drive-redirection probe-eof) */
     uint64_t slot_off[SIM_DRIVE_INFLIGHT];
     uint32_t slot_used;          /* bit per slot with a request in flight */
     int inflight, fd;
@@ -65,6 +82,7 @@ struct sim_drive {
     HANDLE vcm;
     RdpdrServerContext *rdpdr;
     int enabled, channel;        /* drives allowed; rdpdr started */
+    int probe_eof;               /* --drive-redirection probe-eof */
     unsigned session;
     pthread_mutex_t mu;
     struct sim_dev devs[SIM_DRIVE_DEVS];
@@ -105,7 +123,7 @@ static void copy_fail(struct sim_drive *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(c->err, sizeof c->err, fmt, ap);
     va_end(ap);
-    if (c->st == CP_RUNNING && d->rdpdr &&      /* best effort: do not leave the file open */
+    if ((c->st == CP_RUNNING || c->st == CP_SIZING) && d->rdpdr &&   /* best effort: do not leave the file open */
         d->rdpdr->DriveCloseFile(d->rdpdr, cb_of(c, CB_ABANDON), c->dev, c->file_id) == CHANNEL_RC_OK)
         rdpdr_completion_close(d->rdpdr, on_close);
     c->st = CP_FAILED;
@@ -121,6 +139,7 @@ static const char *ntstatus_text(UINT32 s)
     case 0xC0000022: return "access denied";
     case 0xC0000043: return "sharing violation";
     case 0xC000007F: return "disk full";
+    case 0xC0000011: return "end of file";
     default: return "error";
     }
 }
@@ -136,6 +155,24 @@ static void copy_close(struct sim_drive *d)
 }
 
 static void on_write(RdpdrServerContext *ctx, void *cb, UINT32 io, UINT32 written);
+
+#define CB_PROBE 0xFDu   /* the read at the end of --drive-redirection probe-eof */
+
+/* Everything copied: close, or (probe-eof, copy in) first ask one read that starts a chunk past the
+ * end of the file (a read at exactly the end gets success and no bytes from every package). */
+static void copy_finish(struct sim_drive *d)
+{
+    struct sim_copy *c = &d->c;
+    if (c->out || !c->probe_eof || c->eof_at > UINT32_MAX - SIM_DRIVE_READ_CHUNK) {
+        copy_close(d);
+        return;
+    }
+    c->probe_eof = 0;
+    c->inflight = 1;
+    if (d->rdpdr->DriveReadFile(d->rdpdr, cb_of(c, CB_PROBE), c->dev, c->file_id, SIM_DRIVE_READ_CHUNK,
+                                (UINT32)(c->eof_at + SIM_DRIVE_READ_CHUNK)) != CHANNEL_RC_OK)
+        copy_fail(d, "cannot send the read past the end of the file");
+}
 
 static int free_slot(const struct sim_copy *c)
 {
@@ -160,9 +197,8 @@ static void copy_pump(struct sim_drive *d)
         }
         int slot = free_slot(c);
         UINT rc;
-        uint32_t n = c->out ? (c->size - c->next_off < SIM_DRIVE_WRITE_CHUNK ? (uint32_t)(c->size - c->next_off)
-                                                                             : SIM_DRIVE_WRITE_CHUNK)
-                            : SIM_DRIVE_READ_CHUNK;
+        uint32_t chunk = c->out ? SIM_DRIVE_WRITE_CHUNK : SIM_DRIVE_READ_CHUNK;
+        uint32_t n = end - c->next_off < chunk ? (uint32_t)(end - c->next_off) : chunk;
         if (c->out) {
             drive_gen_fill(c->key, c->next_off, d->scratch, n);
             rc = d->rdpdr->DriveWriteFile(d->rdpdr, cb_of(c, (unsigned)slot), c->dev, c->file_id,
@@ -172,6 +208,7 @@ static void copy_pump(struct sim_drive *d)
         } else {
             rc = d->rdpdr->DriveReadFile(d->rdpdr, cb_of(c, (unsigned)slot), c->dev, c->file_id, n,
                                          (UINT32)c->next_off);
+            c->reads++;
         }
         if (rc != CHANNEL_RC_OK) {
             copy_fail(d, "cannot send a request on the drive channel");
@@ -183,7 +220,7 @@ static void copy_pump(struct sim_drive *d)
         c->inflight++;
     }
     if (c->st == CP_RUNNING && c->inflight == 0)
-        copy_close(d);
+        copy_finish(d);
 }
 
 /* A completion for a read/write slot: returns its offset and frees the slot, or -1 (stale). */
@@ -225,6 +262,32 @@ static void on_drive_delete(RdpdrServerContext *ctx, UINT32 id)
     pthread_mutex_unlock(&d->mu);
 }
 
+/* The client's FileStandardInformation for the file being copied in: from now on reads ask for
+ * exactly the bytes the size says. */
+static void on_size(RdpdrServerContext *ctx, void *cb, const struct rdpdr_file_info *info)
+{
+    struct sim_drive *d = drive_of(ctx);
+    pthread_mutex_lock(&d->mu);
+    struct sim_copy *c = &d->c;
+    if (!stale(d, cb) && c->st == CP_SIZING) {
+        c->last_event_us = clock_now_us();
+        if (info->io != 0)
+            copy_fail(d, "%s:\\%s: size query failed: %s (NTSTATUS 0x%08X)", c->drive, c->file,
+                      ntstatus_text(info->io), (unsigned)info->io);
+        else if (!info->valid)
+            copy_fail(d, "%s:\\%s: the client's size reply is too short for FileStandardInformation",
+                      c->drive, c->file);
+        else if (info->is_dir)
+            copy_fail(d, "%s:\\%s is a directory", c->drive, c->file);
+        else {
+            c->eof_at = info->size;
+            c->st = CP_RUNNING;
+            copy_pump(d);
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
 static void on_open(RdpdrServerContext *ctx, void *cb, UINT32 io, UINT32 dev, UINT32 file_id)
 {
     struct sim_drive *d = drive_of(ctx);
@@ -238,8 +301,11 @@ static void on_open(RdpdrServerContext *ctx, void *cb, UINT32 io, UINT32 dev, UI
                       ntstatus_text(io), (unsigned)io);
         } else {
             c->file_id = file_id;
-            c->st = CP_RUNNING;
-            copy_pump(d);
+            c->st = c->out ? CP_RUNNING : CP_SIZING;
+            if (c->out)
+                copy_pump(d);
+            else if (rdpdr_query_info(d->rdpdr, cb_of(c, CB_CTRL), c->dev, c->file_id, on_size) != 0)
+                copy_fail(d, "cannot send the size query on the drive channel");
         }
     }
     pthread_mutex_unlock(&d->mu);
@@ -258,38 +324,54 @@ static int pwrite_all(int fd, const char *p, size_t n, off_t off)
     return 0;
 }
 
-/* Completions may come back in any order: each is checked and written at its own offset. */
+/* The answer to the read past the end of the file (probe-eof): logged, then the file is closed. */
+static void probe_answer(struct sim_drive *d, UINT32 io, UINT32 len)
+{
+    struct sim_copy *c = &d->c;
+    c->inflight = 0;
+    log_info("session %u: copyin #%u: a read past the end of %s:\\%s (byte %llu of %llu) answered %s "
+             "(NTSTATUS 0x%08X, %u bytes)", d->session, c->seq, c->drive, c->file,
+             (unsigned long long)c->eof_at + SIM_DRIVE_READ_CHUNK, (unsigned long long)c->eof_at,
+             io == 0 ? "success" : ntstatus_text(io), (unsigned)io, (unsigned)len);
+    copy_close(d);
+}
+
+/* Completions may come back in any order: each is checked and written at its own offset. Every read
+ * asked for bytes inside the file (the size came first), so an error is a real failure, and a read
+ * shorter than asked means the file shrank under the copy. */
 static void on_read(RdpdrServerContext *ctx, void *cb, UINT32 io, const char *buf, UINT32 len)
 {
     struct sim_drive *d = drive_of(ctx);
     pthread_mutex_lock(&d->mu);
     struct sim_copy *c = &d->c;
+    if (!stale(d, cb) && c->st == CP_RUNNING && !c->out && slot_of(cb) == CB_PROBE) {
+        probe_answer(d, io, len);
+        pthread_mutex_unlock(&d->mu);
+        return;
+    }
     int64_t off = stale(d, cb) || c->st != CP_RUNNING || c->out ? -1 : slot_take(c, cb);
     if (off < 0) {
         pthread_mutex_unlock(&d->mu);
         return;
     }
-    if (io != 0 && io != 0x80000011 /* STATUS_END_OF_FILE */) {
-        copy_fail(d, "read failed at byte %lld: %s (NTSTATUS 0x%08X)", (long long)off,
-                  ntstatus_text(io), (unsigned)io);
-    } else if (len > SIM_DRIVE_READ_CHUNK || (len && (uint64_t)off + len > c->eof_at)) {
-        copy_fail(d, "the client sent more data than the file holds (%u bytes at %lld, end at %llu)",
-                  (unsigned)len, (long long)off, (unsigned long long)c->eof_at);
+    uint64_t want = c->eof_at - (uint64_t)off < SIM_DRIVE_READ_CHUNK ? c->eof_at - (uint64_t)off : SIM_DRIVE_READ_CHUNK;
+    if (io != 0) {
+        copy_fail(d, "read failed at byte %lld of %llu: %s (NTSTATUS 0x%08X)", (long long)off,
+                  (unsigned long long)c->eof_at, ntstatus_text(io), (unsigned)io);
+    } else if (len > want) {
+        copy_fail(d, "the client sent more data than asked (%u bytes at %lld, %llu asked)", (unsigned)len,
+                  (long long)off, (unsigned long long)want);
+    } else if (len < want) {
+        copy_fail(d, "the file ended at byte %llu, before the %llu bytes its size said (it shrank during the copy)",
+                  (unsigned long long)off + len, (unsigned long long)c->eof_at);
     } else {
-        if (len < SIM_DRIVE_READ_CHUNK && (uint64_t)off + len < c->eof_at)
-            c->eof_at = (uint64_t)off + len;      /* a short read: the end of the file */
-        if (len) {
-            drive_gen_fill(c->key, (uint64_t)off, d->scratch, len);
-            if (memcmp(buf, d->scratch, len) != 0)
-                copy_fail(d, "checksum: content differs from %s's expected bytes near offset %lld",
-                          c->file, (long long)off);
-            else if (pwrite_all(c->fd, buf, len, (off_t)off) != 0)
-                copy_fail(d, "%s: %s", c->path, strerror(errno));
-            c->done += len;
-        }
-        if (c->inflight == 0 && c->done != c->eof_at && c->next_off >= c->eof_at)
-            copy_fail(d, "the client's reads do not add up (%llu of %llu bytes)",
-                      (unsigned long long)c->done, (unsigned long long)c->eof_at);
+        drive_gen_fill(c->key, (uint64_t)off, d->scratch, len);
+        if (memcmp(buf, d->scratch, len) != 0)
+            copy_fail(d, "checksum: content differs from %s's expected bytes near offset %lld",
+                      c->file, (long long)off);
+        else if (pwrite_all(c->fd, buf, len, (off_t)off) != 0)
+            copy_fail(d, "%s: %s", c->path, strerror(errno));
+        c->done += len;
         copy_pump(d);
     }
     pthread_mutex_unlock(&d->mu);
@@ -336,14 +418,15 @@ static void on_close(RdpdrServerContext *ctx, void *cb, UINT32 io)
 
 /* ---- session side ---- */
 
-struct sim_drive *sim_drive_new(rdpContext *ctx, int enabled)
+struct sim_drive *sim_drive_new(rdpContext *ctx, int mode)
 {
     pthread_once(&wts_once, wts_init);
     struct sim_drive *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
     d->peer = ctx->peer;
-    d->enabled = enabled;
+    d->enabled = mode != SIM_DRIVES_OFF;
+    d->probe_eof = mode == SIM_DRIVES_PROBE_EOF;
     d->c.fd = -1;
     pthread_mutex_init(&d->mu, NULL);
     d->vcm = WTSOpenServerA((LPSTR)ctx);
@@ -437,8 +520,8 @@ int sim_drive_begin(struct sim_drive *d, const struct sim_cmd *cmd, const char *
 {
     if (!d || !d->enabled)
         return begin_error(out, cmd, seq, "drive redirection is disabled on this server");
-    if (cmd->kind == SIM_CMD_COPYOUT && !rdpdr_completion_supported())
-        return begin_error(out, cmd, seq, "copyout needs FreeRDP 2.11's rdpdr IRP layout, not found "
+    if (!rdpdr_completion_supported())
+        return begin_error(out, cmd, seq, "copies need FreeRDP 2.11's rdpdr IRP layout, not found "
                                           "when this simhost was built (docs/drives.md)");
     if (!d->channel)
         return begin_error(out, cmd, seq, "the client offers no drive redirection (no rdpdr channel)");
@@ -453,7 +536,8 @@ int sim_drive_begin(struct sim_drive *d, const struct sim_cmd *cmd, const char *
     snprintf(c->drive, sizeof c->drive, "%s", cmd->drive);
     snprintf(c->file, sizeof c->file, "%s", cmd->arg);
     c->size = cmd->size;
-    c->eof_at = UINT64_MAX;
+    c->eof_at = 0;
+    c->probe_eof = d->probe_eof;
     c->key = drive_gen_key(cmd->arg);
     c->t0_us = c->last_event_us = clock_now_us();
     c->st = CP_WAIT_DEVICE;
@@ -529,6 +613,9 @@ int sim_drive_step(struct sim_drive *d, struct sim_app_out *out, int *paint)
         rc = c->st == CP_DONE ? 1 : -1;
         log_info("session %u: %s %s:\\%s: %s", d->session, c->out ? "copyout" : "copyin", c->drive,
                  c->file, rc > 0 ? out->line[0] : c->err);
+        if (rc > 0 && !c->out)
+            log_info("session %u: copyin #%u: %s:\\%s: size %llu bytes from the client, %u reads, none past "
+                     "the end", d->session, c->seq, c->drive, c->file, (unsigned long long)c->eof_at, c->reads);
         c->st = CP_IDLE;
         *paint = 1;
     } else if (now - c->last_paint_us >= SIM_DRIVE_PROGRESS_US) {

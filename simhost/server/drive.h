@@ -8,7 +8,8 @@
  * A copy runs asynchronously: requests and completions go through FreeRDP's rdpdr server thread;
  * the session loop keeps pumping the channel manager (sim_drive_check) and asks for progress
  * (sim_drive_step), which paints a progress window and finally a result or error window. No
- * whole-file buffer: a few requests of at most 64 KiB are in flight. */
+ * whole-file buffer: a few requests of at most 64 KiB are in flight. A copy in learns the file's
+ * size from the client first (FileStandardInformation) and never reads past its end. */
 #ifndef SIM_DRIVE_H
 #define SIM_DRIVE_H
 
@@ -17,6 +18,7 @@
 
 #include "simhost/desktop/apps.h"
 #include "simhost/desktop/cmd.h"
+#include "simhost/server/opts.h"
 
 #define SIM_RGB_COPY_BUSY  0x78909Cu   /* progress window title */
 #define SIM_RGB_COPYIN_TITLE  0x00838Fu
@@ -27,9 +29,10 @@
 
 struct sim_drive;
 
-/* The session's channel manager, created in the peer's ContextNew (ctx = the peer's context).
- * NULL on failure (copies then report that drive redirection is unavailable). */
-struct sim_drive *sim_drive_new(rdpContext *ctx, int enabled);
+/* The session's channel manager, created in the peer's ContextNew (ctx = the peer's context);
+ * mode is an enum sim_drives_mode (opts.h). NULL on failure (copies then report that drive redirection is
+ * unavailable). */
+struct sim_drive *sim_drive_new(rdpContext *ctx, int mode);
 /* After logon: starts the rdpdr server if the client joined the rdpdr channel (and drives are
  * enabled). Failures only mean copies will report an error. */
 void sim_drive_logon(struct sim_drive *d, unsigned session_id);

@@ -20,7 +20,7 @@ void sim_opts_usage(void)
           "                       [--bpp 16|32] [--size WxH] [--codec auto|planar|interleaved|none]\n"
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--max-pending N] [--max-pending-mb M]\n"
-          "                       [--log-level error|warn|info|debug] [--drive-redirection on|off]\n"
+          "                       [--log-level error|warn|info|debug] [--drive-redirection on|off|probe-eof]\n"
           "                       [--io-fairshare on|off] [--ignore-logoff]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "       sessmax-simhost --predict --plan PLAN.yaml --cpus C   (the smax of that plan's ramp)\n"
@@ -184,7 +184,12 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
         return 0;
     case O_IO_FAIRSHARE: return parse_on_off("--io-fairshare", v, &o->io_fairshare, err, errlen);
     case O_IGNORE_LOGOFF: o->ignore_logoff = 1; return 0;
-    case O_DRIVES: return parse_on_off("--drive-redirection", v, &o->drives, err, errlen);
+    case O_DRIVES:
+        if (strcmp(v, "probe-eof") == 0) {
+            o->drives = SIM_DRIVES_PROBE_EOF;
+            return 0;
+        }
+        return parse_on_off("--drive-redirection", v, &o->drives, err, errlen);
     case O_STATE_DIR: snprintf(o->state_dir, sizeof o->state_dir, "%s", v); return 0;
     case O_CERT: o->cert = v; return 0;
     case O_KEY: o->key = v; return 0;

@@ -8,6 +8,10 @@
 #define SIM_WORK_SCALE_MIN 0.001
 #define SIM_WORK_SCALE_MAX 1000.0
 
+/* --drive-redirection: off, on, or on plus one read at the end of each file copied in, whose
+ * answer is logged (the compat behaviour test's probe of the client, docs/simhost.md). */
+enum sim_drives_mode { SIM_DRIVES_OFF = 0, SIM_DRIVES_ON = 1, SIM_DRIVES_PROBE_EOF = 2 };
+
 struct sim_opts {
     char host[256];              /* --listen HOST:PORT (default 127.0.0.1:3389) */
     int port;
@@ -39,7 +43,7 @@ struct sim_opts {
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
     int session_loops;           /* --session-loops N (with --predict): loops played into a real
                                     session to scale the cost model (default 2, 0: off) */
-    int drives;                  /* --drive-redirection on|off: serve client drives (default on) */
+    int drives;                  /* --drive-redirection on|off|probe-eof: enum sim_drives_mode (default on) */
     int io_fairshare;            /* --io-fairshare on|off: throttle appstart's file I/O per session */
     int ignore_logoff;           /* --ignore-logoff: `logoff` does nothing (a server whose logoff
                                     hangs), to test that clients do not count it as done */

@@ -15,7 +15,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args fuzz_x224}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args fuzz_x224 fuzz_rdpdr_info}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -52,6 +52,7 @@ seeds() {
     fuzz_x224) printf '\003\000\000\023\016\320\000\000\000\000\000\002\037\010\000\001\000\000\000' >"$dir/tls"
                printf '\003\000\000\023\016\320\000\000\000\000\000\003\000\010\000\005\000\000\000' >"$dir/failure"
                printf '\003\000\000\013\006\320\000\000\000\000\000' >"$dir/legacy" ;;
+    fuzz_rdpdr_info) printf '\026\000\000\000\000\020\000\000\000\000\000\000\000\000\020\000\000\000\000\000\001\000\000\000\000\000' >"$dir/file1m" ;;
     esac
     # inputs that once found something (tests/fuzz/seeds/NAME/crash-*), kept as regression seeds
     if ls "$SRC"/tests/fuzz/seeds/"$name"/* >/dev/null 2>&1; then
@@ -71,6 +72,7 @@ max_len() {
     fuzz_score|fuzz_report) echo 512 ;;       # up to 8 edits of a column to bytes or text
     fuzz_args) echo 256 ;;                    # one argument
     fuzz_x224) echo 64 ;;                     # a Connection Confirm is 11 or 19 bytes
+    fuzz_rdpdr_info) echo 64 ;;               # a FileStandardInformation reply is 26 bytes
     *) echo 1024 ;;                           # netprofile, client, drives, matrix: one value
     esac
 }

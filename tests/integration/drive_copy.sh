@@ -24,6 +24,13 @@ grep -q 'copyin #2: share:\\odd 5000 bytes' "$T/simhost.log" || fail "odd-sized 
 grep -q 'copyout #3: share:\\back 3145728 bytes' "$T/simhost.log" || fail "copyout: wrong byte count"
 grep -q 'copyin #4: share:\\back 3145728 bytes' "$T/simhost.log" || fail "copy back: not verified"
 grep -q 'share:\\nofile: open failed: no such file' "$T/simhost.log" || fail "missing file: no clear error"
+# simhost asks the client for the size first and reads exactly that: 1 MiB in 4064-byte reads is 259
+# of them, none past the end (a reader that pipelines past the end fails on FreeRDP ~deb12u2, whose
+# client answers such a read with STATUS_UNSUCCESSFUL)
+grep -q 'copyin #1: share:\\file1m: size 1048576 bytes from the client, 259 reads, none past the end' \
+  "$T/simhost.log" || fail "copyin of file1m: not 259 reads within its size"
+grep -q 'copyin #2: share:\\odd: size 5000 bytes from the client, 2 reads, none past the end' \
+  "$T/simhost.log" || fail "copyin of odd: not 2 reads within its size"
 [ "$(grep -c 'action=copy.* seq=[1-4] .*ok=1' "$T/events.log")" = 4 ] || { cat "$T/events.log" >&2; fail "event log: not 4 ok copies"; }
 [ -f "$T/agentcfg/drives/shared/share/file1m" ] || fail "shared file not generated"
 [ "$(stat -c %s "$T/agentcfg/drives/shared/share/file1m")" = 1048576 ] || fail "shared file size"

@@ -2,7 +2,8 @@
 # fuzz.sh -- every libFuzzer harness (tests/fuzz: agent link decoder, workloads, plans, the YAML
 # layer, network profiles, simhost's users file, score and report/dashboard on a tampered results
 # database, the matrix --vary/--cell parsers, a CONFIG's client and drives, simhost's run-box
-# lines and --predict inputs, the small argument parsers) runs for FUZZ_SECONDS each (default 10:
+# lines and --predict inputs, a client drive's FileStandardInformation reply, the small argument
+# parsers) runs for FUZZ_SECONDS each (default 10:
 # every harness and its seeds run in `make test`; `make fuzz` runs them for 60 s). Builds them with
 # clang into a fuzz build beside the normal one (SESSMAX_BUILD_DIR/fuzz-build, -DSESSMAX_FUZZ=ON). Fails on any crash,
 # sanitizer report, leak, timeout or broken oracle, naming the harness and the saved input.
