@@ -104,11 +104,11 @@ struct rec_traffic {
     uint64_t bytes_in, bytes_out;      /* RDP payload above TLS (freerdp_get_stats) */
     uint64_t wire_in, wire_out;        /* TCP bytes (TCP_INFO bytes_received / bytes_acked) */
     uint32_t rtt_us;                   /* kernel smoothed RTT (tcpi_rtt: includes delayed ACKs) */
-    uint32_t min_rtt_us;               /* kernel minimum RTT seen (tcpi_min_rtt); 0 not known */
     uint32_t frames;                   /* paints received so far */
     /* TCP_INFO counters of the client's socket: data segments sent, segments retransmitted, data
      * segments received (retransmission rate = retrans / data_segs_out; pure ACKs not counted) */
     uint32_t data_segs_out, retrans, data_segs_in;
+    uint32_t min_rtt_us;               /* kernel minimum RTT seen (tcpi_min_rtt); 0 not known */
 };
 
 /* External clients (client: x11): sessions whose processes were measured, and the sums over
