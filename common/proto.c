@@ -98,11 +98,21 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
         put_u64(b, (uint64_t)e->value_us); put_u8(b, (uint8_t)e->reason); put_str(b, e->user); put_str(b, e->detail);
         break;
     }
-    case PROTO_REC_TRAFFIC: {
+    case PROTO_REC_TRAFFIC:
+    case PROTO_REC_TRAFFIC_RTT: {
         const struct rec_traffic *t = &r->u.traffic;
         put_u32(b, t->session); put_u64(b, t->t_us); put_u64(b, t->bytes_in); put_u64(b, t->bytes_out);
         put_u64(b, t->wire_in); put_u64(b, t->wire_out); put_u32(b, t->rtt_us); put_u32(b, t->frames);
         put_u32(b, t->data_segs_out); put_u32(b, t->retrans); put_u32(b, t->data_segs_in);
+        if (r->kind == PROTO_REC_TRAFFIC_RTT)
+            put_u32(b, t->min_rtt_us);
+        break;
+    }
+    case PROTO_REC_LOGON: {
+        const struct rec_logon *l = &r->u.logon;
+        put_u32(b, l->session); put_u64(b, l->t_us);
+        for (int i = 0; i < LOGON__PHASES; i++)
+            put_u64(b, (uint64_t)l->phase_us[i]);
         break;
     }
     case PROTO_REC_HEALTH:
@@ -352,11 +362,26 @@ static void get_record(struct rd *r, struct proto_record *rec)
         e->reason = (enum failure_reason)reason;
         break;
     }
-    case PROTO_REC_TRAFFIC: {
+    case PROTO_REC_TRAFFIC:
+    case PROTO_REC_TRAFFIC_RTT: {
         struct rec_traffic *t = &rec->u.traffic;
         t->session = get_u32(r); t->t_us = get_u64(r); t->bytes_in = get_u64(r); t->bytes_out = get_u64(r);
         t->wire_in = get_u64(r); t->wire_out = get_u64(r); t->rtt_us = get_u32(r); t->frames = get_u32(r);
         t->data_segs_out = get_u32(r); t->retrans = get_u32(r); t->data_segs_in = get_u32(r);
+        if (rec->kind == PROTO_REC_TRAFFIC_RTT)
+            t->min_rtt_us = get_u32(r);
+        break;
+    }
+    case PROTO_REC_LOGON: {
+        struct rec_logon *l = &rec->u.logon;
+        l->session = get_u32(r); l->t_us = get_u64(r);
+        for (int i = 0; i < LOGON__PHASES; i++) {
+            l->phase_us[i] = (int64_t)get_u64(r);
+            if (!r->bad && l->phase_us[i] < -1) {
+                r->bad = 1;
+                r->why = "bad logon phase";
+            }
+        }
         break;
     }
     case PROTO_REC_HEALTH:

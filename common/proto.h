@@ -101,7 +101,9 @@ struct proto_ping {
     N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */ \
     S(19, client, PROTO_TEXT_MAX)       /* external client: JSON (common/x11_preset.h); "" = builtin */ \
     N(20, ext_costs, 1)                 /* 1: send health as kind health_ext (external clients' costs) */ \
-    N(21, ext_capacity, 1)              /* 1: send it as health_cap (plus the capacity they allow) */
+    N(21, ext_capacity, 1)              /* 1: send it as health_cap (plus the capacity they allow) */ \
+    N(22, logon_phases, 1)              /* 1: send each logon's phases (record kind logon) */          \
+    N(23, min_rtt, 1)                   /* 1: send traffic as traffic_rtt (plus the minimum RTT) */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
@@ -118,9 +120,13 @@ struct proto_start {
 
 /* PROTO_REC_HEALTH_EXT: a health record with the external clients' costs (the ext_ fields of
  * rec_health), sent instead of PROTO_REC_HEALTH only to a controller that set CONFIG ext_costs.
- * PROTO_REC_HEALTH_CAP: the same plus ext_capacity, instead of it when CONFIG ext_capacity is set. */
+ * PROTO_REC_HEALTH_CAP: the same plus ext_capacity, instead of it when CONFIG ext_capacity is set.
+ * PROTO_REC_LOGON: a logon's phases (rec_logon), only to a controller that set CONFIG logon_phases.
+ * PROTO_REC_TRAFFIC_RTT: a traffic record plus min_rtt_us, instead of PROTO_REC_TRAFFIC only to a
+ * controller that set CONFIG min_rtt. */
 enum proto_record_kind { PROTO_REC_SAMPLE = 1, PROTO_REC_SESSION, PROTO_REC_TRAFFIC, PROTO_REC_HEALTH,
-                         PROTO_REC_HEALTH_EXT, PROTO_REC_HEALTH_CAP };
+                         PROTO_REC_HEALTH_EXT, PROTO_REC_HEALTH_CAP, PROTO_REC_LOGON,
+                         PROTO_REC_TRAFFIC_RTT };
 
 struct proto_record {
     enum proto_record_kind kind;
@@ -129,6 +135,7 @@ struct proto_record {
         struct rec_session session;
         struct rec_traffic traffic;
         struct rec_health health;
+        struct rec_logon logon;
     } u;
 };
 

@@ -1,4 +1,4 @@
-/* results.c -- fixed names of failure reasons and session events (what SQLite stores). */
+/* results.c -- fixed names of failure reasons, session events and logon phases (what SQLite stores). */
 #include "common/results.h"
 
 #include <string.h>
@@ -47,4 +47,13 @@ const char *session_event_name(enum session_event_kind k)
     case SESSION_ENDED: return "ended";
     }
     return "unknown";
+}
+
+const char *logon_phase_name(enum logon_phase p)
+{
+    static const char *const names[LOGON__PHASES] = {
+        [LOGON_WAIT] = "wait", [LOGON_TCP] = "tcp", [LOGON_SECURITY] = "security",
+        [LOGON_RDP] = "rdp", [LOGON_PAINT] = "paint", [LOGON_DESKTOP] = "desktop",
+    };
+    return p >= 0 && p < LOGON__PHASES ? names[p] : NULL;
 }

@@ -74,17 +74,41 @@ struct rec_session {
     char detail[RESULTS_DETAIL_LEN];
 };
 
+/* A session's logon in phases, sent once, when its desktop is ready (SESSION_ACTIVE). Each phase
+ * runs from the end of the one before to its own end, so they add up to the logon time
+ * (SESSION_ACTIVE's value_us): session start (START received, connect queued) -> desktop ready.
+ * Where each boundary is measured: docs/scoring.md. -1: not measured (e.g. an external client). */
+enum logon_phase {
+    LOGON_WAIT,       /* start -> FreeRDP's TCP connect(): a connect thread, instance, name lookup,
+                       * earlier attempts */
+    LOGON_TCP,        /* connect() -> the socket is connected */
+    LOGON_SECURITY,   /* -> X.224 negotiation, TLS handshake and NLA done (MCS Connect Initial sent) */
+    LOGON_RDP,        /* -> the RDP connection sequence done: the session is active */
+    LOGON_PAINT,      /* -> the first paint after activation */
+    LOGON_DESKTOP,    /* -> the workload's logon condition (desktop ready) held */
+    LOGON__PHASES
+};
+/* "wait", "tcp", "security", "rdp", "paint", "desktop" (column and JSON names); NULL if out of range. */
+const char *logon_phase_name(enum logon_phase p);
+
+struct rec_logon {
+    uint32_t session;
+    uint64_t t_us;                     /* wall clock when the desktop was ready */
+    int64_t phase_us[LOGON__PHASES];   /* enum logon_phase; -1 not measured */
+};
+
 /* Cumulative counters of one session, sampled every few seconds. */
 struct rec_traffic {
     uint32_t session;
     uint64_t t_us;
     uint64_t bytes_in, bytes_out;      /* RDP payload above TLS (freerdp_get_stats) */
     uint64_t wire_in, wire_out;        /* TCP bytes (TCP_INFO bytes_received / bytes_acked) */
-    uint32_t rtt_us;                   /* kernel smoothed RTT */
+    uint32_t rtt_us;                   /* kernel smoothed RTT (tcpi_rtt: includes delayed ACKs) */
     uint32_t frames;                   /* paints received so far */
     /* TCP_INFO counters of the client's socket: data segments sent, segments retransmitted, data
      * segments received (retransmission rate = retrans / data_segs_out; pure ACKs not counted) */
     uint32_t data_segs_out, retrans, data_segs_in;
+    uint32_t min_rtt_us;               /* kernel minimum RTT seen (tcpi_min_rtt); 0 not known */
 };
 
 /* External clients (client: x11): sessions whose processes were measured, and the sums over
@@ -115,6 +139,7 @@ struct result_sink {
     void (*session)(void *ctx, const struct rec_session *e);
     void (*traffic)(void *ctx, const struct rec_traffic *t);
     void (*health)(void *ctx, const struct rec_health *h);
+    void (*logon)(void *ctx, const struct rec_logon *l);      /* may be NULL */
 };
 
 #endif

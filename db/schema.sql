@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 10 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 11 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -98,6 +98,14 @@ CREATE TABLE sessions (
     active_us INTEGER NOT NULL DEFAULT 0,
     end_us    INTEGER NOT NULL DEFAULT 0,
     logon_us  INTEGER NOT NULL DEFAULT -1,
+    -- added in version 11: the logon's phases (docs/scoring.md), which add up to logon_us; -1
+    -- not measured (an older agent, an external client, a boundary FreeRDP did not show)
+    logon_wait_us     INTEGER NOT NULL DEFAULT -1,
+    logon_tcp_us      INTEGER NOT NULL DEFAULT -1,
+    logon_security_us INTEGER NOT NULL DEFAULT -1,
+    logon_rdp_us      INTEGER NOT NULL DEFAULT -1,
+    logon_paint_us    INTEGER NOT NULL DEFAULT -1,
+    logon_desktop_us  INTEGER NOT NULL DEFAULT -1,
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 CREATE INDEX sessions_agent ON sessions (run_id, agent_id);
@@ -175,12 +183,15 @@ CREATE TABLE traffic (
     -- added in version 3: TCP_INFO segment counters of the client's socket
     data_segs_out INTEGER NOT NULL DEFAULT 0,
     retrans       INTEGER NOT NULL DEFAULT 0,
-    data_segs_in  INTEGER NOT NULL DEFAULT 0
+    data_segs_in  INTEGER NOT NULL DEFAULT 0,
+    -- added in version 11: the kernel's minimum RTT of the socket (tcpi_min_rtt); 0 not known
+    min_rtt_us    INTEGER NOT NULL DEFAULT 0
 );
 -- Changed in version 10: the index holds every column a reader loads, so a run's traffic is read
--- in time order from the index alone (before, each row cost a seek into the table).
+-- in time order from the index alone (before, each row cost a seek into the table); version 11
+-- added min_rtt_us to it.
 CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,
-                                       frames, data_segs_out, retrans, data_segs_in);
+                                       frames, data_segs_out, retrans, data_segs_in, min_rtt_us);
 
 -- Added in version 2: the agents' own health (timer lateness, CPU, memory).
 CREATE TABLE health (

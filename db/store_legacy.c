@@ -108,6 +108,18 @@ const char STORE_LEGACY_SAMPLES_V7[] =
     " is_measure INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX samples_run_t ON samples (run_id, t_us);";
 
+const char STORE_LEGACY_V10[] =
+    "DROP INDEX traffic_run_t;"
+    "ALTER TABLE traffic DROP COLUMN min_rtt_us;"
+    "CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,"
+    " frames, data_segs_out, retrans, data_segs_in);"
+    "ALTER TABLE sessions DROP COLUMN logon_wait_us;"
+    "ALTER TABLE sessions DROP COLUMN logon_tcp_us;"
+    "ALTER TABLE sessions DROP COLUMN logon_security_us;"
+    "ALTER TABLE sessions DROP COLUMN logon_rdp_us;"
+    "ALTER TABLE sessions DROP COLUMN logon_paint_us;"
+    "ALTER TABLE sessions DROP COLUMN logon_desktop_us;";
+
 const char STORE_LEGACY_HEALTH_V8[] =
     "DROP TABLE health;"
     "CREATE TABLE health (run_id INTEGER NOT NULL, agent_id INTEGER NOT NULL, t_us INTEGER NOT NULL,"

@@ -146,6 +146,19 @@ static const char MIGRATE_9_TO_10[] =
     "CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,"
     " frames, data_segs_out, retrans, data_segs_in);";
 
+/* 10 -> 11: the logon's phases per session, the minimum RTT per traffic record (in the index too). */
+static const char MIGRATE_10_TO_11[] =
+    "ALTER TABLE sessions ADD COLUMN logon_wait_us INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE sessions ADD COLUMN logon_tcp_us INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE sessions ADD COLUMN logon_security_us INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE sessions ADD COLUMN logon_rdp_us INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE sessions ADD COLUMN logon_paint_us INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE sessions ADD COLUMN logon_desktop_us INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE traffic ADD COLUMN min_rtt_us INTEGER NOT NULL DEFAULT 0;"
+    "DROP INDEX traffic_run_t;"
+    "CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,"
+    " frames, data_segs_out, retrans, data_segs_in, min_rtt_us);";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2, NULL },
     { 2, MIGRATE_2_TO_3, NULL },
@@ -156,6 +169,7 @@ static const struct migration migrations[] = {
     { 7, MIGRATE_7_TO_8, samples_to_chunks },
     { 8, MIGRATE_8_TO_9, NULL },
     { 9, MIGRATE_9_TO_10, NULL },
+    { 10, MIGRATE_10_TO_11, NULL },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

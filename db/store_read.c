@@ -249,12 +249,15 @@ static void fill_session(sqlite3_stmt *s, void *row)
     r->active_us = (uint64_t)sqlite3_column_int64(s, 7);
     r->end_us = (uint64_t)sqlite3_column_int64(s, 8);
     r->logon_us = sqlite3_column_int64(s, 9);
+    for (int i = 0; i < LOGON__PHASES; i++)
+        r->logon_phase_us[i] = sqlite3_column_int64(s, 10 + i);
 }
 
 int store_load_sessions(struct store *st, int64_t run, struct store_session_row **out, size_t *count)
 {
-    return load_rows(st, "sessions", "SELECT idx, agent_id, user, state, reason, detail, launch_us, active_us, end_us, logon_us"
-                         " FROM sessions WHERE run_id = ?1 ORDER BY idx",
+    return load_rows(st, "sessions", "SELECT idx, agent_id, user, state, reason, detail, launch_us, active_us, end_us, logon_us,"
+                         " logon_wait_us, logon_tcp_us, logon_security_us, logon_rdp_us, logon_paint_us,"
+                         " logon_desktop_us FROM sessions WHERE run_id = ?1 ORDER BY idx",
                      run, sizeof **out, fill_session, (void **)out, count);
 }
 
@@ -272,11 +275,12 @@ static void fill_traffic(sqlite3_stmt *s, void *row)
     r->t.data_segs_out = (uint32_t)sqlite3_column_int64(s, 8);
     r->t.retrans = (uint32_t)sqlite3_column_int64(s, 9);
     r->t.data_segs_in = (uint32_t)sqlite3_column_int64(s, 10);
-    r->seq = sqlite3_column_int64(s, 11);
+    r->t.min_rtt_us = (uint32_t)sqlite3_column_int64(s, 11);
+    r->seq = sqlite3_column_int64(s, 12);
 }
 
 /* Rows of the same time into the order they were stored: the index that gives time order holds
- * every column read (schema version 10), so among equal times it orders by those; SQLite sorting
+ * every column read (schema versions 10 and 11), so among equal times it orders by those; SQLite sorting
  * each run of equal times by rowid itself took longer than reading the rows. */
 static void traffic_ties(struct store_traffic_row *r, size_t n)
 {
@@ -294,7 +298,7 @@ static void traffic_ties(struct store_traffic_row *r, size_t n)
 int store_load_traffic(struct store *st, int64_t run, struct store_traffic_row **out, size_t *count)
 {
     int rc = load_rows(st, "traffic", "SELECT session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
-                           " data_segs_out, retrans, data_segs_in, rowid"
+                           " data_segs_out, retrans, data_segs_in, min_rtt_us, rowid"
                            " FROM traffic WHERE run_id = ?1 ORDER BY t_us",
                        run, sizeof **out, fill_traffic, (void **)out, count);
     if (rc == 0)

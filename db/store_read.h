@@ -49,6 +49,7 @@ struct store_session_row {
     char detail[RESULTS_DETAIL_LEN];
     uint64_t launch_us, active_us, end_us;   /* 0 when not reached */
     int64_t logon_us;                        /* -1 when never active */
+    int64_t logon_phase_us[LOGON__PHASES];   /* enum logon_phase; -1 not measured */
 };
 int store_load_sessions(struct store *st, int64_t run, struct store_session_row **out, size_t *count);
 

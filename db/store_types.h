@@ -9,7 +9,7 @@
  * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load; 8: samples packed in
  * sample_chunks, `samples` a view; 9: external clients' costs in health; 10: the traffic index
  * covers the columns readers load. */
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 
 struct store;
 

@@ -20,8 +20,8 @@ static const char *const stmt_sql[STMT__COUNT] = {
     [STMT_NAME_ADD] = "INSERT INTO timer_names (name) VALUES (?1)",
     [STMT_CHUNK] = STORE_CHUNK_INSERT_SQL,
     [STMT_TRAFFIC] = "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in, wire_out, rtt_us, frames,"
-                     " data_segs_out, retrans, data_segs_in)"
-                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                     " data_segs_out, retrans, data_segs_in, min_rtt_us)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     [STMT_HEALTH] = "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
                     " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb, ext_sessions, ext_cpu_permille,"
                     " ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb)"
@@ -53,6 +53,9 @@ static const char *const stmt_sql[STMT__COUNT] = {
                            " launch_us = CASE WHEN launch_us = 0 THEN excluded.launch_us ELSE launch_us END",
     [STMT_SESSION_ACTIVE] = "UPDATE sessions SET state = 'active', active_us = ?3, logon_us = ?4, detail = ?5"
                             " WHERE run_id = ?1 AND idx = ?2 AND state IN ('launched', 'active')",
+    [STMT_SESSION_LOGON] = "UPDATE sessions SET logon_wait_us = ?3, logon_tcp_us = ?4, logon_security_us = ?5,"
+                           " logon_rdp_us = ?6, logon_paint_us = ?7, logon_desktop_us = ?8"
+                           " WHERE run_id = ?1 AND idx = ?2",
     [STMT_SESSION_FAILED] = "UPDATE sessions SET state = 'failed', reason = ?3, detail = ?4, end_us = ?5"
                             " WHERE run_id = ?1 AND idx = ?2 AND state IN ('launched', 'active')",
     [STMT_SESSION_ENDED] = "UPDATE sessions SET state = 'ended', end_us = ?3"
@@ -473,7 +476,20 @@ int store_add_traffic(struct store *st, int64_t run_id, const struct rec_traffic
     sqlite3_bind_int64(s, 10, t->data_segs_out);
     sqlite3_bind_int64(s, 11, t->retrans);
     sqlite3_bind_int64(s, 12, t->data_segs_in);
+    sqlite3_bind_int64(s, 13, t->min_rtt_us);
     return run(st, s, "cannot insert a traffic record") == 0 ? batch_row(st) : -1;
+}
+
+int store_session_logon(struct store *st, int64_t run_id, const struct rec_logon *l)
+{
+    sqlite3_stmt *s;
+    if (batch_open(st) != 0 || !(s = stmt(st, STMT_SESSION_LOGON)))
+        return -1;
+    sqlite3_bind_int64(s, 1, run_id);
+    sqlite3_bind_int64(s, 2, l->session);
+    for (int i = 0; i < LOGON__PHASES; i++)
+        sqlite3_bind_int64(s, 3 + i, l->phase_us[i]);
+    return run(st, s, "cannot store a logon's phases") == 0 ? batch_row(st) : -1;
 }
 
 int store_add_health(struct store *st, int64_t run_id, int64_t agent, const struct rec_health *h)

@@ -70,6 +70,8 @@ int store_agent_clock(struct store *st, int64_t agent, int64_t offset_us, uint32
 int store_session_launch(struct store *st, int64_t run, uint32_t index, int64_t agent, const char *user, uint64_t t_us);
 /* Applies a session event: sets active time + logon ms, end time, state and failure reason. */
 int store_session_event(struct store *st, int64_t run, const struct rec_session *ev);
+/* A session's logon phases (the agent's logon record): stored in its row, which must exist. */
+int store_session_logon(struct store *st, int64_t run, const struct rec_logon *l);
 /* Marks every non-terminal session of an agent as failed with `reason` (agent lost). */
 int store_sessions_lost(struct store *st, int64_t run, int64_t agent, enum failure_reason reason, const char *detail, uint64_t t_us);
 

@@ -15,6 +15,7 @@ int netstats_tcp(int fd, struct rec_traffic *t)
     t->wire_in = ti.tcpi_bytes_received;
     t->wire_out = ti.tcpi_bytes_acked;
     t->rtt_us = ti.tcpi_rtt;
+    t->min_rtt_us = ti.tcpi_min_rtt == ~0u ? 0 : ti.tcpi_min_rtt;   /* ~0: no sample yet */
     t->data_segs_out = ti.tcpi_data_segs_out;
     t->retrans = ti.tcpi_total_retrans;
     t->data_segs_in = ti.tcpi_data_segs_in;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/engine/logon_phases.h"
 #include "agent/interp/interp.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -114,10 +115,19 @@ void session_life_finish_later(struct session_life *l, enum failure_reason reaso
     event_active(l->finish_ev, EV_TIMEOUT, 0);
 }
 
-void session_life_active(struct session_life *l, int64_t logon_us, const char *detail)
+void session_life_active(struct session_life *l, int64_t logon_us, const char *detail,
+                         const struct logon_marks *marks)
 {
+    uint64_t ready_us = l->t0_us + (uint64_t)(logon_us > 0 ? logon_us : 0);
+    int64_t total_us = l->launched_us && ready_us >= l->launched_us ? (int64_t)(ready_us - l->launched_us)
+                                                                     : logon_us;
     l->state = SESSION_ST_RUNNING;
-    session_life_emit(l, SESSION_ACTIVE, logon_us, FAIL_NONE, detail && *detail ? detail : NULL);
+    session_life_emit(l, SESSION_ACTIVE, total_us, FAIL_NONE, detail && *detail ? detail : NULL);
+    if (marks && l->h->sink->logon) {
+        struct rec_logon r = { .session = l->index, .t_us = clock_wall_us() };
+        logon_phases_compute(marks, l->launched_us, ready_us, r.phase_us);
+        l->h->sink->logon(l->h->sink->ctx, &r);
+    }
     if (l->logoff_requested) {
         l->logoff_requested = 0;
         session_life_logoff(l);

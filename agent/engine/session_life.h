@@ -68,8 +68,13 @@ void session_life_end(struct session_life *l, enum failure_reason reason, const 
 /* The same end on the next loop turn, safe inside any callback. The first reason wins; a failure
  * gets the owner's evidence appended to its detail now. */
 void session_life_finish_later(struct session_life *l, enum failure_reason reason, const char *detail);
-/* LOGON -> RUNNING: emits SESSION_ACTIVE(logon_us, detail), then the logoff asked meanwhile. */
-void session_life_active(struct session_life *l, int64_t logon_us, const char *detail);
+/* LOGON -> RUNNING: the desktop was ready logon_us after t0_us (the interpreter's logon timer).
+ * Emits SESSION_ACTIVE with the whole logon, launch (session_life_launch) -> desktop ready, and
+ * detail; then, with marks (NULL: the kind measures none), the logon's phases (the sink's logon
+ * record); then the logoff asked meanwhile. */
+struct logon_marks;
+void session_life_active(struct session_life *l, int64_t logon_us, const char *detail,
+                         const struct logon_marks *marks);
 /* The orderly logoff in LOGON (remembered until the desktop is ready), RUNNING (-> LOGOFF: the
  * interpreter's logoff steps) and later states (nothing). Returns 1, doing nothing, in NEW and
  * CONNECTING, which the owner handles; else 0. */

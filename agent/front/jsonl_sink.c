@@ -2,6 +2,7 @@
 #include "agent/front/jsonl_sink.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,13 +147,27 @@ static void on_session(void *ctx, const struct rec_session *e)
 static void on_traffic(void *ctx, const struct rec_traffic *t)
 {
     struct jsonl_sink *j = ctx;
-    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "traffic",
+    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "type", "traffic",
                           "t_us", (json_int_t)t->t_us, "session", (json_int_t)t->session,
                           "bytes_in", (json_int_t)t->bytes_in, "bytes_out", (json_int_t)t->bytes_out,
                           "wire_in", (json_int_t)t->wire_in, "wire_out", (json_int_t)t->wire_out,
                           "rtt_us", (json_int_t)t->rtt_us, "frames", (json_int_t)t->frames,
                           "data_segs_out", (json_int_t)t->data_segs_out, "retrans", (json_int_t)t->retrans,
-                          "data_segs_in", (json_int_t)t->data_segs_in));
+                          "data_segs_in", (json_int_t)t->data_segs_in, "min_rtt_us", (json_int_t)t->min_rtt_us));
+}
+
+/* {"type":"logon","t_us":..,"session":..,"wait_us":..,"tcp_us":.., ...}: the phases by name */
+static void on_logon(void *ctx, const struct rec_logon *l)
+{
+    struct jsonl_sink *j = ctx;
+    json_t *rec = json_pack("{s:s, s:I, s:I}", "type", "logon", "t_us", (json_int_t)l->t_us,
+                            "session", (json_int_t)l->session);
+    for (int i = 0; rec && i < LOGON__PHASES; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_us", logon_phase_name((enum logon_phase)i));
+        json_object_set_new(rec, key, json_integer((json_int_t)l->phase_us[i]));
+    }
+    put_line(j, rec);
 }
 
 static void on_health(void *ctx, const struct rec_health *h)
@@ -190,7 +205,7 @@ struct jsonl_sink *jsonl_sink_new(FILE *out)
         return NULL;
     j->out = out;
     j->sink = (struct result_sink){ .ctx = j, .sample = on_sample, .session = on_session,
-                                    .traffic = on_traffic, .health = on_health };
+                                    .traffic = on_traffic, .health = on_health, .logon = on_logon };
     return j;
 }
 

@@ -83,12 +83,14 @@ struct link {
     uint32_t grace_ms;
     uint64_t lost_us;              /* when the link broke (clock_now_us); 0 while connected */
     unsigned attempts;
-    uint64_t produced[PROTO_REC_HEALTH_CAP + 1];   /* records the engine produced, by kind */
+    uint64_t produced[PROTO_REC_TRAFFIC_RTT + 1];   /* records the engine produced, by kind */
     uint8_t *started;              /* bitmap of session indexes already started */
     size_t started_len;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
     int ext_costs;                 /* CONFIG ext_costs: health with external costs as health_ext */
     int ext_capacity;              /* CONFIG ext_capacity: as health_cap, with the capacity */
+    int logon_phases;              /* CONFIG logon_phases: send logon records */
+    int min_rtt;                   /* CONFIG min_rtt: traffic as traffic_rtt */
     struct x11_client client;      /* CONFIG `client` when it names an external client */
 };
 
@@ -173,8 +175,17 @@ static void sink_session(void *ctx, const struct rec_session *e)
 
 static void sink_traffic(void *ctx, const struct rec_traffic *t)
 {
-    struct proto_record r = { .kind = PROTO_REC_TRAFFIC, .u.traffic = *t };
+    struct link *l = ctx;
+    struct proto_record r = { .kind = l->min_rtt ? PROTO_REC_TRAFFIC_RTT : PROTO_REC_TRAFFIC, .u.traffic = *t };
     add_record(ctx, &r);
+}
+
+static void sink_logon(void *ctx, const struct rec_logon *g)
+{
+    struct link *l = ctx;
+    struct proto_record r = { .kind = PROTO_REC_LOGON, .u.logon = *g };
+    if (l->logon_phases)
+        add_record(ctx, &r);
 }
 
 static void sink_health(void *ctx, const struct rec_health *h)
@@ -286,6 +297,8 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     }
     l->ext_costs = (int)c->ext_costs;
     l->ext_capacity = (int)c->ext_capacity;
+    l->logon_phases = (int)c->logon_phases;
+    l->min_rtt = (int)c->min_rtt;
     struct netprofile net;
     char host[64], nerr[512];
     netprofile_lan(&net);
@@ -298,7 +311,7 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
         return -1;
     }
     cfg.kind = cfg.client ? &x11_session_ops : &rdp_session_ops;
-    struct result_sink sink = { l, sink_sample, sink_session, sink_traffic, sink_health };
+    struct result_sink sink = { l, sink_sample, sink_session, sink_traffic, sink_health, sink_logon };
     l->engine = engine_new(l->base, &cfg, &sink);
     if (!l->engine) {
         snprintf(err, errlen, "the session engine could not start (see the agent's log)");
@@ -641,9 +654,10 @@ int link_main(int argc, char **argv)
     log_info("connecting to %s as '%s' (capacity %u%s)", o.addr, l.name, o.capacity, o.tls ? ", TLS" : "");
     event_base_dispatch(l.base);
     rc = l.exit_code;
-    log_info("results produced: %llu samples, %llu session events, %llu traffic and %llu health records; "
-             "%zu batches not acknowledged", (unsigned long long)l.produced[PROTO_REC_SAMPLE],
-             (unsigned long long)l.produced[PROTO_REC_SESSION], (unsigned long long)l.produced[PROTO_REC_TRAFFIC],
+    log_info("results produced: %llu samples, %llu session events, %llu logon, %llu traffic and %llu health "
+             "records; %zu batches not acknowledged", (unsigned long long)l.produced[PROTO_REC_SAMPLE],
+             (unsigned long long)l.produced[PROTO_REC_SESSION], (unsigned long long)l.produced[PROTO_REC_LOGON],
+             (unsigned long long)(l.produced[PROTO_REC_TRAFFIC] + l.produced[PROTO_REC_TRAFFIC_RTT]),
              (unsigned long long)(l.produced[PROTO_REC_HEALTH] + l.produced[PROTO_REC_HEALTH_EXT] +
                                    l.produced[PROTO_REC_HEALTH_CAP]), outbox_frames(l.ob));
 out:

@@ -21,7 +21,10 @@
 #include "agent/rdp/screen.h"
 #include "agent/rdp/state.h"
 #include "agent/rdp/settings.h"
+#include "common/clock.h"
 #include "common/log.h"
+#include "compat/connect_marks.h"
+#include "compat/connection_states.h"
 #include "compat/rdpdr_logon_order.h"
 
 /* These run on the connect worker during freerdp_connect() (and on the loop thread afterwards,
@@ -41,6 +44,40 @@ static BOOL save_session_info_cb(rdpContext *ctx, UINT32 type, void *data)
     return TRUE;
 }
 
+/* FreeRDP's connection states: MCS_CONNECT follows the security handshake (it is entered once
+ * MCS Connect Initial is sent: after TLS, or after NLA when NLA ran), ACTIVE ends the
+ * connection sequence. Worker thread, inside freerdp_connect(). */
+static void state_change_cb(void *context, ConnectionStateChangeEventArgs *e)
+{
+    struct rdp_session *s = sess_of(context);
+    if (!s)
+        return;
+    if (e->state == CONNECTION_STATE_MCS_CONNECT)
+        logon_marks_secure(&s->marks, clock_now_us());
+    else if (e->state == CONNECTION_STATE_ACTIVE)
+        logon_marks_active(&s->marks, clock_now_us());
+}
+
+static void tcp_cb(void *arg, int connected)
+{
+    struct rdp_session *s = arg;
+    if (connected)
+        logon_marks_tcp_done(&s->marks, clock_now_us());
+    else
+        logon_marks_tcp_start(&s->marks, clock_now_us());
+}
+
+void rdp_connect_marks_arm(struct rdp_session *s)
+{
+    logon_marks_reset(&s->marks);
+    connect_marks_arm(tcp_cb, s);
+}
+
+void rdp_connect_marks_disarm(void)
+{
+    connect_marks_disarm();
+}
+
 static BOOL post_connect_cb(freerdp *inst)
 {
     struct rdp_session *s = sess_of(inst->context);
@@ -51,6 +88,9 @@ static BOOL pre_connect_cb(freerdp *inst)
 {
     struct rdp_session *s = sess_of(inst->context);
     inst->update->SaveSessionInfo = save_session_info_cb;
+    if (s && connection_states_subscribe(inst->context, state_change_cb) != 0)
+        log_ratelimited(LOG_WARN, "states", "session %u: FreeRDP's connection states cannot be watched: "
+                        "its logon phases will not be split", s->l.index);
     if (s && s->drive_dir[0] && drives_pre_connect(inst) != 0)
         return FALSE;
     return TRUE;

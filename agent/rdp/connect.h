@@ -1,6 +1,6 @@
 /* connect.h -- a FreeRDP instance for one connect attempt: the callbacks FreeRDP makes into a
- * session while connecting (logon info, certificate, authentication, drives; the screen's are
- * installed at post-connect, screen.h) and an instance's release. Private to agent/rdp/. */
+ * session while connecting (logon info, certificate, authentication, drives, connection states; the screen's
+ * are installed at post-connect, screen.h), the logon marks of an attempt and an instance's release. Private to agent/rdp/. */
 #ifndef SESSMAX_RDP_CONNECT_H
 #define SESSMAX_RDP_CONNECT_H
 
@@ -12,6 +12,13 @@
  * callbacks; post-connect installs the paint, frame-marker and resize ones. Before
  * freerdp_context_new(). */
 void rdp_connect_hook(freerdp *inst);
+
+struct rdp_session;
+/* The connect worker, around freerdp_connect(): forgets s's logon marks, then marks on this
+ * thread when FreeRDP's TCP connect starts and ends (compat/connect_marks.h); the connection
+ * states (security done, active) are marked by the callbacks rdp_connect_hook installs. */
+void rdp_connect_marks_arm(struct rdp_session *s);
+void rdp_connect_marks_disarm(void);
 
 /* Disconnects (when connected), then frees the instance with its gdi and context. Accepts NULL.
  * Any thread; blocks for as long as the disconnect takes. */

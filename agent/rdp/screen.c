@@ -87,6 +87,8 @@ static BOOL end_paint_cb(rdpContext *ctx)
     size_t n = rdp_screen_take_damage(gdi->primary->hdc->hwnd, gdi->width, gdi->height, rects,
                                   SCREEN_MAX_RECTS);
     s->frames++;
+    if (!s->marks.paint_us)
+        logon_marks_paint(&s->marks, clock_now_us());
     if (s->in_frame && clock_now_us() - s->frame_begin_us < SESSION_FRAME_MAX_US) {
         s->nframe_rects = screen_rects_add(s->frame_rects, s->nframe_rects, SCREEN_MAX_RECTS, rects, n);
         return TRUE;

@@ -236,7 +236,7 @@ static void logon_cb(void *sess, int ok, int64_t logon_us)
     }
     if (repaints || s->logon_retries)
         snprintf(detail, sizeof detail, "repaint requests: %u, logon retries: %u", repaints, s->logon_retries);
-    session_life_active(&s->l, logon_us, detail);
+    session_life_active(&s->l, logon_us, detail, &s->marks);
 }
 
 static void loops_done_cb(void *sess)
@@ -335,8 +335,10 @@ static void connect_work(struct connector_job *j)
         }
     }
     connector_attach(s->l.h->conn, j, rdp_connect_kick, inst);
+    rdp_connect_marks_arm(s);
     errno = 0;
     ok = freerdp_connect(inst) ? 1 : 0;
+    rdp_connect_marks_disarm();
     s->facts.sys_errno = ok ? 0 : errno;
     s->facts.watchdog = connector_detach(s->l.h->conn, j);
     if (!ok) {

@@ -13,6 +13,7 @@
 #include "agent/engine/connector.h"
 #include "agent/rdp/failure.h"
 #include "agent/driver/screen.h"
+#include "agent/engine/logon_phases.h"
 #include "agent/engine/session_life.h"
 #include "common/results.h"
 
@@ -40,6 +41,9 @@ struct rdp_session {
     struct event *confirm_ev;              /* logoff steps done: waiting for the server's end */
     uint32_t frames;
     uint32_t logon_retries;               /* fresh connections after logon timeouts */
+    /* the logon's boundaries in the last connect attempt: set on the connect worker during
+     * freerdp_connect() (connect.c), then on the loop (screen.c's first paint) */
+    struct logon_marks marks;
 
     /* paints of a server-marked frame, handed to the interpreter at its end */
     int in_frame;

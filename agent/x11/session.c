@@ -153,7 +153,7 @@ static void logon_cb(void *sess, int ok, int64_t logon_us)
     }
     if (repaints)
         snprintf(detail, sizeof detail, "expose requests: %u", repaints);
-    session_life_active(&s->l, logon_us, detail);
+    session_life_active(&s->l, logon_us, detail, NULL);
 }
 
 static void loops_done_cb(void *sess)

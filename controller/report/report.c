@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "controller/report/report_charts.h"
 #include "controller/report/report_costs.h"
+#include "controller/report/report_logon.h"
 #include "controller/report/report_deck.h"
 #include "controller/report/report_html.h"
 #include "controller/score/summary.h"
@@ -242,6 +243,7 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     failure_table(o, s);
     fprintf(o, "<h2>Logon</h2>\n");
     report_chart_logon(o, s);
+    report_logon_phases(o, s);
     fprintf(o, "<h2>Bandwidth</h2>\n");
     report_chart_bandwidth(o, s);
     fprintf(o, "<h2>Agent health</h2>\n");

@@ -67,7 +67,9 @@ const char *intake_refusal(const struct ledger *l, int slot, const struct proto_
         session = rec->u.sample.session;
         break;
     case PROTO_REC_SESSION: session = rec->u.session.session; break;
-    case PROTO_REC_TRAFFIC: session = rec->u.traffic.session; break;
+    case PROTO_REC_TRAFFIC:
+    case PROTO_REC_TRAFFIC_RTT: session = rec->u.traffic.session; break;
+    case PROTO_REC_LOGON: session = rec->u.logon.session; break;
     default: return NULL;   /* health belongs to the agent itself */
     }
     return ledger_owns(l, slot, session) ? NULL : "a session it was not given";
@@ -92,7 +94,11 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
         case PROTO_REC_SESSION:
             on_session(r, a, &rec->u.session);
             break;
+        case PROTO_REC_LOGON:
+            runner_stored(r, store_session_logon(r->st, r->run, &rec->u.logon), "logon phases");
+            break;
         case PROTO_REC_TRAFFIC:
+        case PROTO_REC_TRAFFIC_RTT:
             t = rec->u.traffic;
             t.t_us = ctl_time(a, t.t_us);
             runner_stored(r, store_add_traffic(r->st, r->run, &t), "traffic");

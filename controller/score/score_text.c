@@ -3,6 +3,7 @@
 #include "controller/score/score_text.h"
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_evidence.h"
+#include "controller/score/summary_logon.h"
 #include "controller/score/summary_net.h"
 #include "controller/score/summary_target.h"
 #include "controller/score/textesc.h"
@@ -17,6 +18,31 @@ static void ms(FILE *o, const char *label, double v)
         fprintf(o, "  %s %.0f ms", label, v);
     else
         fprintf(o, "  %s -", label);
+}
+
+/* The logon's phases, p50 and p95 each, under the logon line; nothing when no session measured
+ * them (an older agent or database, an external client). */
+static void print_logon_phases(FILE *o, const struct summary *s)
+{
+    if (!s->logon_phased)
+        return;
+    fprintf(o, "           phases over %zu sessions (ms; each from the end of the one before):%8s %8s\n",
+            s->logon_phased, "p50", "p95");
+    for (int p = 0; p < LOGON__PHASES; p++) {
+        const struct summary_logon_phase *ph = &s->logon_phases[p];
+        fprintf(o, "             %-43s", summary_logon_phase_label((enum logon_phase)p));
+        if (ph->count)
+            fprintf(o, " %8.1f %8.1f", ph->p50_ms, ph->p95_ms);
+        else
+            fprintf(o, " %8s %8s", "-", "-");
+        if (ph->count < s->logon_phased)
+            fprintf(o, "  (%zu sessions)", ph->count);
+        fputc('\n', o);
+    }
+    if (isfinite(s->launch_active_p50_ms))
+        fprintf(o, "           launch to active p50 %.0f ms, p95 %.0f ms: the logon, then the agent confirming "
+                "the logon condition (a `stable` condition's quiet time)\n", s->launch_active_p50_ms,
+                s->launch_active_p95_ms);
 }
 
 static void print_timers(FILE *o, const struct summary *s)
@@ -126,7 +152,9 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v,
     ms(o, "p99", s->logon_p99_ms);
     fprintf(o, "\n           first try %u, after repaint requests %u, after logon retries %u (%u repaint requests)",
             s->logon_first_try, s->logon_repainted, s->logon_retried, s->repaint_requests);
-    fprintf(o, "\nbandwidth  ");
+    fputc('\n', o);
+    print_logon_phases(o, s);
+    fprintf(o, "bandwidth  ");
     if (isfinite(s->kbps_per_session))
         fprintf(o, "%.1f kbit/s per session\n", s->kbps_per_session);
     else

@@ -4,6 +4,7 @@
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_cost.h"
 #include "controller/score/summary_evidence.h"
+#include "controller/score/summary_logon.h"
 #include "controller/score/summary_net.h"
 #include "controller/score/summary_samples.h"
 #include "controller/score/summary_target.h"
@@ -259,6 +260,8 @@ int summary_compute(const struct summary_input *in, const struct score_config *c
     if (do_traffic(in, out) < 0)
         goto oom;
     summary_net(in, out);
+    if (summary_logon_phases(in, out) != 0)
+        goto oom;
     summary_target(in, out);
     return 0;
 oom:

@@ -43,6 +43,8 @@ struct summary_bucket {
 };
 
 struct summary_logon { uint32_t session; uint64_t launch_us; double logon_ms; };
+/* One logon phase (enum logon_phase) over the sessions that measured it (summary_logon.h). */
+struct summary_logon_phase { size_t count; double p50_ms, p95_ms; };
 
 /* Failed sessions counted by failure reason ("logon_timeout", "lost", ...). */
 struct summary_reason { char reason[24]; uint32_t count; };
@@ -82,9 +84,15 @@ struct summary {
     double agent_rss_mib, agent_cpu_pct;
     double kbps_per_session;       /* payload bytes in+out * 8 / 1000 / session-seconds active */
     double rtt_p50_ms, rtt_p95_ms; /* TCP smoothed RTT over every traffic record; NaN: none */
+    double min_rtt_p50_ms, min_rtt_p95_ms; /* the kernel's minimum RTT (schema 11+); NaN: none */
     double retrans_pct;            /* client segments retransmitted / data segments sent; NaN: none */
     uint64_t data_segs_out;        /* data segments the clients sent (the rate's denominator) */
     double logon_p50_ms, logon_p95_ms, logon_p99_ms, logon_avg_ms;
+    struct summary_logon_phase logon_phases[LOGON__PHASES];
+    size_t logon_phased;           /* active sessions with their logon's phases (0: none measured) */
+    /* launch -> the active record, over the sessions with both: the logon, then the time the agent
+     * took to confirm its condition (a `stable` condition's quiet time); NaN none */
+    double launch_active_p50_ms, launch_active_p95_ms;
     size_t samples, samples_failed;
     size_t samples_suspect;        /* of samples_failed: suspect (ok = 2), never scored as ok */
     double failed_samples_pct;

@@ -48,7 +48,7 @@ static int one(const char *dir, const char *name, const struct proto_msg *m, str
 /* One RECORDS frame with one record of each kind, appended to b. */
 static int add_records(struct proto_buf *b)
 {
-    struct proto_record r[6];
+    struct proto_record r[8];
     memset(r, 0, sizeof r);
     r[0].kind = PROTO_REC_SAMPLE;
     r[0].u.sample = (struct rec_sample){ .session = 3, .loop = 1, .t_us = 1000000000000000ull,
@@ -77,8 +77,14 @@ static int add_records(struct proto_buf *b)
     r[5].kind = PROTO_REC_HEALTH_CAP;       /* to a controller that set CONFIG ext_capacity */
     r[5].u.health = r[4].u.health;
     r[5].u.health.ext_capacity = 12;
+    r[6].kind = PROTO_REC_LOGON;            /* to a controller that set CONFIG logon_phases */
+    r[6].u.logon = (struct rec_logon){ .session = 3, .t_us = 1000000000000000ull,
+                                       .phase_us = { 1200, 80, 9000, 600000, 3000, -1 } };
+    r[7].kind = PROTO_REC_TRAFFIC_RTT;      /* to a controller that set CONFIG min_rtt */
+    r[7].u.traffic = r[2].u.traffic;
+    r[7].u.traffic.min_rtt_us = 40;
     int rc = proto_records_begin(b, 7);
-    for (int i = 0; i < 6 && rc == 0; i++)
+    for (int i = 0; i < 8 && rc == 0; i++)
         rc = proto_records_add(b, &r[i]);
     proto_records_end(b);
     return rc == 0 && !b->oom ? 0 : -1;
@@ -117,7 +123,8 @@ static const struct seed {
                                                      .client = "{\"x11\":\"xfreerdp\",\"transport\":\"udp\"}",
                                                      .no_verify = 1, .domain = "CORP", .gateway_host = "gw",
                                                      .gateway_port = 443, .max_loops = 3, .logon_retries = 2,
-                                                     .shot_timers = 1, .ext_costs = 1, .ext_capacity = 1 } } },
+                                                     .shot_timers = 1, .ext_costs = 1, .ext_capacity = 1,
+                                                     .logon_phases = 1, .min_rtt = 1 } } },
     { "start", { PROTO_START, .u.start = { .index = 4, .user = "simuser005", .password = "pw", .seed = 42 } } },
     { "stop", { PROTO_STOP, .u.stop_deadline_ms = 60000 } },
     { "heartbeat", { PROTO_HEARTBEAT, .u.heartbeat_t_us = 1000000000000000ull } },

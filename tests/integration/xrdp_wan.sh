@@ -35,7 +35,7 @@ echo "timers with successful samples: $timers"
 [ "$timers" -ge 4 ] || fail "only $timers timers recorded over the WAN"
 "$BUILD/sessmax" score "$DB" --run "$run" --no-store > "$WORK/score.txt" 2>&1
 grep -E '^network' "$WORK/score.txt" >&2
-grep -q '^network    configured wan-100ms (rtt 100.0 ms.*measured RTT p50 1[0-5][0-9]\.[0-9] ms' "$WORK/score.txt" \
+grep -q '^network    configured wan-100ms (rtt 100.0 ms.*measured min RTT p50 1[0-5][0-9]\.[0-9] ms' "$WORK/score.txt" \
     || fail "score does not show the profile beside the measured RTT"
 for name in $(ip netns list | grep -oE '^smx-[0-9]+'); do
     kill -0 "${name##*-}" 2>/dev/null || fail "the emulator left namespace $name"

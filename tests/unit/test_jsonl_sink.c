@@ -73,10 +73,43 @@ static void test_jsonl_sink__records_are_json_lines(void)
     fclose(f);
 }
 
+/* A logon record is one line with each phase by name (`<phase>_us`), -1 kept for one not measured;
+ * a traffic line carries the minimum RTT beside the smoothed one. */
+static void test_jsonl_sink__logon_and_rtt(void)
+{
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    struct jsonl_sink *j = jsonl_sink_new(f);
+    const struct result_sink *s = jsonl_sink_result_sink(j);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->logon);
+    struct rec_logon l = { .session = 2, .t_us = 9, .phase_us = { 1200, 60, 5000, 600000, -1, 12000 } };
+    s->logon(s->ctx, &l);
+    struct rec_traffic t = { .session = 2, .t_us = 10, .rtt_us = 15000, .min_rtt_us = 3 };
+    s->traffic(s->ctx, &t);
+    fflush(f);
+    json_t *v = line_json(f, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v, "type")), "logon");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "session")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "wait_us")), 1200);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "rdp_us")), 600000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "paint_us")), -1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "desktop_us")), 12000);
+    json_decref(v);
+    v = line_json(f, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "min_rtt_us")), 3);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "rtt_us")), 15000);
+    json_decref(v);
+    jsonl_sink_free(j);
+    fclose(f);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_jsonl_sink__records_are_json_lines),
+        UNIT_TEST(test_jsonl_sink__logon_and_rtt),
         UNIT_END,
     };
     return unit_run("jsonl_sink", tests, NULL, NULL);

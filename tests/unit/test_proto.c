@@ -94,7 +94,7 @@ static void fill_records(struct proto_record r[4])
     strcpy(r[1].u.session.user, "simuser004");
     strcpy(r[1].u.session.detail, "until app_start: 15 s");
     r[2].kind = PROTO_REC_TRAFFIC;
-    r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000 };
+    r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000, 0 };
     r[3].kind = PROTO_REC_HEALTH;
     r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, { 0, 0, 0, 0, 0, 0 }, 0 };
 }
@@ -178,6 +178,50 @@ static void test_proto__health_cap(void)
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext.sessions, 5);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext_capacity, 0);
     proto_msg_clear(&o);
+    proto_buf_free(&b);
+}
+
+/* logon (sent when CONFIG logon_phases asks) carries every phase, -1 included; traffic_rtt (CONFIG
+ * min_rtt) adds the minimum RTT that plain traffic leaves out on the wire (it decodes as 0). */
+static void test_proto__logon_and_traffic_rtt(void)
+{
+    struct proto_record r[3] = { { .kind = PROTO_REC_LOGON }, { .kind = PROTO_REC_TRAFFIC_RTT },
+                                 { .kind = PROTO_REC_TRAFFIC } };
+    r[0].u.logon = (struct rec_logon){ .session = 7, .t_us = 1700000000000000ull,
+                                       .phase_us = { 120000, 60, -1, 600000, 3000, 15000 } };
+    r[1].u.traffic = (struct rec_traffic){ .session = 7, .t_us = 5, .rtt_us = 15000, .min_rtt_us = 35 };
+    r[2].u.traffic = r[1].u.traffic;
+    struct proto_buf b = { 0 };
+    CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(proto_records_add(&b, &r[i]), 0);
+    struct proto_msg o;
+    end_and_decode(&b, &o);
+    CU_ASSERT_EQUAL_FATAL(o.u.records.count, 3);
+    CU_ASSERT_EQUAL(o.u.records.recs[0].kind, PROTO_REC_LOGON);
+    CU_ASSERT_EQUAL(memcmp(&o.u.records.recs[0].u.logon, &r[0].u.logon, sizeof r[0].u.logon), 0);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.traffic.min_rtt_us, 35);
+    CU_ASSERT_EQUAL(o.u.records.recs[1].u.traffic.rtt_us, 15000);
+    CU_ASSERT_EQUAL(o.u.records.recs[2].u.traffic.min_rtt_us, 0);
+    CU_ASSERT_EQUAL(o.u.records.recs[2].u.traffic.rtt_us, 15000);
+    proto_msg_clear(&o);
+    proto_buf_free(&b);
+}
+
+/* A logon phase below -1 (the only negative value: not measured) is an error. */
+static void test_proto__logon_bad_phase(void)
+{
+    struct proto_record r = { .kind = PROTO_REC_LOGON };
+    r.u.logon = (struct rec_logon){ .session = 1, .t_us = 2, .phase_us = { 1, 2, 3, -2, 5, 6 } };
+    struct proto_buf b = { 0 };
+    CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
+    CU_ASSERT_EQUAL(proto_records_add(&b, &r), 0);
+    proto_records_end(&b);
+    struct proto_msg o;
+    uint32_t n;
+    CU_ASSERT_EQUAL_FATAL(proto_frame_header(b.data, PROTO_MAX_FRAME, &n, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(proto_decode(b.data + 4, n, &o, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad logon phase"));
     proto_buf_free(&b);
 }
 
@@ -583,6 +627,8 @@ int main(void)
         UNIT_TEST(test_proto__records_batch),
         UNIT_TEST(test_proto__health_ext),
         UNIT_TEST(test_proto__health_cap),
+        UNIT_TEST(test_proto__logon_and_traffic_rtt),
+        UNIT_TEST(test_proto__logon_bad_phase),
         UNIT_TEST(test_proto__records_frame_limit),
         UNIT_TEST(test_proto__refuses_bad_frames),
         UNIT_TEST(test_proto__mac),

@@ -109,7 +109,7 @@ static void test_report__fixture_figures(void)
     CU_ASSERT_DOUBLE_EQUAL(sums[0].retrans_pct, 1.0, 0.05);
     char line[512];
     summary_net_line(&sums[0], line, sizeof line);
-    CU_ASSERT_PTR_NOT_NULL(strstr(line, "lan (profile not stored); measured RTT p50 0.3 ms"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "lan (profile not stored); measured kernel smoothed TCP RTT (includes delayed ACKs) p50 0.3 ms"));
 }
 
 static void test_report__compare_runs_and_groups(void)

@@ -214,6 +214,7 @@ static struct store *open_older(const char *path, const char *downgrade_sql, con
 {
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, downgrade_sql), SQLITE_OK);
@@ -293,6 +294,7 @@ static void test_store__migrate_v8_ext_costs(void)
     const char *path = db_path("v8.db");
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
                                         "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
@@ -350,7 +352,8 @@ static void test_store__migrate_v9_traffic_index(void)
     const char *path = db_path("v9.db");
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
-    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 12);
+    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 13);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "DROP INDEX traffic_run_t;"
                                         "CREATE INDEX traffic_run_t ON traffic (run_id, t_us);"
                                         "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
@@ -360,7 +363,7 @@ static void test_store__migrate_v9_traffic_index(void)
                                         "PRAGMA user_version = 9"), SQLITE_OK);
     CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 2);
     st = reopen_older(path, "schema version 9 (older");
-    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 12);
+    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 13);
     struct rec_traffic t = { .session = 1, .t_us = 2000, .bytes_in = 10, .rtt_us = 200 };
     CU_ASSERT_EQUAL(store_add_traffic(st, 1, &t), 0);
     CU_ASSERT_EQUAL(store_flush(st), 0);
@@ -378,6 +381,48 @@ static void test_store__migrate_v9_traffic_index(void)
     close_current(st, path);
 }
 
+/* 10 -> 11: a version-10 session reads back with its logon phases not measured (-1) and a
+ * traffic row with no minimum RTT (0); new ones keep both; the traffic index covers min_rtt_us. */
+static void test_store__migrate_v10_logon_phases(void)
+{
+    const char *path = db_path("v10.db");
+    struct store *st = open_ok(path, STORE_WRITE);
+    store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                        "INSERT INTO sessions (run_id, idx, state, launch_us, active_us, logon_us)"
+                                        " VALUES (1, 0, 'active', 1000, 701000, 700000);"
+                                        "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in,"
+                                        " wire_out, rtt_us, frames) VALUES (1, 0, 2000, 50, 0, 0, 0, 300, 1);"
+                                        "PRAGMA user_version = 10"), SQLITE_OK);
+    st = reopen_older(path, "schema version 10 (older");
+    CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 13);
+    CU_ASSERT_EQUAL(store_session_launch(st, 1, 1, 0, "u", 5000), 0);
+    struct rec_logon l = { .session = 1, .t_us = 9, .phase_us = { 100, 50, 8000, 600000, 2000, -1 } };
+    CU_ASSERT_EQUAL(store_session_logon(st, 1, &l), 0);
+    struct rec_traffic t = { .session = 1, .t_us = 3000, .rtt_us = 15000, .min_rtt_us = 40 };
+    CU_ASSERT_EQUAL(store_add_traffic(st, 1, &t), 0);
+    CU_ASSERT_EQUAL(store_flush(st), 0);
+    struct store_session_row *ss = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_sessions(st, 1, &ss, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(ss[0].logon_us, 700000);
+    for (int i = 0; i < LOGON__PHASES; i++) {
+        CU_ASSERT_EQUAL(ss[0].logon_phase_us[i], -1);
+        CU_ASSERT_EQUAL(ss[1].logon_phase_us[i], l.phase_us[i]);
+    }
+    free(ss);
+    struct store_traffic_row *rows = NULL;
+    CU_ASSERT_EQUAL(store_load_traffic(st, 1, &rows, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(rows[0].t.min_rtt_us, 0);
+    CU_ASSERT_EQUAL(rows[0].t.rtt_us, 300);
+    CU_ASSERT_EQUAL(rows[1].t.min_rtt_us, 40);
+    free(rows);
+    close_current(st, path);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -386,6 +431,7 @@ int main(void)
         UNIT_TEST(test_store__migrate_v6_target_load),
         UNIT_TEST(test_store__migrate_v8_ext_costs),
         UNIT_TEST(test_store__migrate_v9_traffic_index),
+        UNIT_TEST(test_store__migrate_v10_logon_phases),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),
