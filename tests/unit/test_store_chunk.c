@@ -116,6 +116,7 @@ static void test_store_chunk__migrate_v7(void)
     struct store *st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_SAMPLES_V7), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1), ('old2', 2);"
