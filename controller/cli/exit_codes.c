@@ -24,8 +24,9 @@ const struct exit_code exit_codes[] = {
     { EX_OSERR, "system error (out of memory, no free port)" },
     { EX_CANTCREAT, "cannot create an output file or folder" },
     { EX_IOERR, "I/O error (reading or writing the results database or a file)" },
-    { EX_NOPERM, "no permission (shaping a network profile needs root or CAP_NET_ADMIN; capping a local "
-                 "target's CPUs needs root)" },
+    { EX_NOPERM, "authentication failed or no permission (run, score, demo: the target refused a session's "
+                 "credentials -- wrong password, locked or expired account; shaping a network profile needs "
+                 "root or CAP_NET_ADMIN; capping a local target's CPUs needs root)" },
     { EX_CONFIG, "configuration error (no password or token, a bad token file, agents too small for the plan)" },
 };
 
