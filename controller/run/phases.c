@@ -7,7 +7,6 @@
 #include "controller/run/plan.h"
 #include "controller/run/plan_check.h"
 #include "controller/run/ramp.h"
-#include "controller/run/run.h"
 #include "controller/run/runner.h"
 #include "controller/run/webfeed.h"
 #include "controller/run/targetload.h"
@@ -205,7 +204,7 @@ static void start_ramp(struct runner *r)
     for (size_t i = 0; i < n; i++)
         send_config(r, agentpool_agent(r->pool, i));
     r->configured = 1;
-    if (r->plan->preflight && !r->opt->no_preflight) {
+    if (r->preflight) {
         start_preflight(r);
         return;
     }

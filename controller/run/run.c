@@ -295,7 +295,8 @@ static void teardown(struct runner *r)
 
 int run_execute(struct plan_checked *pc, const struct run_options *o, struct run_outcome *out)
 {
-    struct runner r = { .pc = pc, .plan = pc->plan, .opt = o, .run = -1, .begin_logoff = phases_begin_logoff };
+    struct runner r = { .pc = pc, .plan = pc->plan, .opt = o, .run = -1, .begin_logoff = phases_begin_logoff,
+                        .preflight = pc->plan->preflight && !o->no_preflight };
     pc->shot_timers = o->shots_all;
     r.out = o->out ? o->out : stdout;
     memset(out, 0, sizeof *out);

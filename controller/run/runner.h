@@ -46,6 +46,8 @@ struct runner {
     uint64_t cross_at_us;
     int aborted, failed_run, store_errors;
     int configured;                 /* CONFIG went to the agents (the ramp started) */
+    int preflight;                  /* the first session logs on alone before the ramp (plan's
+                                       `preflight`, unless --no-preflight) */
     int exit_code;
     /* The code the run exits with instead of the verdict's 0, 1 or 2, printed after the score as
      * "exit CODE END_WHY": EX_UNAVAILABLE when no session could reach the target, EX_CONFIG when
