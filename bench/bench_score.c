@@ -74,7 +74,7 @@ static int bench_dashboard(void)
     size_t samples = 0;
     for (uint64_t d = 0; d < 365; d++) {
         struct fixture_run f = { "nightly", groups[d % 3][0], "ws2022", groups[d % 3][1], 40,
-                                 25 + (uint32_t)(d % 7), 0, 0, 3000, { "smax >= 20", NULL }, d, 0 };
+                                 25 + (uint32_t)(d % 7), 0, 0, 3000, { "smax >= 20", NULL }, d, 0, FAIL_NONE };
         struct fixture_counts c = { 0 };
         if (fixture_write_run(st, &f, &c) < 0)
             return fprintf(stderr, "%s\n", store_errmsg(st)), -1;

@@ -105,15 +105,43 @@ static int from_errno(int e, int connected)
     }
 }
 
-static int logon_error_is_auth(const struct failure_facts *f)
+/* A Save Session Info logon error (MS-RDPBCGR 2.2.10.1.1.4.1.1 TS_LOGON_ERRORS_INFO): the type is
+ * a LOGON_MSG_* arbitration code, whose data is a session id (LOGON_MSG_SESSION_CONTINUE with
+ * data 2 is "the logon goes on in session 2", not LOGON_FAILED_OTHER), or ERROR_CODE_ACCESS_DENIED,
+ * or an NTSTATUS with a LOGON_FAILED_* code in the data. The name of the code that refused the
+ * logon, or NULL when the error is no authentication failure. */
+#define LOGON_ERROR_ACCESS_DENIED 0xFFFFFFFFu     /* ERROR_CODE_ACCESS_DENIED: data ignored */
+#define LOGON_MSG_FIRST 0xFFFFFFF8u               /* LOGON_MSG_SESSION_BUSY_OPTIONS */
+
+static const struct { uint32_t status; const char *name; } AUTH_NTSTATUS[] = {
+    { 0xC000006Du, "STATUS_LOGON_FAILURE" },        { 0xC000006Au, "STATUS_WRONG_PASSWORD" },
+    { 0xC0000064u, "STATUS_NO_SUCH_USER" },         { 0xC000006Eu, "STATUS_ACCOUNT_RESTRICTION" },
+    { 0xC000006Fu, "STATUS_INVALID_LOGON_HOURS" },  { 0xC0000070u, "STATUS_INVALID_WORKSTATION" },
+    { 0xC0000071u, "STATUS_PASSWORD_EXPIRED" },     { 0xC0000072u, "STATUS_ACCOUNT_DISABLED" },
+    { 0xC0000193u, "STATUS_ACCOUNT_EXPIRED" },      { 0xC0000224u, "STATUS_PASSWORD_MUST_CHANGE" },
+    { 0xC0000234u, "STATUS_ACCOUNT_LOCKED_OUT" },   { 0xC000015Bu, "STATUS_LOGON_TYPE_NOT_GRANTED" },
+};
+
+static const char *logon_error_auth_name(const struct failure_facts *f)
 {
     if (!f->have_logon_error)
-        return 0;
-    if (f->logon_error_type == LOGON_MSG_NO_PERMISSION)
-        return 1;
-    return f->logon_error_data == LOGON_FAILED_BAD_PASSWORD ||
-           f->logon_error_data == LOGON_FAILED_UPDATE_PASSWORD ||
-           f->logon_error_data == LOGON_FAILED_OTHER;
+        return NULL;
+    uint32_t type = f->logon_error_type;
+    if (type == LOGON_ERROR_ACCESS_DENIED)
+        return "ERROR_CODE_ACCESS_DENIED";
+    if (type == LOGON_MSG_NO_PERMISSION)
+        return "LOGON_MSG_NO_PERMISSION";
+    if (type >= LOGON_MSG_FIRST)
+        return NULL;   /* an arbitration dialog or "logon continues": data is a session id */
+    for (size_t i = 0; i < sizeof AUTH_NTSTATUS / sizeof AUTH_NTSTATUS[0]; i++)
+        if (type == AUTH_NTSTATUS[i].status)
+            return AUTH_NTSTATUS[i].name;
+    switch (f->logon_error_data) {
+    case LOGON_FAILED_BAD_PASSWORD: return "LOGON_FAILED_BAD_PASSWORD";
+    case LOGON_FAILED_UPDATE_PASSWORD: return "LOGON_FAILED_UPDATE_PASSWORD";
+    case LOGON_FAILED_OTHER: return "LOGON_FAILED_OTHER";
+    default: return NULL;   /* LOGON_WARNING: a dialog, the logon goes on */
+    }
 }
 
 /* The detail for a Set Error Info code: its name, or what an unrequested logoff meant. */
@@ -124,8 +152,7 @@ static const char *explain(const struct failure_facts *f, uint32_t info, int r)
             return "ERRINFO_LOGOFF_BY_USER: the same user logged on again (a newer session) "
                    "and took the desktop over";
         if (r == FAIL_AUTH)
-            return "ERRINFO_LOGOFF_BY_USER before the desktop was ready: the server refused "
-                   "the logon (xrdp: wrong password)";
+            return "ERRINFO_LOGOFF_BY_USER before the desktop was ready (xrdp: a wrong password)";
     }
     return freerdp_get_error_info_name(info);
 }
@@ -144,10 +171,8 @@ static enum failure_reason classify(const struct failure_facts *f, const char **
         *why = "connect watchdog expired: the server stopped answering";
         return FAIL_CONNECT_TIMEOUT;
     }
-    if (logon_error_is_auth(f)) {
-        *why = "server logon error (Save Session Info)";
-        return FAIL_AUTH;
-    }
+    if ((*why = logon_error_auth_name(f)) != NULL)
+        return FAIL_AUTH;   /* "LOGON_FAILED_BAD_PASSWORD": the detail says it came as a logon error */
     if (f->error_info && (r = from_error_info(f->error_info, f)) >= 0) {
         *why = explain(f, f->error_info, r);
         return (enum failure_reason)r;
@@ -218,9 +243,12 @@ enum failure_reason failure_classify(const struct failure_facts *f, char *detail
     char peer[400];
     peer_prefix(f, peer, sizeof peer);
     int paren = peer[0] && f->peer_errno;
+    /* an auth failure says so in words, then the code that told it (and where it came from) */
+    const char *auth = r == FAIL_AUTH ? "authentication failed: " : "";
+    const char *via = r == FAIL_AUTH && logon_error_auth_name(f) ? " in the server's logon error info" : "";
     if (detail && len)
-        snprintf(detail, len, "%s%s%slast_error 0x%08x, errinfo 0x%x)", peer, why ? why : "?", paren ? ", " : " (",
-                 f->last_error, f->error_info);
+        snprintf(detail, len, "%s%s%s%s%slast_error 0x%08x, errinfo 0x%x)", peer, auth, why ? why : "?", via,
+                 paren ? ", " : " (", f->last_error, f->error_info);
     return r;
 }
 

@@ -35,7 +35,13 @@ struct failure_facts {
  * `disconnect`.
  * Writes a one-line, secret-free detail naming the underlying code into detail (may be NULL);
  * a failure to connect starts with the peer and, when known, its errno: "10.0.0.5:3389: connection
- * refused (ERRCONNECT_CONNECT_TRANSPORT_FAILED, last_error 0x0002000d, errinfo 0x0)". */
+ * refused (ERRCONNECT_CONNECT_TRANSPORT_FAILED, last_error 0x0002000d, errinfo 0x0)"; an `auth`
+ * failure starts with "authentication failed: " and the code: "authentication failed:
+ * LOGON_FAILED_BAD_PASSWORD in the server's logon error info (last_error 0x00010009, errinfo 0x9)".
+ * A Save Session Info logon error is read as MS-RDPBCGR 2.2.10.1.1.4.1.1 defines it: a LOGON_MSG_*
+ * type carries a session id (only LOGON_MSG_NO_PERMISSION refuses the logon), ERROR_CODE_ACCESS_DENIED
+ * refuses it, and any other type is an NTSTATUS (STATUS_LOGON_FAILURE, ..._ACCOUNT_LOCKED_OUT, ...)
+ * with a LOGON_FAILED_* code in the data (LOGON_WARNING is no failure). */
 enum failure_reason failure_classify(const struct failure_facts *f, char *detail, size_t len);
 
 /* 1 when the attempt failed to reach the peer at all (FreeRDP's connect or transport error,

@@ -33,7 +33,7 @@ static int run(int argc, char **argv)
         { "verdict", required_argument, NULL, 'v' }, { "agent-log", required_argument, NULL, 'l' },
         { "plain", no_argument, NULL, 'p' }, { "shots", required_argument, NULL, 's' },
         { "web", optional_argument, NULL, 'w' }, { "web-token-file", required_argument, NULL, 't' },
-        { NULL, 0, NULL, 0 },
+        { "no-preflight", no_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
     };
     struct run_options o = { .tty = -1 };
     int c;
@@ -53,6 +53,7 @@ static int run(int argc, char **argv)
             break;
         case 'w': o.web_addr = web_address(optarg, argc, argv); break;
         case 't': o.web_token_file = optarg; break;
+        case 'n': o.no_preflight = 1; break;
         default: return cmd_usage_error(&cmd_run, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
@@ -79,13 +80,18 @@ static int run(int argc, char **argv)
 const struct cmd cmd_run = {
     "run", "run a test plan: ramp up sessions on agents, record everything, score it",
     "usage: sessmax run PLAN [--db FILE] [--report FILE.html] [--verdict FILE.json] [--agent-log FILE] [--plain]\n"
-    "                        [--shots all|failures] [--web [ADDR:PORT]] [--web-token-file FILE]\n\n"
+    "                        [--shots all|failures] [--web [ADDR:PORT]] [--web-token-file FILE] [--no-preflight]\n\n"
     "Validates PLAN (as `sessmax validate` does), starts or waits for the agents it names, starts the\n"
     "sessions evenly across the launch window, keeps them for the steady state, logs them off, and\n"
     "records every session, sample, traffic and agent-health record in the results database (the\n"
     "plan's `results:`, default results.db; --db overrides). On a terminal a live line shows\n"
     "launched / active / failed sessions, the current index against the threshold and the time left;\n"
     "--plain (or a non-terminal stdout) prints a line every 10 s instead.\n\n"
+    "Pre-flight: the first session logs on alone before the ramp (same agent, target, pin, network\n"
+    "and credentials as the rest) and the ramp starts once its logon condition held; when it fails,\n"
+    "the run stops at once with one line: the target cannot be reached, its TLS does not match the\n"
+    "plan, or authentication failed for the user. --no-preflight (or the plan's `preflight: false`)\n"
+    "starts the ramp at once.\n\n"
     "--web serves the live view on ADDR:PORT (default 127.0.0.1:5665; :0 picks a free port) and\n"
     "prints its URL with a random token (or the token in --web-token-file, mode 0600): sessions,\n"
     "the response time against active sessions with baseline and threshold, timers, agents, target\n"
@@ -97,6 +103,7 @@ const struct cmd cmd_run = {
     "The password comes from the plan's password_env or password_file (mode 0600), never argv.\n"
     "Remote agents (agents: {expect: N}) need SESSMAX_TOKEN set here and on every agent; see\n"
     "`sessmax help agents`.\n"
-    "Exits with the verdict's code; a run in which no session could reach the target is unavailable.\n",
+    "Exits with the verdict's code; a run in which no session could reach the target is unavailable,\n"
+    "one whose sessions failed authentication says so with its own code.\n",
     run,
 };

@@ -24,9 +24,11 @@ const struct exit_code exit_codes[] = {
     { EX_OSERR, "system error (out of memory, no free port)" },
     { EX_CANTCREAT, "cannot create an output file or folder" },
     { EX_IOERR, "I/O error (reading or writing the results database or a file)" },
-    { EX_NOPERM, "no permission (shaping a network profile needs root or CAP_NET_ADMIN; capping a local "
-                 "target's CPUs needs root)" },
-    { EX_CONFIG, "configuration error (no password or token, a bad token file, agents too small for the plan)" },
+    { EX_NOPERM, "authentication failed or no permission (run, score, demo: the target refused a session's "
+                 "credentials -- wrong password, locked or expired account; shaping a network profile needs "
+                 "root or CAP_NET_ADMIN; capping a local target's CPUs needs root)" },
+    { EX_CONFIG, "configuration error (no password or token, a bad token file, agents too small for the plan; "
+                 "run: the target's TLS does not match the plan's fingerprint, verify or security)" },
 };
 
 const size_t exit_code_count = sizeof exit_codes / sizeof exit_codes[0];

@@ -91,7 +91,7 @@ static void export_csv(const struct summary *s, const struct verdict *v, FILE *o
     }
     csv_row(o, s, "smax_reached", "", s->score.reached);
     csv_row(o, s, "max_active", "", s->score.max_active);
-    csv_row(o, s, "verdict_exit_code", "", verdict_exit_code(v->kind));
+    csv_row(o, s, "verdict_exit_code", "", verdict_code(v));
     csv_row(o, s, "logon_first_try", "", s->logon_first_try);
     csv_row(o, s, "logon_after_repaint", "", s->logon_repainted);
     csv_row(o, s, "logon_after_retry", "", s->logon_retried);

@@ -28,8 +28,12 @@ static void on_session(struct runner *r, const struct agentpool_agent *a, const 
     struct rec_session e = *from_agent;
     e.t_us = ctl_time(a, e.t_us);
     ledger_event(&r->ledger, e.session, e.kind, e.reason, e.t_us);
-    if (e.kind == SESSION_FAILED && e.detail[0])
-        snprintf(r->last_failure, sizeof r->last_failure, "%s", e.detail);
+    if (e.kind == SESSION_FAILED) {
+        if (e.detail[0])
+            snprintf(r->last_failure, sizeof r->last_failure, "%s", e.detail);
+        snprintf(r->last_user, sizeof r->last_user, "%s", e.user);
+        r->last_reason = e.reason;
+    }
     runner_stored(r, store_session_event(r->st, r->run, &e), "session event");
 }
 

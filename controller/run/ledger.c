@@ -137,6 +137,14 @@ int ledger_streak_unreachable(const struct ledger *l)
     return all > 0 && unreachable == all;
 }
 
+int ledger_streak_only(const struct ledger *l, enum failure_reason reason)
+{
+    uint32_t all = 0;
+    for (int i = 0; i < FAIL__COUNT; i++)
+        all += l->streak_reasons[i];
+    return all > 0 && l->streak_reasons[reason] == all;
+}
+
 void ledger_streak_text(const struct ledger *l, char *buf, size_t len)
 {
     buf[0] = 0;

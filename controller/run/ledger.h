@@ -53,6 +53,8 @@ int ledger_in_flight(const struct ledger *l);
 /* 1 when the failure streak is not empty and every failure in it is connect or connect_timeout:
  * the target cannot be reached (as opposed to refusing the logons). */
 int ledger_streak_unreachable(const struct ledger *l);
+/* 1 when the failure streak is not empty and every failure in it is `reason`. */
+int ledger_streak_only(const struct ledger *l, enum failure_reason reason);
 /* "auth x3, timeout x2" from the failure streak. */
 void ledger_streak_text(const struct ledger *l, char *buf, size_t len);
 

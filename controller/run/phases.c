@@ -10,6 +10,7 @@
 #include "controller/run/runner.h"
 #include "controller/run/webfeed.h"
 #include "controller/run/targetload.h"
+#include "controller/score/verdict.h"
 #include "db/store.h"
 
 #include <math.h>
@@ -22,7 +23,8 @@
 #define TARGET_GONE_STREAK 5             /* failures in a row, none active: the target is gone */
 #define SEED_STRIDE 1000003ull           /* session seed = plan seed * stride + index */
 
-static const char *const phase_names[] = { "waiting for agents", "ramp", "steady", "logoff", "finishing", "end" };
+static const char *const phase_names[] = { "waiting for agents", "pre-flight", "ramp", "steady", "logoff", "finishing",
+                                            "end" };
 
 /* --- the ramp ------------------------------------------------------------------------------ */
 
@@ -92,6 +94,89 @@ void phases_launch_cb(evutil_socket_t fd, short what, void *arg)
                 (rest + p->steady_state_us) / 1e6);
 }
 
+/* --- the pre-flight ------------------------------------------------------------------------ */
+
+/* The ramp's launches from now on; the sessions launched already (the pre-flight's) keep theirs. */
+static void begin_ramp(struct runner *r)
+{
+    r->phase = RUNNER_RAMP;
+    r->t_ramp_us = clock_now_us();
+    runner_note(r, "ramp: %u sessions over %.0f s on %zu agents", r->plan->sessions - r->next_launch,
+                r->plan->launch_window_us / 1e6, agentpool_count(r->pool));
+    event_active(r->launch_ev, EV_TIMEOUT, 0);
+}
+
+/* The pre-flight is the run's first session, launched alone before the ramp on the agent the ramp
+ * would pick, with the plan's target, pin, network profile, credentials and workload: the ramp
+ * starts once its logon condition held (it stays on as the ramp's first session), and the run
+ * stops in seconds when its logon failed instead of after the ramp. No extra logon, connection or
+ * record: tests and targets that count them see the same run; remote agents do it as local ones. */
+static void start_preflight(struct runner *r)
+{
+    char user[RESULTS_NAME_LEN];
+    plan_user_name(r->plan, 0, user, sizeof user);
+    r->phase = RUNNER_PREFLIGHT;
+    r->t_ramp_us = clock_now_us();
+    runner_note(r, "pre-flight: logging %s on before the ramp (`preflight: false` or --no-preflight skip this)", user);
+    launch(r, r->next_launch++);
+}
+
+/* The pre-flight session failed: the run fails with a line that says why, and the code for it --
+ * a refused logon is the verdict's 77, an unreachable target 69, a TLS failure 78. */
+static void preflight_failed(struct runner *r)
+{
+    const struct plan *p = r->plan;
+    char user[RESULTS_NAME_LEN], words[RESULTS_NAME_LEN + 80];
+    plan_user_name(p, 0, user, sizeof user);
+    const char *detail = r->last_failure[0] ? r->last_failure : "no detail";
+    enum failure_reason why = r->last_user[0] ? r->last_reason : FAIL_LOST;
+    switch (why) {
+    case FAIL_AUTH:   /* the detail's own "authentication failed: " would say it twice */
+        verdict_auth_words(user, words, sizeof words);
+        if (!strncmp(detail, "authentication failed: ", 23))
+            detail += 23;
+        snprintf(r->message, sizeof r->message, "pre-flight failed: %s: %s", words, detail);
+        break;
+    case FAIL_CONNECT:
+    case FAIL_CONNECT_TIMEOUT:
+        snprintf(r->message, sizeof r->message, "pre-flight failed: target %.100s:%u unavailable: %s", p->target.host,
+                 p->target.port, detail);
+        r->end_code = EX_UNAVAILABLE;
+        snprintf(r->end_why, sizeof r->end_why, "(unavailable): the pre-flight logon could not reach the target "
+                 "%.100s:%u", p->target.host, p->target.port);
+        break;
+    case FAIL_TLS:
+        snprintf(r->message, sizeof r->message, "pre-flight failed: TLS with the target %.100s:%u failed: %s "
+                 "(`sessmax-agent probe %.100s:%u` prints its certificate's fingerprint and security layers)",
+                 p->target.host, p->target.port, detail, p->target.host, p->target.port);
+        r->end_code = EX_CONFIG;
+        snprintf(r->end_why, sizeof r->end_why, "(configuration): the target's TLS does not match the plan's "
+                 "fingerprint, verify or security");
+        break;
+    default:
+        snprintf(r->message, sizeof r->message, "pre-flight failed: %s: %s: %s", user,
+                 r->last_user[0] ? failure_reason_name(why) : "lost", detail);
+        break;
+    }
+    r->failed_run = 1;
+    phases_begin_logoff(r, r->message);
+}
+
+static void tick_preflight(struct runner *r, uint64_t now)
+{
+    const struct ledger_session *first = &r->ledger.sess[0];
+    if (first->state == LEDGER_ACTIVE || first->state == LEDGER_ENDED) {
+        runner_note(r, "pre-flight: the first session logged on in %.1f s", (now - r->t_ramp_us) / 1e6);
+        begin_ramp(r);
+    } else if (first->state == LEDGER_FAILED) {
+        preflight_failed(r);
+    } else if (runner_agents_alive(r) == 0) {
+        snprintf(r->message, sizeof r->message, "every agent was lost");
+        r->failed_run = 1;
+        phases_begin_logoff(r, r->message);
+    }
+}
+
 static void send_config(struct runner *r, struct agentpool_agent *a)
 {
     struct proto_msg m;
@@ -119,11 +204,11 @@ static void start_ramp(struct runner *r)
     for (size_t i = 0; i < n; i++)
         send_config(r, agentpool_agent(r->pool, i));
     r->configured = 1;
-    r->phase = RUNNER_RAMP;
-    r->t_ramp_us = clock_now_us();
-    runner_note(r, "ramp: %u sessions over %.0f s on %zu agents", r->plan->sessions,
-                r->plan->launch_window_us / 1e6, n);
-    event_active(r->launch_ev, EV_TIMEOUT, 0);
+    if (r->preflight) {
+        start_preflight(r);
+        return;
+    }
+    begin_ramp(r);
 }
 
 /* --- the end of the run -------------------------------------------------------------------- */
@@ -177,13 +262,24 @@ static void check_target(struct runner *r)
         return;
     char reasons[200];
     ledger_streak_text(l, reasons, sizeof reasons);
-    snprintf(r->message, sizeof r->message, "target %.100s:%u unavailable: the last %u sessions failed (%s) and none "
-             "is active", r->plan->target.host, r->plan->target.port, l->fail_streak, reasons);
+    if (ledger_streak_only(l, FAIL_AUTH)) {   /* it answers, and refuses the plan's credentials */
+        char words[RESULTS_NAME_LEN + 80];
+        verdict_auth_words(r->last_user, words, sizeof words);
+        snprintf(r->message, sizeof r->message, "%s: the last %u sessions failed (%s) and none is active", words,
+                 l->fail_streak, reasons);
+    } else {
+        snprintf(r->message, sizeof r->message, "target %.100s:%u unavailable: the last %u sessions failed (%s) and "
+                 "none is active", r->plan->target.host, r->plan->target.port, l->fail_streak, reasons);
+    }
     size_t n = strlen(r->message);
     if (r->last_failure[0])   /* what the agent saw: the peer, the errno, FreeRDP's error */
         snprintf(r->message + n, sizeof r->message - n, "; last: %s", r->last_failure);
     r->failed_run = 1;
-    r->target_unreachable = ledger_streak_unreachable(l);
+    if (ledger_streak_unreachable(l)) {
+        r->end_code = EX_UNAVAILABLE;
+        snprintf(r->end_why, sizeof r->end_why, "(unavailable): no session could reach the target %.100s:%u",
+                 r->plan->target.host, r->plan->target.port);
+    }
     phases_begin_logoff(r, r->message);
 }
 
@@ -319,6 +415,9 @@ void phases_tick_cb(evutil_socket_t fd, short what, void *arg)
     switch (r->phase) {
     case RUNNER_WAIT:
         tick_wait(r, now);
+        break;
+    case RUNNER_PREFLIGHT:
+        tick_preflight(r, now);
         break;
     case RUNNER_RAMP:
     case RUNNER_STEADY:

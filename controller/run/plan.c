@@ -397,6 +397,8 @@ static int parse_run_shape(struct ctx *c, const struct ydoc_node *root)
         return ydoc_error(c->doc, ydoc_get(root, "logoff_deadline"), c->err, c->errlen, "logoff_deadline must be at least 1s");
     if ((n = ydoc_get(root, "early_stop")) && parse_early_stop(c, n) < 0)
         return -1;
+    if ((n = ydoc_get(root, "preflight")) && ydoc_bool(c->doc, n, &p->preflight, c->err, c->errlen) < 0)
+        return -1;
     if (get_u32(c, root, "loops", 1, 1000000, &p->loops) < 0 || get_u32(c, root, "logon_retries", 0, 10,
         &p->logon_retries) < 0 || get_str(c, root, "focus", &p->focus) < 0)
         return -1;
@@ -415,7 +417,7 @@ static int parse_root(struct ctx *c, const struct ydoc_node *root)
                                         "platform", "network", "workload", "sessions", "launch_window",
                                         "steady_state", "logoff_deadline", "seed", "agents", "score",
                                         "thresholds", "early_stop", "results", "client", "clients", "drives", "loops",
-                                        "focus", "logon_retries", NULL };
+                                        "focus", "logon_retries", "preflight", NULL };
     struct plan *p = c->p;
     if (!root)
         return ydoc_error(c->doc, NULL, c->err, c->errlen, "the plan is empty");
@@ -480,6 +482,7 @@ static void set_defaults(struct plan *p, const char *path)
     netprofile_lan(&p->net);
     p->logoff_deadline_us = 60000000;
     p->seed = 1;
+    p->preflight = 1;
     p->results = strdup("results.db");
 }
 

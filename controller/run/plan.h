@@ -97,6 +97,8 @@ struct plan {
     char *results;                 /* results database path (default results.db, relative to cwd) */
     const struct ydoc_node *drives_node;     /* `drives:` or NULL (added to the workload's, plan_check) */
     uint32_t loops;                /* each session logs off after this many loops; 0: until the end */
+    int preflight;                 /* `preflight:`, default 1: the first session logs on before the
+                                      ramp starts, and a refused logon stops the run (phases.c) */
     char *focus;                   /* the timer a single-user diagnosis is about; NULL: none */
     const struct ydoc_node *focus_node;
     uint32_t logon_retries;        /* fresh connections allowed after a logon timeout; default 0 */

@@ -173,6 +173,8 @@ static int score_end(struct runner *r)
     struct score_run_options so = { "run", NULL, r->out, r->opt->verdict_path, 0, r->db_path };
     if (score_run(r->st, r->run, &so, &sum, &v, &code) == 0) {
         runner_stored(r, score_run_store(r->st, &sum, &v), "score");
+        if (v.auth_failed)
+            snprintf(r->auth_user, sizeof r->auth_user, "%s", v.auth_user);
         if ((r->aborted || r->failed_run || r->store_errors) && code == EXIT_PASS)
             code = EXIT_INCONCLUSIVE;
         char err[512];
@@ -226,10 +228,13 @@ static int finish(struct runner *r, struct run_outcome *out)
     fprintf(r->out, "run %lld %s: %s\n", (long long)r->run, status, r->message);
     contact_sheet(r);
     int code = r->exit_code ? r->exit_code : score_end(r);
-    if (r->target_unreachable && code < EX__BASE) {   /* after the score, which lists each session's failure */
-        fprintf(r->out, "exit %d (unavailable): no session could reach the target %s:%u\n", EX_UNAVAILABLE,
-                r->plan->target.host, r->plan->target.port);
-        code = EX_UNAVAILABLE;
+    if (r->end_code && code < EX__BASE) {   /* after the score, which lists each session's failure */
+        fprintf(r->out, "exit %d %s\n", r->end_code, r->end_why);
+        code = r->end_code;
+    } else if (!r->exit_code && code == EX_NOPERM) {   /* the verdict's: a logon was refused */
+        char words[RESULTS_NAME_LEN + 80];
+        verdict_auth_words(r->auth_user, words, sizeof words);
+        fprintf(r->out, "exit %d (authentication failed): %s\n", EX_NOPERM, words);
     }
     return code;
 }
@@ -290,7 +295,8 @@ static void teardown(struct runner *r)
 
 int run_execute(struct plan_checked *pc, const struct run_options *o, struct run_outcome *out)
 {
-    struct runner r = { .pc = pc, .plan = pc->plan, .opt = o, .run = -1, .begin_logoff = phases_begin_logoff };
+    struct runner r = { .pc = pc, .plan = pc->plan, .opt = o, .run = -1, .begin_logoff = phases_begin_logoff,
+                        .preflight = pc->plan->preflight && !o->no_preflight };
     pc->shot_timers = o->shots_all;
     r.out = o->out ? o->out : stdout;
     memset(out, 0, sizeof *out);

@@ -7,9 +7,10 @@
  *
  * run.h -- one execution of a plan: agents, ramp, steady state, logoff, results into the store.
  *
- *   WAIT_AGENTS --all ready--> RAMP --last launch--> STEADY --steady_state over--> LOGOFF
- *        |                      |  \--early stop / target unavailable / Ctrl-C--> LOGOFF
- *        \--wait over: fail      \-- an agent lost: its sessions lost, the run goes on
+ *   WAIT_AGENTS --all ready--> PREFLIGHT --first session active--> RAMP --last launch--> STEADY
+ *        |                        \--it failed: the run fails--> LOGOFF     --steady_state over--> LOGOFF
+ *        |                         RAMP, STEADY --early stop / target unavailable / Ctrl-C--> LOGOFF
+ *        \--wait over: fail        (an agent lost: its sessions lost, the run goes on)
  *   LOGOFF --every agent DONE or lost (or deadline + grace)--> DRAIN (final commit, ACKs) --> end
  *
  * Everything that arrives is written to the store as it comes (batched; committed and
@@ -35,6 +36,7 @@ struct run_options {
     const char *cell;           /* its cell tag (runs.cell); NULL: none */
     const char *web_addr;       /* --web ADDR:PORT: the live view and /metrics; NULL: none */
     const char *web_token_file; /* --web-token-file: its token (0600); NULL: a random one */
+    int no_preflight;           /* --no-preflight: the ramp starts without the pre-flight logon */
 };
 
 struct run_outcome {

@@ -18,7 +18,7 @@ struct run_options;
 struct targetload;
 struct webfeed;
 
-enum runner_phase { RUNNER_WAIT, RUNNER_RAMP, RUNNER_STEADY, RUNNER_LOGOFF, RUNNER_DRAIN, RUNNER_END };
+enum runner_phase { RUNNER_WAIT, RUNNER_PREFLIGHT, RUNNER_RAMP, RUNNER_STEADY, RUNNER_LOGOFF, RUNNER_DRAIN, RUNNER_END };
 
 #define RUNNER_PASSWORD_LEN 512
 
@@ -46,10 +46,18 @@ struct runner {
     uint64_t cross_at_us;
     int aborted, failed_run, store_errors;
     int configured;                 /* CONFIG went to the agents (the ramp started) */
+    int preflight;                  /* the first session logs on alone before the ramp (plan's
+                                       `preflight`, unless --no-preflight) */
     int exit_code;
-    int target_unreachable;         /* the run stopped because no session could reach the target:
-                                       it exits EX_UNAVAILABLE whatever the verdict */
+    /* The code the run exits with instead of the verdict's 0, 1 or 2, printed after the score as
+     * "exit CODE END_WHY": EX_UNAVAILABLE when no session could reach the target, EX_CONFIG when
+     * the pre-flight's TLS failed; 0 none. (A refused logon is the verdict's own 77.) */
+    int end_code;
+    char end_why[400];
     char last_failure[RESULTS_DETAIL_LEN];   /* the newest failed session's detail; "" none */
+    char last_user[RESULTS_NAME_LEN];        /* ... its user, and its reason */
+    enum failure_reason last_reason;
+    char auth_user[RESULTS_NAME_LEN];        /* the score's first user whose logon was refused */
     char message[512];
     struct progress progress;
     FILE *out;

@@ -18,7 +18,7 @@ int score_run(struct store *st, int64_t run, const struct score_run_options *o, 
         return -1;
     if (o->text)
         score_text_print(o->text, s, v, o->db_path);
-    *code = verdict_exit_code(v->kind);
+    *code = verdict_code(v);
     char err[512];
     if (o->verdict_path && verdict_write_json(s, v, o->verdict_path, err, sizeof err) < 0) {
         fprintf(stderr, "sessmax %s: %s\n", o->verb, err);

@@ -177,7 +177,10 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v,
         snprintf(shots, sizeof shots, "%s.shots/run-%lld/", textesc(line, sizeof line, db_path, TEXTESC_LINE),
                  (long long)s->run.id);
     summary_evidence_print(o, s, shots);
-    fprintf(o, "\nverdict    %s\n", verdict_name(v->kind));
+    fprintf(o, "\nverdict    %s", verdict_name(v->kind));
+    if (v->auth_failed)   /* the code says the credentials were refused, not how the host did */
+        fprintf(o, " (exit %d: authentication failed)", verdict_code(v));
+    fputc('\n', o);
     for (size_t i = 0; i < v->item_count; i++)
         if (v->items[i].result != VERDICT_PASS || i >= v->validity_count || (i == 0 && v->focus))
             fprintf(o, "  [%s] %s\n", verdict_name(v->items[i].result),

@@ -21,6 +21,17 @@ int verdict_exit_code(enum verdict_kind k)
     return k == VERDICT_PASS ? EXIT_PASS : k == VERDICT_FAIL ? EXIT_THRESHOLD_FAILED : EXIT_INCONCLUSIVE;
 }
 
+int verdict_code(const struct verdict *v)
+{
+    return v->auth_failed ? EX_NOPERM : verdict_exit_code(v->kind);
+}
+
+void verdict_auth_words(const char *user, char *buf, size_t len)
+{
+    snprintf(buf, len, "authentication failed for %s (wrong password, locked or expired account)",
+             user && user[0] ? user : "the plan's user");
+}
+
 static void add(struct verdict *v, const char *text, double actual, enum verdict_kind r, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
@@ -83,6 +94,25 @@ static void focus_validity(const struct summary *s, struct verdict *v, const cha
             s->config.focus, ok, bad, needed, failed);
 }
 
+/* A session the target refused the plan's credentials: the run did not measure the plan's users
+ * (verdict_code: 77), and the item names the first such user. */
+static void auth_validity(const struct summary *s, struct verdict *v)
+{
+    for (size_t i = 0; i < s->reason_count; i++)
+        if (!strcmp(s->reasons[i].reason, failure_reason_name(FAIL_AUTH)))
+            v->auth_failed = s->reasons[i].count;
+    for (size_t i = 0; v->auth_failed && !v->auth_user[0] && i < s->failure_count; i++)
+        if (!strcmp(s->failures[i].reason, failure_reason_name(FAIL_AUTH)))
+            snprintf(v->auth_user, sizeof v->auth_user, "%s", s->failures[i].user);
+    char words[RESULTS_NAME_LEN + 80];
+    verdict_auth_words(v->auth_user, words, sizeof words);
+    if (v->auth_failed)
+        add(v, "no authentication failure", v->auth_failed, VERDICT_INCONCLUSIVE,
+            "%s; %u of %u sessions failed authentication (exit %d)", words, v->auth_failed, s->launched, EX_NOPERM);
+    else
+        add(v, "no authentication failure", 0, VERDICT_PASS, "no session failed authentication");
+}
+
 static void validity(const struct summary *s, struct verdict *v)
 {
     const struct score_params *p = &s->config.params;
@@ -103,6 +133,7 @@ static void validity(const struct summary *s, struct verdict *v)
     add(v, rule, s->stuck_pct, s->stuck_pct > p->stuck_max_pct ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
         "stuck sessions %.2f %% (%u of %u launched never became active; limit %g %%)",
         s->stuck_pct, s->stuck, s->launched, p->stuck_max_pct);
+    auth_validity(s, v);
     int lost = s->agents_lost > 0 || s->agents_lost_sessions > 0;
     add(v, "no agent lost", (double)s->agents_lost, lost ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
         "%zu of %zu agents lost, %u sessions lost with their agent", s->agents_lost, s->agents,
@@ -260,7 +291,8 @@ json_t *verdict_json(const struct summary *s, const struct verdict *v)
         bad |= jsonv_set(o, "network", jsonv_string(s->run.network));
         bad |= jsonv_set(o, "client", jsonv_string(s->run.client));
         bad |= jsonv_set(o, "verdict", jsonv_string(verdict_name(v->kind)));
-        bad |= jsonv_set(o, "exit_code", json_integer(verdict_exit_code(v->kind)));
+        bad |= jsonv_set(o, "exit_code", json_integer(verdict_code(v)));
+        bad |= jsonv_set(o, "auth_failed", json_integer(v->auth_failed));
         bad |= jsonv_set(o, "score_version", jsonv_string(SCORE_VERSION));
         bad |= jsonv_set(o, "measure", jsonv_string(s->measure));
         bad |= jsonv_set(o, "smax", s->score.reached ? json_integer(s->score.smax) : json_null());

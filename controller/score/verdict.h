@@ -8,7 +8,9 @@
  * knows only that smax > N: it passes when it holds for every such value, fails when it holds
  * for none, and is inconclusive otherwise. A threshold on a timer or measure without an ok
  * sample in the run (it never ran, or every sample failed) fails with that reason; one on a
- * figure the run has no data for (no health records, ...) is inconclusive. Exit codes: EXIT_*. */
+ * figure the run has no data for (no health records, ...) is inconclusive. Exit codes: EXIT_*,
+ * and EX_NOPERM (77) for a run in which a session failed authentication (verdict_code): the
+ * target refused the plan's credentials, so the figures are not those of the plan's users. */
 #ifndef SESSMAX_VERDICT_H
 #define SESSMAX_VERDICT_H
 
@@ -40,10 +42,18 @@ struct verdict {
     size_t validity_count;           /* items[0..validity_count) are validity rules */
     int focus;                       /* judged on the focus timer (verdict_judges_focus): items[0]
                                         says so, whatever its result */
+    uint32_t auth_failed;            /* sessions that failed with reason auth */
+    char auth_user[RESULTS_NAME_LEN];/* the first of them; "" none */
 };
 
 const char *verdict_name(enum verdict_kind k);   /* "pass" | "fail" | "inconclusive" */
 int verdict_exit_code(enum verdict_kind k);      /* 0 | 1 | 2 */
+/* The run's exit code: EX_NOPERM (77) when a session failed authentication (auth_failed), else
+ * verdict_exit_code(kind). `sessmax score`, `sessmax run` and verdict.json's exit_code use it. */
+int verdict_code(const struct verdict *v);
+/* "authentication failed for USER (wrong password, locked or expired account)": the words every
+ * message about a refused logon uses (verdict, run, pre-flight). */
+void verdict_auth_words(const char *user, char *buf, size_t len);
 
 /* 1 when the run is judged on its focus timer instead of the measure group: the plan names a
  * `focus:` timer (a single-user diagnosis) and the run recorded no measure sample at all. Its

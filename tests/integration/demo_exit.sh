@@ -2,7 +2,8 @@
 # demo_exit.sh -- `sessmax demo` exits with its verdict's code, as `sessmax run` does: a short demo
 # plan (one session for a few seconds: too few samples for a baseline) ends inconclusive, and the
 # demo's exit status is 2, the exit_code in its verdict.json (it used to exit 0 whatever the
-# verdict). Also `make demo`'s recipe passes the code on and names it.
+# verdict). Also `make demo`'s recipe passes the code on and names it. A demo plan whose
+# credentials the demo's simhost refuses exits 77 (authentication failed), named by make demo too.
 set -euo pipefail
 . "$(dirname "$0")/lib/harness.sh"
 B=${SESSMAX_BUILD_DIR:?} S=${SESSMAX_SOURCE_DIR:?}
@@ -49,4 +50,20 @@ cat "$WORK/make.log"
 [ "$mrc" != 0 ] || fail "make demo succeeded on an inconclusive demo"
 grep -q "make demo: sessmax demo exited 2: inconclusive" "$WORK/make.log" || fail "make demo did not name the demo's exit code"
 grep -q "Error 2" "$WORK/make.log" || fail "make did not fail with the recipe's code"
-echo "demo_exit: ok (verdict $verdict, exit $rc; make demo exit $mrc)"
+# a refused logon: the plan reads its password from another variable than the demo's accounts
+sed 's/password_env: SESSMAX_PASSWORD/password_env: DEMO_WRONG_PASSWORD/' "$WORK/plan.yaml" > "$WORK/auth.yaml"
+sed -i "s|--plan $WORK/plan.yaml --out $WORK/out2|--plan $WORK/auth.yaml --out $WORK/out3|" "$WORK/Makefile"
+set +e
+DEMO_WRONG_PASSWORD=not-the-password make -s -C "$WORK" demo > "$WORK/make-auth.log" 2>&1
+arc=$?
+set -e
+cat "$WORK/make-auth.log"
+[ "$arc" = 2 ] || fail "make demo exited $arc on a refused logon (make's own code for a failed recipe is 2)"
+grep -q "make demo: sessmax demo exited 77: authentication failed" "$WORK/make-auth.log" ||
+    fail "make demo did not name 77 as authentication failed"
+grep -q "Error 77" "$WORK/make-auth.log" || fail "make did not fail with the recipe's code 77"
+grep -qF "authentication failed for simuser001 (wrong password, locked or expired account)" "$WORK/make-auth.log" ||
+    fail "the demo did not say whose logon was refused"
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit_code"])' "$WORK/out3/verdict.json")" = 77 ] ||
+    fail "the refused demo's verdict.json does not say 77"
+echo "demo_exit: ok (verdict $verdict, exit $rc; make demo exit $mrc; refused logon: make demo exit $arc)"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # run_no_samples.sh -- one bad night never breaks the others: against simhost, a good run, then a
-# run whose every logon is refused (wrong password), one stopped (SIGTERM) before its first sample
-# and one that loses an agent, all with a timer threshold. Each gets a verdict (exit 2, not 65)
-# whose reason names what happened, through run, score, report, the four exports, compare, trend
-# and dashboard. Then one run's stored score parameters are tampered with: db check names it,
-# score refuses it (65), and trend and dashboard skip it (65) but still show every other run.
+# run whose every logon is refused (wrong password; --no-preflight, so that both are tried), one
+# stopped (SIGTERM) before its first sample and one that loses an agent, all with a timer
+# threshold. Each gets a verdict (exit 2, or 77 for the refused logons; never 65) whose reason
+# names what happened, through run, score, report, the four exports, compare, trend and dashboard.
+# Then one run's stored score parameters are tampered with: db check names it, score refuses it
+# (65), and trend and dashboard skip it (65) but still show every other run.
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 
 start_simhost 8
@@ -28,8 +29,8 @@ run_checked good
 
 # 2: every logon refused
 plan_fields "name: refused" "sessions: 2" "launch_window: 1s" "steady_state: 4s" "$THR" "$SCORE"
-SESSMAX_PASSWORD=not-the-password run_to_end refused
-[ $rc = 2 ] || fail "refused logons: sessmax run exited $rc, want 2 (inconclusive)"
+SESSMAX_PASSWORD=not-the-password run_to_end refused --no-preflight
+[ $rc = 77 ] || fail "refused logons: sessmax run exited $rc, want 77 (authentication failed)"
 has refused.log "[fail] p95(cpu) < 60000: no 'cpu' sample in this run"
 has refused.log "failed by reason: auth 2"
 [ "$(q "select verdict from runs where id = 2")" = inconclusive ] || fail "run 2: no verdict stored"
@@ -40,7 +41,8 @@ sed 's/stable: {region: taskbar, for: 300ms}, timeout: 60s/stable: {region: task
 plan_fields "name: stopped" "sessions: 2" "launch_window: 1s" "steady_state: 20s" "logoff_deadline: 5s" \
     "workload: $WORK/slow-logon.yaml" "$THR" "$SCORE"
 start_run
-wait_for 30 counts_at_least 2 "select count(*) from sessions where run_id = 3" || fail "run 3: no session launched"
+# (the pre-flight's first session is the one that waits: the ramp has not started)
+wait_for 30 counts_at_least 1 "select count(*) from sessions where run_id = 3" || fail "run 3: no session launched"
 kill -TERM "$CTL"
 wait_run
 [ $rc = 2 ] || fail "stopped run: sessmax run exited $rc, want 2"
@@ -63,14 +65,16 @@ has run.log "1 of 2 agents lost"
 
 # every verb on the three bad runs: a verdict with its reason, never a data error
 why=([2]="no 'cpu' sample in this run" [3]="the run is aborted" [4]="1 of 2 agents lost")
+code=([2]=77 [3]=2 [4]=2)   # the refused logons: authentication failed
 for r in 2 3 4; do
-    sm 2 score$r score "$D" --run $r --no-store
+    sm ${code[$r]} score$r score "$D" --run $r --no-store
     has score$r.out "${why[$r]}"
     sm 0 report$r report "$D" --run $r -o "$WORK/report$r.html" --verdict "$WORK/verdict$r.json"
     has report$r.html "$(ent '&#39;' "${why[$r]}")"
     has verdict$r.json '"verdict":"inconclusive"'
     sm 0 csv$r export "$D" --run $r --format csv
-    has csv$r.out "$r,verdict_exit_code,,2"
+    has csv$r.out "$r,verdict_exit_code,,${code[$r]}"
+    has verdict$r.json "\"exit_code\":${code[$r]}"
     sm 0 json$r export "$D" --run $r --format json
     has json$r.out "${why[$r]}"
     sm 0 junit$r export "$D" --run $r --format junit

@@ -3,13 +3,15 @@
 # that crashes: both sessions end with reason client_exit, the last line of the client's stderr in
 # the stored detail, and its stderr tail saved beside the results
 # (<db>.shots/run-1/USER-client-stderr.txt). One that never shows a window: both sessions end
-# with client_timeout after its window_timeout. Each run ends on its own (no hang).
+# with client_timeout after its window_timeout. Each run ends on its own (no hang). The plan's
+# `preflight: false` lets the ramp run although the first logon fails.
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 command -v Xvfb >/dev/null || { echo "SKIP: Xvfb missing (scripts/install-deps)"; exit 77; }
 start_simhost 4
 plan_fields "name: x11-crash" \
     "client: {x11: \"sh -c 'echo starting >&2; echo cannot open the session: boom >&2; exit 3' {host}\", password: none}" \
-    "launch_window: 1s" "steady_state: 5s" "logoff_deadline: 10s" "agents: {local: 1, heartbeat_timeout: 10s}"
+    "launch_window: 1s" "steady_state: 5s" "logoff_deadline: 10s" "agents: {local: 1, heartbeat_timeout: 10s}" \
+    "preflight: false"   # both sessions fail: the pre-flight would stop the run after the first
 rc=0
 timeout -k 5 120 "$B/sessmax" run "$WORK/plan.yaml" --plain >"$WORK/run.log" 2>&1 || rc=$?
 [ $rc -le 2 ] || fail "sessmax run exited $rc: $(tail -5 "$WORK/run.log")"

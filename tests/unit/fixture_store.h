@@ -24,6 +24,7 @@ struct fixture_run {
     const char *thresholds[4];      /* NULL-terminated (at most 3) */
     uint64_t day;                   /* shifts start time by days */
     uint32_t cut_short;             /* sessions before the stuck ones aborted by the run's end */
+    enum failure_reason stuck_reason; /* why the stuck ones failed; FAIL_NONE: logon_timeout */
 };
 
 struct fixture_counts { size_t measure_ok, measure_failed; };
@@ -88,9 +89,9 @@ static int fixture_sessions(struct store *st, int64_t run, const struct fixture_
         snprintf(ev.user, sizeof ev.user, "%s", user);
         if (i >= f->sessions - f->stuck) {
             ev.kind = SESSION_FAILED;
-            ev.reason = FAIL_LOGON_TIMEOUT;
+            ev.reason = f->stuck_reason ? f->stuck_reason : FAIL_LOGON_TIMEOUT;
             ev.t_us = launch + 60000000ull;
-            snprintf(ev.detail, sizeof ev.detail, "desktop never ready");
+            snprintf(ev.detail, sizeof ev.detail, "%s", f->stuck_reason ? "refused" : "desktop never ready");
             active_at[i] = 0;
         } else if (i >= f->sessions - f->stuck - f->cut_short) {
             ev.kind = SESSION_FAILED;

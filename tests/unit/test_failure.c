@@ -58,16 +58,78 @@ static void test_failure__error_info(void)
     CU_ASSERT_EQUAL(cls(f), FAIL_PROTOCOL);
 }
 
-/** A Save Session Info logon error (bad password) is an auth failure whatever else happened. */
+/** A Save Session Info logon error (bad password) is an auth failure whatever else happened;
+ * read as MS-RDPBCGR defines TS_LOGON_ERRORS_INFO: an NTSTATUS (or 0) type with a LOGON_FAILED_*
+ * code in the data, simhost's form. */
 static void test_failure__logon_error(void)
 {
     struct failure_facts f = { .have_logon_error = 1,
-                               .logon_error_type = LOGON_MSG_SESSION_CONTINUE,
+                               .logon_error_type = 0,
                                .logon_error_data = LOGON_FAILED_BAD_PASSWORD,
                                .error_info = ERRINFO_RPC_INITIATED_DISCONNECT, .connected = 1 };
     CU_ASSERT_EQUAL(cls(f), FAIL_AUTH);
-    f.logon_error_data = LOGON_WARNING;
+    f.logon_error_data = LOGON_FAILED_UPDATE_PASSWORD;
+    CU_ASSERT_EQUAL(cls(f), FAIL_AUTH);
+    f.logon_error_data = LOGON_FAILED_OTHER;
+    CU_ASSERT_EQUAL(cls(f), FAIL_AUTH);
+    f.logon_error_data = LOGON_WARNING;      /* a warning dialog: the logon goes on */
     CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);
+}
+
+/** Every logon-error form that refuses the logon is auth: ERROR_CODE_ACCESS_DENIED, the "No
+ * Permission" dialog, the NTSTATUS codes of a wrong password, a locked, disabled or expired
+ * account; the other LOGON_MSG_* codes carry a session id in the data (LOGON_MSG_SESSION_CONTINUE
+ * with data 2 is "the logon goes on in session 2", not LOGON_FAILED_OTHER). */
+static void test_failure__logon_error_forms(void)
+{
+    static const uint32_t auth_types[] = {
+        0xFFFFFFFFu /* ERROR_CODE_ACCESS_DENIED */, LOGON_MSG_NO_PERMISSION,
+        0xC000006Du /* STATUS_LOGON_FAILURE */, 0xC000006Au /* STATUS_WRONG_PASSWORD */,
+        0xC0000071u /* STATUS_PASSWORD_EXPIRED */, 0xC0000224u /* STATUS_PASSWORD_MUST_CHANGE */,
+        0xC0000234u /* STATUS_ACCOUNT_LOCKED_OUT */, 0xC0000072u /* STATUS_ACCOUNT_DISABLED */,
+        0xC0000193u /* STATUS_ACCOUNT_EXPIRED */, 0xC000006Eu /* STATUS_ACCOUNT_RESTRICTION */,
+    };
+    for (size_t i = 0; i < sizeof auth_types / sizeof auth_types[0]; i++) {
+        struct failure_facts f = { .have_logon_error = 1, .logon_error_type = auth_types[i],
+                                   .logon_error_data = 7 /* a session id, ignored */, .connected = 1 };
+        CU_ASSERT_EQUAL(cls(f), FAIL_AUTH);
+    }
+    static const uint32_t going_on[] = { LOGON_MSG_SESSION_CONTINUE, LOGON_MSG_BUMP_OPTIONS,
+                                         LOGON_MSG_RECONNECT_OPTIONS, LOGON_MSG_DISCONNECT_REFUSED };
+    for (size_t i = 0; i < sizeof going_on / sizeof going_on[0]; i++)
+        for (uint32_t session = 0; session < 3; session++) {
+            struct failure_facts f = { .have_logon_error = 1, .logon_error_type = going_on[i],
+                                       .logon_error_data = session, .connected = 1 };
+            CU_ASSERT_EQUAL(cls(f), FAIL_DISCONNECT);   /* dropped later: not the credentials */
+        }
+}
+
+/** An auth failure's detail says "authentication failed" and names the code, wherever it came
+ * from: simhost's logon error (and the Set Error Info 0x9 it sends after it), NLA's errors. */
+static void test_failure__auth_detail(void)
+{
+    char d[RESULTS_DETAIL_LEN];
+    struct failure_facts f = { .have_logon_error = 1, .logon_error_data = LOGON_FAILED_BAD_PASSWORD,
+                               .error_info = ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES,
+                               .last_error = FREERDP_ERROR_SERVER_INSUFFICIENT_PRIVILEGES, .connected = 1 };
+    CU_ASSERT_EQUAL(failure_classify(&f, d, sizeof d), FAIL_AUTH);
+    CU_ASSERT_STRING_EQUAL(d, "authentication failed: LOGON_FAILED_BAD_PASSWORD in the server's logon error "
+                              "info (last_error 0x00010009, errinfo 0x9)");
+    struct failure_facts g = { .error_info = ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES, .connected = 1 };
+    CU_ASSERT_EQUAL(failure_classify(&g, d, sizeof d), FAIL_AUTH);
+    CU_ASSERT_EQUAL(strncmp(d, "authentication failed: ERRINFO_SERVER_INSUFFICIENT_PRIVILEGES", 61), 0);
+    static const uint32_t nla[] = { FREERDP_ERROR_CONNECT_LOGON_FAILURE, FREERDP_ERROR_CONNECT_WRONG_PASSWORD,
+                                    FREERDP_ERROR_CONNECT_PASSWORD_EXPIRED, FREERDP_ERROR_CONNECT_ACCOUNT_LOCKED_OUT,
+                                    FREERDP_ERROR_CONNECT_ACCOUNT_DISABLED, FREERDP_ERROR_CONNECT_ACCOUNT_EXPIRED,
+                                    FREERDP_ERROR_CONNECT_PASSWORD_MUST_CHANGE, FREERDP_ERROR_AUTHENTICATION_FAILED,
+                                    FREERDP_ERROR_CONNECT_ACCOUNT_RESTRICTION, FREERDP_ERROR_CONNECT_LOGON_TYPE_NOT_GRANTED,
+                                    FREERDP_ERROR_CONNECT_PASSWORD_CERTAINLY_EXPIRED, FREERDP_ERROR_CONNECT_CLIENT_REVOKED };
+    for (size_t i = 0; i < sizeof nla / sizeof nla[0]; i++) {
+        struct failure_facts n = { .last_error = nla[i], .peer = "10.0.0.5:3389" };
+        CU_ASSERT_EQUAL(failure_classify(&n, d, sizeof d), FAIL_AUTH);
+        CU_ASSERT_EQUAL(strncmp(d, "10.0.0.5:3389: authentication failed: ERRCONNECT_", 49), 0);
+        CU_ASSERT_EQUAL(failure_wants_peer_errno(&n), 0);
+    }
 }
 
 /** The watchdog beats the cancel error it provoked; a pin refusal beats everything. */
@@ -201,7 +263,8 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_failure__connect_table), UNIT_TEST(test_failure__error_info),
-        UNIT_TEST(test_failure__logon_error), UNIT_TEST(test_failure__watchdog_and_pin),
+        UNIT_TEST(test_failure__logon_error), UNIT_TEST(test_failure__logon_error_forms),
+        UNIT_TEST(test_failure__auth_detail), UNIT_TEST(test_failure__watchdog_and_pin),
         UNIT_TEST(test_failure__errno), UNIT_TEST(test_failure__disconnect_vs_logoff),
         UNIT_TEST(test_failure__xrdp_logoffs),
         UNIT_TEST(test_failure__retry_policy), UNIT_TEST(test_failure__detail),

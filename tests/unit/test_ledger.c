@@ -91,6 +91,24 @@ static void test_ledger__streak_unreachable(void)
     ledger_free(&l);
 }
 
+/** A streak of one reason only (every logon refused: auth) names that reason; a mixed or empty
+ * streak does not. */
+static void test_ledger__streak_only(void)
+{
+    struct ledger l;
+    CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 3), 0);
+    CU_ASSERT_FALSE(ledger_streak_only(&l, FAIL_AUTH));
+    for (uint32_t i = 0; i < 3; i++)
+        ledger_launched(&l, i, 0);
+    ledger_event(&l, 0, SESSION_FAILED, FAIL_AUTH, T(0));
+    ledger_event(&l, 1, SESSION_FAILED, FAIL_AUTH, T(1));
+    CU_ASSERT_TRUE(ledger_streak_only(&l, FAIL_AUTH));
+    CU_ASSERT_FALSE(ledger_streak_only(&l, FAIL_CONNECT));
+    ledger_event(&l, 2, SESSION_FAILED, FAIL_TLS, T(2));
+    CU_ASSERT_FALSE(ledger_streak_only(&l, FAIL_AUTH));
+    ledger_free(&l);
+}
+
 /* Samples are counted against the sessions active when they were taken: events arriving late
  * and out of order (another agent's batch, a resumed agent's old batches) land in their place. */
 static void test_ledger__active_at_a_past_moment(void)
@@ -152,7 +170,7 @@ int main(void)
         UNIT_TEST(test_ledger__counts_follow_events),
         UNIT_TEST(test_ledger__ownership),
         UNIT_TEST(test_ledger__streak_and_lost_agent),
-        UNIT_TEST(test_ledger__streak_unreachable),
+        UNIT_TEST(test_ledger__streak_unreachable), UNIT_TEST(test_ledger__streak_only),
         UNIT_TEST(test_ledger__active_at_a_past_moment),
         UNIT_TEST(test_ledger__active_at_matches_brute_force),
         UNIT_END,

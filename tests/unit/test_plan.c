@@ -56,6 +56,7 @@ static void test_plan__valid_with_defaults(void)
     CU_ASSERT_EQUAL(p->agents.tls, 0);
     CU_ASSERT_STRING_EQUAL(p->workload_path, "wl.yaml");
     CU_ASSERT_EQUAL(p->early_stop, 0);
+    CU_ASSERT_EQUAL(p->preflight, 1);   /* the pre-flight logon is on by default */
     plan_free(p);
 }
 
@@ -92,7 +93,8 @@ static void test_plan__relative_paths_and_labels(void)
                        "credentials: {user: \"u{n}\", first: 0, password_file: pw}\n"
                        "transport: gateway\ngateway: {host: gw.example}\nplatform: ws2016\nnetwork: wan-250ms-1pct\n"
                        "workload: ../w/x.yaml\nsessions: 100\nlaunch_window: 48m\nsteady_state: 5m\n"
-                       "early_stop: {margin: 1m}\nagents: {expect: 4, listen: \"0.0.0.0:7500\", capacity: 30}\n";
+                       "early_stop: {margin: 1m}\nagents: {expect: 4, listen: \"0.0.0.0:7500\", capacity: 30}\n"
+                       "preflight: false\n";
     struct plan *p = plan_load_string("/srv/plans/n.yaml", text, strlen(text), err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_STRING_EQUAL(p->workload_path, "/srv/plans/../w/x.yaml");
@@ -107,6 +109,7 @@ static void test_plan__relative_paths_and_labels(void)
     CU_ASSERT_PTR_NULL(p->agents.tls_cert);         /* a fresh certificate per run */
     CU_ASSERT_EQUAL(p->early_stop, 1);
     CU_ASSERT_EQUAL(p->early_stop_margin_us, 60000000);
+    CU_ASSERT_EQUAL(p->preflight, 0);
     CU_ASSERT_STRING_EQUAL(p->network, "wan-250ms-1pct");
     CU_ASSERT_EQUAL(p->net.rtt_us, 250000);
     CU_ASSERT_DOUBLE_EQUAL(p->net.loss, 0.01, 1e-12);

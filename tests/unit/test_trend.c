@@ -179,8 +179,8 @@ static void test_trend__cli_planted_regression(void)
     struct store *st = store_open(path, STORE_WRITE, NULL, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
     for (uint64_t day = 0; day < 5; day++) {
-        struct fixture_run lan = { "nightly", "tcp", "sim", "lan", 70, 40, 0, 0, 3000, { NULL }, day, 0 };
-        struct fixture_run wan = { "nightly", "tcp", "sim", "wan-100ms", 70, 30, 0, 0, 3000, { NULL }, day, 0 };
+        struct fixture_run lan = { "nightly", "tcp", "sim", "lan", 70, 40, 0, 0, 3000, { NULL }, day, 0, FAIL_NONE };
+        struct fixture_run wan = { "nightly", "tcp", "sim", "wan-100ms", 70, 30, 0, 0, 3000, { NULL }, day, 0, FAIL_NONE };
         CU_ASSERT_TRUE(fixture_write_run(st, &lan, NULL) > 0);
         CU_ASSERT_TRUE(fixture_write_run(st, &wan, NULL) > 0);
     }
@@ -188,8 +188,8 @@ static void test_trend__cli_planted_regression(void)
     CU_ASSERT_EQUAL(trend_cli(path, NULL), 0);
     st = store_open(path, STORE_WRITE, NULL, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-    struct fixture_run bad = { "nightly", "tcp", "sim", "lan", 70, 25, 0, 0, 3000, { NULL }, 5, 0 };
-    struct fixture_run ok = { "nightly", "tcp", "sim", "wan-100ms", 70, 30, 0, 0, 3000, { NULL }, 5, 0 };
+    struct fixture_run bad = { "nightly", "tcp", "sim", "lan", 70, 25, 0, 0, 3000, { NULL }, 5, 0, FAIL_NONE };
+    struct fixture_run ok = { "nightly", "tcp", "sim", "wan-100ms", 70, 30, 0, 0, 3000, { NULL }, 5, 0, FAIL_NONE };
     CU_ASSERT_TRUE(fixture_write_run(st, &bad, NULL) > 0);
     CU_ASSERT_TRUE(fixture_write_run(st, &ok, NULL) > 0);
     store_close(st);

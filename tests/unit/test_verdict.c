@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static char db_path[512];
-static int64_t run_pass, run_fail, run_stuck, run_cut, run_lost, run_lag, run_open, run_empty;
+static int64_t run_pass, run_fail, run_stuck, run_cut, run_lost, run_lag, run_open, run_empty, run_auth;
 
 static int setup(void)
 {
@@ -25,7 +25,7 @@ static int setup(void)
     if (!st)
         return fprintf(stderr, "%s\n", err), -1;
     struct fixture_run f = { "pass", "tcp", "sim", "lan", 60, 30, 0, 0, 3000,
-                             { "smax >= 20", "p95(app_start) < 60000", "stuck_pct < 1", NULL }, 0, 0 };
+                             { "smax >= 20", "p95(app_start) < 60000", "stuck_pct < 1", NULL }, 0, 0, FAIL_NONE };
     run_pass = fixture_write_run(st, &f, NULL);
     f.name = "fail";
     f.thresholds[0] = "smax >= 100";
@@ -60,8 +60,14 @@ static int setup(void)
     f.thresholds[1] = "smax >= 1";
     f.thresholds[2] = NULL;
     run_empty = fixture_write_run(st, &f, NULL);
+    f.name = "auth";                   /* 2 of 60 users' logons refused, the rest ran */
+    f.sessions = 60;
+    f.stuck = 2;
+    f.stuck_reason = FAIL_AUTH;
+    f.thresholds[0] = NULL;
+    run_auth = fixture_write_run(st, &f, NULL);
     store_close(st);
-    return run_empty > 0 ? 0 : -1;
+    return run_empty > 0 && run_auth > 0 ? 0 : -1;
 }
 
 static enum verdict_kind verdict_of(int64_t run, struct summary *s, struct verdict *v)
@@ -316,6 +322,34 @@ static int run_verb(const char *a1, const char *a2, const char *a3, const char *
     return cmd_score.run(argc, argv);
 }
 
+/* Sessions whose logon the target refused make the run exit 77 with the words, whatever else the
+ * verdict says; verdict.json's exit_code and `sessmax score` agree. */
+static void test_verdict__auth_failed_is_77(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_auth, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_EQUAL(v.auth_failed, 2);
+    CU_ASSERT_STRING_EQUAL(v.auth_user, "user059");
+    CU_ASSERT_EQUAL(verdict_code(&v), 77);
+    CU_ASSERT_EQUAL(verdict_exit_code(v.kind), EXIT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "authentication failed for user059 (wrong password, locked or expired account); "
+                                  "2 of 60 sessions failed authentication"));
+    json_t *j = verdict_json(&s, &v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "exit_code")), 77);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "auth_failed")), 2);
+    json_decref(j);
+    summary_free(&s);
+    CU_ASSERT_EQUAL(verdict_of(run_pass, &s, &v), VERDICT_PASS);
+    CU_ASSERT_EQUAL(v.auth_failed, 0);
+    CU_ASSERT_EQUAL(verdict_code(&v), 0);
+    summary_free(&s);
+    char id[32];
+    snprintf(id, sizeof id, "%lld", (long long)run_auth);
+    CU_ASSERT_EQUAL(run_verb(db_path, "--run", id, NULL, NULL), 77);
+}
+
 static void test_verdict__score_exit_codes_and_json(void)
 {
     char id[32], vpath[600];
@@ -370,6 +404,7 @@ int main(void)
         UNIT_TEST(test_verdict__no_samples_is_a_verdict),
         UNIT_TEST(test_verdict__single_user_focus),
         UNIT_TEST(test_verdict__measure_fallback_and_override),
+        UNIT_TEST(test_verdict__auth_failed_is_77),
         UNIT_TEST(test_verdict__score_exit_codes_and_json),
         UNIT_END,
     };
