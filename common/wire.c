@@ -171,6 +171,8 @@ static void on_hello(struct wire *w, struct proto_msg *m)
     mac(w, PROTO_LABEL_CTL, c.u.challenge.proof);
     wire_send(w, &c);
     w->state = W_AUTH_WAIT;
+    if (w->p.hello)
+        w->p.hello(w, &w->hello, w->cb.arg);
 }
 
 static void send_ping(struct wire *w)
@@ -222,6 +224,8 @@ static void on_auth(struct wire *w, struct proto_msg *m)
     }
     start_tagging(w);
     w->state = W_PINGING;
+    if (w->p.authenticated)
+        w->p.authenticated(w, w->cb.arg);
     send_ping(w);
 }
 
@@ -438,7 +442,10 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
     uint64_t now = clock_now_us();
     char t[200];
     w->depth++;
-    if (w->state < W_READY && now - w->born_us > (uint64_t)w->p.handshake_ms * 1000) {
+    if (w->p.role == WIRE_CONTROLLER && w->state < W_CLOSING && !w->rx_tagged && now - w->born_us > (uint64_t)w->p.auth_ms * 1000) {
+        snprintf(t, sizeof t, "%s did not prove the token within %u ms", w->peer, w->p.auth_ms);
+        close_now(w, t);
+    } else if (w->state < W_READY && now - w->born_us > (uint64_t)w->p.handshake_ms * 1000) {
         snprintf(t, sizeof t, "%s did not complete the handshake within %u ms", w->peer, w->p.handshake_ms);
         close_now(w, t);
     } else if (w->state == W_READY && now - w->last_rx_us > (uint64_t)w->p.timeout_ms * 1000) {
@@ -471,6 +478,8 @@ struct wire *wire_new(struct event_base *base, struct bufferevent *bev, const st
         w->p.timeout_ms = 15000;
     if (!w->p.handshake_ms)
         w->p.handshake_ms = 10000;
+    if (!w->p.auth_ms || w->p.auth_ms > w->p.handshake_ms)
+        w->p.auth_ms = w->p.handshake_ms;
     if (!w->p.max_frame)
         w->p.max_frame = PROTO_MAX_FRAME;
     if (!w->p.pings)

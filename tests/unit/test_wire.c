@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #define TOKEN "0123456789abcdef0123456789abcdef-token"
 
@@ -321,6 +322,30 @@ static void test_wire__largest_frame_passes(void)
     direct_close(&s);
 }
 
+static int ctl_closed(struct scene *s) { return s->ctl.closed; }
+
+/* A peer that connects and says nothing is closed at the pre-auth deadline (auth_ms), long before
+ * the whole handshake's limit. */
+static void test_wire__silent_peer_closed_at_the_auth_deadline(void)
+{
+    struct scene s;
+    int fds[2];
+    memset(&s, 0, sizeof s);
+    s.base = event_base_new();
+    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "silent", .auth_ms = 300,
+                              .handshake_ms = 60000 };
+    struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
+    s.ctl.w = wire_new(s.base, leg(&s, fds[1], NULL, 1), &cp, &ccb);
+    spin(&s, 5000, ctl_closed);
+    CU_ASSERT(s.ctl.closed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.ctl.reason, "did not prove the token within 300 ms"));
+    show(&s);
+    close(fds[0]);
+    wire_free(s.ctl.w);
+    event_base_free(s.base);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -329,6 +354,7 @@ int main(void)
         UNIT_TEST(test_wire__forged_welcome_is_refused),
         UNIT_TEST(test_wire__direct_tls_link),
         UNIT_TEST(test_wire__largest_frame_passes),
+        UNIT_TEST(test_wire__silent_peer_closed_at_the_auth_deadline),
         UNIT_END,
     };
     return unit_run("wire", tests, NULL, NULL);
