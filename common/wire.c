@@ -3,7 +3,8 @@
  * States: HELLO_WAIT (controller) / HELLO_SENT (agent) -> AUTH_WAIT / CHALLENGED -> (controller:
  * PINGING, then WELCOME) -> READY -> CLOSED. Before AUTH only the handshake messages of the current state are
  * accepted and frames are limited to 4 KiB, so an unauthenticated peer can neither send commands
- * nor make us buffer much. From AUTH on every frame carries a tag; one bad tag closes the link. */
+ * nor make us buffer much. From AUTH on every frame carries a tag; one bad tag closes the link
+ * (without ERROR: a broken link, not a refusal). */
 #include "common/wire.h"
 
 #include "common/clock.h"
@@ -370,10 +371,16 @@ static void read_cb(struct bufferevent *bev, void *arg)
         struct proto_msg m;
         int rc = frame && plen >= 0 ? proto_decode(frame + 4, (size_t)plen, &m, err, sizeof err) : -1;
         evbuffer_drain(in, 4 + (size_t)n);
+        if (rc < 0 && frame && plen < 0) {
+            /* a forged, altered or replayed frame: the link cannot go on (the sequence numbers no
+             * longer agree), but nothing says the peer itself is false. Closed without ERROR, so
+             * an agent reconnects and resumes as after any broken link. */
+            snprintf(err, sizeof err, "message authentication failed (a forged, altered or replayed frame from "
+                     "%s)", w->peer);
+            close_now(w, err);
+            break;
+        }
         if (rc < 0) {
-            if (frame && plen < 0)
-                snprintf(err, sizeof err, "message authentication failed (a forged or altered frame from %s)",
-                         w->peer);
             wire_close(w, frame ? err : "out of memory");
             break;
         }
