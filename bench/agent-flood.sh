@@ -46,6 +46,7 @@ steady_state: ${STEADY_S}s
 logoff_deadline: 30s
 agents: {expect: 1, listen: "127.0.0.1:$LPORT", tls: true, wait: 60s, grace: ${GRACE_S}s, capacity: $N}
 results: $T/r.db
+score: {lag_p99_max_ms: 5000}   # the flood shares this machine's CPUs with the agent: lag is not the question
 YAML
 "$B/sessmax" run "$T/plan.yaml" --plain >"$T/run.log" 2>&1 &
 CTL=$!; PIDS="$PIDS $CTL"
