@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/names.h"
 #include "common/proto_auth.h"
 #include "common/tls.h"
 
@@ -160,6 +161,13 @@ static void on_hello(struct wire *w, struct proto_msg *m)
         char t[160];
         snprintf(t, sizeof t, "protocol version %u not supported (this controller speaks %u)",
                  m->u.hello.version, PROTO_VERSION);
+        wire_close(w, t);
+        return;
+    }
+    if (!name_is_safe(m->u.hello.name)) {   /* it goes into logs, the console and reports */
+        char t[200];
+        snprintf(t, sizeof t, "agent name refused: use 1 to %d characters, each one of %s", RESULTS_NAME_LEN - 1,
+                 NAMES_CHARSET_TEXT);
         wire_close(w, t);
         return;
     }

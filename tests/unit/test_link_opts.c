@@ -67,6 +67,8 @@ static void test_link_opts__bad_values_name_option_and_value(void)
         { "h:1 --buffer-mib 0", "--buffer-mib: expected an integer in [1, 65536], got '0'" },
         { "h:1 --frobnicate", "unknown option '--frobnicate'" },
         { "h:1 --name", "option needs a value: '--name'" },
+        { "h:1 --name a\x1b[2Jb", "--name: use 1 to 47 characters, each one of letters" },
+        { "h:1 --name a/b", "--name: use 1 to 47 characters" },
         { "h:1 h:2", "unexpected argument 'h:2'" },
         { "--name x", "missing HOST:PORT" },
         { "h:1 --tls", "--tls-pin" },

@@ -373,6 +373,35 @@ static void test_wire__largest_frame_passes(void)
 
 static int ctl_closed(struct scene *s) { return s->ctl.closed; }
 
+/* A name with control characters (or anything outside the plan-name set) is refused at HELLO,
+ * before it can reach a log line, the console or a report. */
+static void test_wire__unsafe_agent_name_is_refused(void)
+{
+    static const char *const names[] = { "evil\x1b[31m", "two\r\nlines", "a b", "" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct scene s;
+        int fds[2];
+        memset(&s, 0, sizeof s);
+        s.base = event_base_new();
+        CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+        struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "agent", .agent_id = 3 };
+        struct wire_params ap = { .role = WIRE_AGENT, .token = TOKEN, .peer = "controller", .name = names[i] };
+        struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
+        struct wire_callbacks acb = { &s.agent, end_ready, end_msg, end_close };
+        s.ctl.w = wire_new(s.base, leg(&s, fds[1], NULL, 1), &cp, &ccb);
+        s.agent.w = wire_new(s.base, leg(&s, fds[0], NULL, 0), &ap, &acb);
+        wire_start(s.agent.w);
+        spin(&s, 3000, both_closed);
+        CU_ASSERT(!s.ctl.ready);
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.ctl.reason, "agent name refused"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.agent.reason, "agent name refused"));
+        show(&s);
+        wire_free(s.ctl.w);
+        wire_free(s.agent.w);
+        event_base_free(s.base);
+    }
+}
+
 /* A peer that connects and says nothing is closed at the pre-auth deadline (auth_ms), long before
  * the whole handshake's limit. */
 static void test_wire__silent_peer_closed_at_the_auth_deadline(void)
@@ -405,6 +434,7 @@ int main(void)
         UNIT_TEST(test_wire__direct_tls_link),
         UNIT_TEST(test_wire__largest_frame_passes),
         UNIT_TEST(test_wire__silent_peer_closed_at_the_auth_deadline),
+        UNIT_TEST(test_wire__unsafe_agent_name_is_refused),
         UNIT_END,
     };
     return unit_run("wire", tests, NULL, NULL);
