@@ -219,6 +219,7 @@ char *link_opts_token(const struct link_opts *o)
                         "--token-file FILE\n");
     }
     unsetenv("SESSMAX_TOKEN");
+    unsetenv("SESSMAX_PASSWORD");   /* passwords come in START; one inherited (export=ALL) is no use here */
     if (t && (strlen(t) < PROTO_TOKEN_MIN_LEN || strlen(t) > PROTO_TOKEN_MAX_LEN)) {
         fprintf(stderr, "sessmax-agent connect: the token must have %d-%d characters (it has %zu)\n",
                 PROTO_TOKEN_MIN_LEN, PROTO_TOKEN_MAX_LEN, strlen(t));
