@@ -457,7 +457,8 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
     uint64_t now = clock_now_us();
     char t[200];
     w->depth++;
-    if (w->p.role == WIRE_CONTROLLER && w->state < W_CLOSING && !w->rx_tagged && now - w->born_us > (uint64_t)w->p.auth_ms * 1000) {
+    int preauth = w->p.role == WIRE_CONTROLLER && w->state < W_CLOSING && !w->rx_tagged;
+    if (preauth && w->p.auth_ms < w->p.handshake_ms && now - w->born_us > (uint64_t)w->p.auth_ms * 1000) {
         snprintf(t, sizeof t, "%s did not prove the token within %u ms", w->peer, w->p.auth_ms);
         close_now(w, t);
     } else if (w->state < W_READY && now - w->born_us > (uint64_t)w->p.handshake_ms * 1000) {
