@@ -10,6 +10,8 @@ export SESSMAX_TOKEN=$(openssl rand -hex 32)
 start_simhost 10
 write_plan 4 1 4 2s 35s
 listen_agents 1 60s ", grace: 30s"
+# the flood shares the machine's CPUs with the agent: its loop lag is not what this test asks about
+echo 'score: {lag_p99_max_ms: 5000}' >>"$WORK/plan.yaml"
 rm -f "$WORK/relay.port"
 start_run
 tls_fingerprint
