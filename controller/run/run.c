@@ -112,7 +112,9 @@ static void announce_slurm(struct runner *r)
     }
     uint32_t cap = p->agents.capacity ? p->agents.capacity : (p->sessions + p->agents.count - 1) / p->agents.count;
     const char *src = getenv("SESSMAX_SOURCE_DIR") ? getenv("SESSMAX_SOURCE_DIR") : SESSMAX_SOURCE_DIR;
-    runner_note(r, "or as a Slurm job array: sbatch --array=0-%u --export=ALL,SESSMAX_CONTROLLER=%s,SESSMAX_CAPACITY=%u%s%s "
+    /* --export=NONE and named variables: the job (and Slurm's saved job state) gets no password or token */
+    runner_note(r, "or as a Slurm job array: sbatch --array=0-%u --export=NONE,HOME,PATH,SESSMAX_AGENT,"
+                   "SESSMAX_TOKEN_FILE,SESSMAX_CONTROLLER=%s,SESSMAX_CAPACITY=%u%s%s "
                    "%s/deploy/slurm/sessmax-agents.sbatch", p->agents.count - 1, ctl, cap,
                 p->agents.tls ? ",SESSMAX_TLS_PIN=" : "", p->agents.tls ? agentpool_tls_fingerprint(r->pool) : "", src);
 }
