@@ -146,6 +146,18 @@ static const char MIGRATE_9_TO_10[] =
     "CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,"
     " frames, data_segs_out, retrans, data_segs_in);";
 
+/* 12 -> 13: the target's resources from its exporters (target.metrics). Self-contained: it only
+ * adds a table, so it applies after whatever 11 and 12 are. */
+static const char MIGRATE_12_TO_13[] =
+    "CREATE TABLE target_metrics (run_id INTEGER NOT NULL, t_us INTEGER NOT NULL, source TEXT NOT NULL,"
+    " active INTEGER NOT NULL, cpu_pct REAL, mem_used_bytes REAL, mem_avail_bytes REAL, disk_read_bps REAL,"
+    " disk_write_bps REAL, disk_busy_pct REAL, net_rx_bps REAL, net_tx_bps REAL, net_pct REAL, sessions REAL);"
+    "CREATE INDEX target_metrics_run_t ON target_metrics (run_id, t_us);";
+
+/* Placeholders for versions 11 and 12, which other branches define: replaced by their steps at
+ * merge (an empty step only moves the version on). */
+static const char MIGRATE_PLACEHOLDER[] = "";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2, NULL },
     { 2, MIGRATE_2_TO_3, NULL },
@@ -156,6 +168,9 @@ static const struct migration migrations[] = {
     { 7, MIGRATE_7_TO_8, samples_to_chunks },
     { 8, MIGRATE_8_TO_9, NULL },
     { 9, MIGRATE_9_TO_10, NULL },
+    { 10, MIGRATE_PLACEHOLDER, NULL },
+    { 11, MIGRATE_PLACEHOLDER, NULL },
+    { 12, MIGRATE_12_TO_13, NULL },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

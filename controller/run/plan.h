@@ -13,6 +13,7 @@
 
 #include "common/netprofile.h"
 #include "controller/run/plan_client.h"
+#include "controller/run/plan_metrics.h"
 
 struct ydoc;
 struct ydoc_node;
@@ -34,9 +35,12 @@ struct plan_target {
         int set;                   /* the plan has target.local */
         char *cgroup;              /* cgroup v1 cpu group of its processes; NULL: none (demo makes one) */
         char *cpus;                /* its CPUs ("1", "0-1"); NULL: the group's affinity (demo: "1") */
+        char *process;             /* without cgroup: its processes by name or pid (targetproc.h); NULL:
+                                    * with cpus, the processes pinned within those CPUs */
         uint32_t cpu_percent;      /* demo: cfs quota in % of one CPU; 0: default (100) */
         double simhost_work_scale; /* demo: the --work-scale of the simhost it starts; 0: default (1) */
     } local;
+    struct plan_metrics metrics;   /* target.metrics: exporters scraped during the run (plan_metrics.h) */
 };
 
 struct plan_gateway {              /* transport: gateway */
@@ -115,6 +119,12 @@ void plan_user_name(const struct plan *p, uint32_t index, char *out, size_t outl
  * -1 with a message naming the variable or file (never the password). Refuses a file readable
  * or writable by group/others. */
 int plan_read_password(const struct plan *p, char *out, size_t outlen, char *err, size_t errlen);
+
+/* `rel` relative to `dir` (a plan's directory; absolute or dir "" kept as is); malloc'd, NULL
+ * when memory ran out. */
+char *plan_path_resolve(const char *dir, const char *rel);
+/* Checks a "sha256:AA:BB:..." certificate pin at node n. 0, or -1 with err "file:line:col: ...". */
+int plan_fingerprint_check(const struct ydoc *doc, const struct ydoc_node *n, const char *fp, char *err, size_t errlen);
 
 /* "tls", "nla", ... */
 const char *plan_security_name(enum plan_security s);

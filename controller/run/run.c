@@ -20,6 +20,7 @@
 #include "controller/run/plan_check.h"
 #include "controller/run/runner.h"
 #include "controller/run/targetcap.h"
+#include "controller/run/runscrape.h"
 #include "controller/run/targetload.h"
 #include "controller/run/webfeed.h"
 #include "controller/score/score_run.h"
@@ -275,6 +276,7 @@ static void teardown(struct runner *r)
 {
     webfeed_stop(r);   /* before the loop it runs on */
     agentpool_free(r->pool);
+    runscrape_stop(r);   /* before the loop its requests run on */
     targetload_free(r->target_load);
     if (r->tick) event_free(r->tick);
     if (r->launch_ev) event_free(r->launch_ev);
@@ -323,6 +325,12 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
                                                          pc->plan->target.local.cpu_percent, err, sizeof err) < 0) {
         fprintf(stderr, "sessmax run: %s\n", err);
         code = EX_NOPERM;
+        goto out;
+    }
+    /* the exporters' bearer tokens are read before the store too: an unreadable one leaves no run */
+    if (runscrape_start(&r, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax run: %s\n", err);
+        code = EX_CONFIG;
         goto out;
     }
     /* before the store: a bad --web-token-file or a busy port leaves no run behind */

@@ -1,0 +1,17 @@
+/* live_resources.c -- the target's resources in the live state (live.h): the newest scrape of
+ * each of its exporters, as the run stores them. */
+#include "controller/web/live.h"
+
+#include <string.h>
+
+void web_live_resources(struct web_live *w, const struct web_live_resources *r)
+{
+    size_t i = 0;
+    while (i < w->nres && strcmp(w->res[i].source, r->source) != 0)
+        i++;
+    if (i == WEB_LIVE_MAX_SOURCES)
+        return;
+    w->res[i] = *r;
+    if (i == w->nres)
+        w->nres++;
+}
