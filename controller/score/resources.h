@@ -21,7 +21,7 @@ enum resource { RESOURCE_CPU, RESOURCE_MEMORY, RESOURCE_DISK, RESOURCE_NETWORK, 
 #define RESOURCES_LIMIT_MEMORY 90.0    /* % of physical memory in use */
 #define RESOURCES_LIMIT_DISK 80.0      /* % busy of the busiest disk */
 #define RESOURCES_LIMIT_NETWORK 80.0   /* % of the busiest link */
-#define RESOURCES_WINDOW_US 15000000ull   /* the knee's figures: the mean over this long before it */
+#define RESOURCES_WINDOW_US 10000000ull   /* the knee's figures: the mean over this long before it */
 #define RESOURCES_SOURCES_MAX 8
 
 struct resources_source {

@@ -44,7 +44,7 @@ echo "simhost CPU: $low % at 0-1 active, $high % at the most sessions"
 awk -v l="$low" -v h="$high" 'BEGIN { exit !(h > l + 5) }' || fail "simhost's CPU did not rise with the sessions"
 
 "$B/sessmax" score "$WORK/r.db" --no-store >"$WORK/score.log" 2>&1 || true
-grep -qE "^resources  127.0.0.1:$NE_PORT: at (the knee|the most sessions) \([0-9]+ active.*\): CPU [0-9]+ %, memory [0-9]+ %.*: (CPU|memory|disk|network)-bound|no resource ran out" \
+grep -qE "^resources  127.0.0.1:$NE_PORT: at (the knee|the most sessions) \([0-9]+ active.*\): CPU [0-9]+ %, memory [0-9]+ %.*: ((CPU|memory|disk|network)-bound|no resource ran out)$" \
     "$WORK/score.log" || { cat "$WORK/score.log"; fail "score has no resources line for node_exporter"; }
 grep -q "^resources  127.0.0.1:$SIM_METRICS: " "$WORK/score.log" || fail "score has no resources line for simhost"
 "$B/sessmax" report "$WORK/r.db" -o "$WORK/report.html" >/dev/null
