@@ -303,6 +303,14 @@ static int demo(int argc, char **argv)
     }
     retarget(pc.plan, &d);
     scrape_simhost(pc.plan, &d);
+    if (!tl->cgroup && !tl->process) {   /* no quota group: simhost is sampled by its pid (targetproc.h) */
+        char pid[24];
+        snprintf(pid, sizeof pid, "%ld", (long)d.simhost);
+        tl->process = strdup(pid);
+        if (!tl->cpus)
+            tl->cpus = strdup(d.cpus);
+        tl->set = 1;
+    }
     keep_off_target(pc.plan->agents.cpus);
     snprintf(db, sizeof db, "%s/results.db", d.out);
     snprintf(report, sizeof report, "%s/report.html", d.out);

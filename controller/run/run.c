@@ -22,6 +22,7 @@
 #include "controller/run/targetcap.h"
 #include "controller/run/runscrape.h"
 #include "controller/run/targetload.h"
+#include "controller/run/targetproc.h"
 #include "controller/run/webfeed.h"
 #include "controller/score/score_run.h"
 #include "db/store.h"
@@ -342,9 +343,15 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
     if (pc->plan->target.local.simhost_work_scale > 0)   /* `sessmax demo` consumes it (cmd_demo.c) */
         runner_note(&r, "target.local.simhost_work_scale %g is for the simhost `sessmax demo` starts; "
                     "`sessmax run` starts no server, so it was not applied", pc->plan->target.local.simhost_work_scale);
-    if (pc->plan->target.local.cgroup &&
-        !(r.target_load = targetload_new(pc->plan->target.local.cgroup, pc->plan->target.local.cpus, err, sizeof err)))
-        runner_note(&r, "%s", err);   /* the run goes on; its report says nothing about the target's CPUs */
+    const struct plan_target_local *tl = &pc->plan->target.local;
+    if (tl->set && (tl->cgroup || tl->process || tl->cpus)) {
+        char what[512];
+        targetproc_describe(tl, what, sizeof what);
+        runner_note(&r, "target.local: sampling %s", what);
+        if (!(r.target_load = tl->cgroup ? targetload_new(tl->cgroup, tl->cpus, err, sizeof err)
+                                         : targetload_new_procs(tl->process, tl->cpus, err, sizeof err)))
+            runner_note(&r, "%s", err);   /* the run goes on; its report says nothing about the target's CPUs */
+    }
     r.t_start_us = clock_now_us();
     if ((code = start_pool(&r, db_path)) != 0) {
         snprintf(r.message, sizeof r.message, "agents could not start");

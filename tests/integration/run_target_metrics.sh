@@ -1,11 +1,12 @@
 #!/bin/bash
-# run_target_metrics.sh -- target.metrics end to end: Debian's prometheus-node-exporter on
+# run_target_metrics.sh -- target.metrics and target.local by pid end to end: Debian's prometheus-node-exporter on
 # loopback beside a simhost run (and simhost's own node_exporter-style --metrics-listen), plus an
 # endpoint nothing listens on. The run warns once about the dead endpoint and goes on; the
 # target_metrics rows of both live sources are stored with the sessions active at each scrape;
 # simhost's CPU rises with the sessions (node_exporter's is the whole machine, shared with other
 # jobs: its rows are checked for being there and sane, not for a trend); `sessmax score` prints
-# the resources line and the report draws the resource charts.
+# the resources line and the report draws the resource charts. target.local names simhost by pid
+# (no cgroup): validate and the run say the same about it, and its CPU is sampled.
 source "$SESSMAX_SOURCE_DIR/tests/integration/lib/controller.sh"
 NE=$(command -v prometheus-node-exporter || true)
 [ -n "$NE" ] || { echo "SKIP: prometheus-node-exporter is not installed (scripts/install-deps)"; exit 77; }
@@ -21,10 +22,15 @@ SIM_METRICS=$(free_port)
 SIM_ARGS=(--work-scale 0.5)
 start_simhost 60 --metrics-listen "127.0.0.1:$SIM_METRICS"
 plan_fields "sessions: 8" "launch_window: 24s" "steady_state: 10s" \
-    "target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls, metrics: [\"http://127.0.0.1:$NE_PORT/metrics\", {url: \"http://127.0.0.1:$SIM_METRICS/metrics\", interval: 2s}, \"http://127.0.0.1:$DEAD_PORT/metrics\"]}"
+    "target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls, local: {process: \"$SIM_PID\"}, metrics: [\"http://127.0.0.1:$NE_PORT/metrics\", {url: \"http://127.0.0.1:$SIM_METRICS/metrics\", interval: 2s}, \"http://127.0.0.1:$DEAD_PORT/metrics\"]}"
 "$B/sessmax" validate "$WORK/plan.yaml" >"$WORK/validate.log" 2>&1 || { cat "$WORK/validate.log"; fail "validate"; }
 run_to_end run
 [ $rc -le 2 ] || fail "sessmax run exited $rc"
+# target.local by pid, no cgroup: validate and the run say the same, and the run samples it
+said=$(sed -n 's/^  local      //p' "$WORK/validate.log")
+[ "$said" = "process $SIM_PID and its descendants (from /proc)" ] || fail "validate says: '$said'"
+grep -qF "target.local: sampling $said" "$WORK/run.log" || fail "the run does not say it samples '$said'"
+[ "$(q "SELECT count(*) FROM target_load WHERE target_permille > 0")" -ge 1 ] || fail "simhost's pid was not sampled"
 
 warn=$(grep -c "target.metrics: 127.0.0.1:$DEAD_PORT .*cannot connect.*the run goes on" "$WORK/run.log" || true)
 [ "$warn" = 1 ] || fail "the dead endpoint was warned about $warn times (want once)"
