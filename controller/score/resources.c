@@ -193,3 +193,16 @@ const char *resources_bound_label(const struct resources *r)
             return resources_name((enum resource)r->src[i].bound);
     return r->nsrc ? "none" : "-";
 }
+
+void resources_bound_add(char *buf, size_t len, const struct resources *r)
+{
+    const char *label = resources_bound_label(r);
+    size_t n = strlen(label), have = strlen(buf);
+    if (!strcmp(label, "-"))
+        return;
+    for (const char *p = buf; (p = strstr(p, label)); p += n)
+        if ((p == buf || p[-1] == '/') && (p[n] == 0 || p[n] == '/'))
+            return;
+    if (have + n + 2 <= len)
+        snprintf(buf + have, len - have, "%s%s", have ? "/" : "", label);
+}

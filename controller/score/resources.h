@@ -62,5 +62,8 @@ void resources_line(const struct resources *r, size_t i, char *buf, size_t len);
 /* "CPU" (the bound resource of the first source that has one), "none" (measured, nothing ran
  * out) or "-" (not measured): compare and matrix cells. */
 const char *resources_bound_label(const struct resources *r);
+/* For a cell of several runs: adds r's label to buf ("" to start) unless it is there or "-"; the
+ * cell reads "CPU", "CPU/memory", "none"; still "" after every run: not measured ("-"). */
+void resources_bound_add(char *buf, size_t len, const struct resources *r);
 
 #endif

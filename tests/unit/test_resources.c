@@ -96,12 +96,30 @@ static void test_resources__nearest_row(void)
     resources_free(&res);
 }
 
+/* A compare row or matrix cell of several runs names each distinct resource once. */
+static void test_resources__cells(void)
+{
+    struct resources cpu = { .nsrc = 1 }, none = { .nsrc = 1 }, unmeasured = { 0 };
+    cpu.src[0].bound = RESOURCE_CPU;
+    none.src[0].bound = -1;
+    char cell[64] = "";
+    resources_bound_add(cell, sizeof cell, &unmeasured);
+    CU_ASSERT_STRING_EQUAL(cell, "");
+    resources_bound_add(cell, sizeof cell, &cpu);
+    resources_bound_add(cell, sizeof cell, &cpu);
+    CU_ASSERT_STRING_EQUAL(cell, "CPU");
+    resources_bound_add(cell, sizeof cell, &none);
+    resources_bound_add(cell, sizeof cell, &cpu);
+    CU_ASSERT_STRING_EQUAL(cell, "CPU/none");
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_resources__cpu_bound_at_the_knee),
         UNIT_TEST(test_resources__nothing_ran_out_and_not_reached),
         UNIT_TEST(test_resources__nearest_row),
+        UNIT_TEST(test_resources__cells),
         UNIT_END,
     };
     return unit_run("resources", tests, NULL, NULL);
