@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -67,6 +68,13 @@ static int cpu(struct hostmetrics_reading *r, const struct promtext_sample *s)
     if (!node && strcmp(s->name, "windows_cpu_time_total") != 0)
         return 0;
     r->kind = node ? HOSTMETRICS_NODE : HOSTMETRICS_WINDOWS;
+    if (r->cpus) {   /* node: cpu="3"; windows: core="0,3" (processor group, core) */
+        const char *id = promtext_label(s, node ? "cpu" : "core");
+        const char *comma = id ? strchr(id, ',') : NULL;
+        long c = id ? strtol(comma ? comma + 1 : id, NULL, 10) : -1;
+        if (c < 0 || c >= CPU_SETSIZE || !CPU_ISSET((int)c, r->cpus))
+            return 1;
+    }
     r->cpu_total_s += s->value;
     if (mode && (!strcmp(mode, "idle") || !strcmp(mode, "iowait")))
         r->cpu_idle_s += s->value;
@@ -168,10 +176,11 @@ static int add_cb(void *ctx, const struct promtext_sample *s)
     return 0;
 }
 
-void hostmetrics_read(struct hostmetrics_reading *r, const char *text, size_t len, double t_s,
+void hostmetrics_read(struct hostmetrics_reading *r, const char *text, size_t len, double t_s, const cpu_set_t *cpus,
                       struct promtext_stats *stats)
 {
     hostmetrics_begin(r, t_s);
+    r->cpus = cpus;
     promtext_parse(text, len, add_cb, r, stats);
 }
 

@@ -18,6 +18,7 @@
 #ifndef SESSMAX_HOSTMETRICS_H
 #define SESSMAX_HOSTMETRICS_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,14 +46,16 @@ struct hostmetrics_reading {
     struct hostmetrics_dev disk[HOSTMETRICS_DEVS], nic[HOSTMETRICS_DEVS];
     size_t ndisk, nnic;
     size_t samples;                /* samples of the names above */
+    const cpu_set_t *cpus;         /* count only these CPUs (node's cpu label, windows' core "G,N"); NULL: all */
 };
 
 /* Starts an empty reading taken at t_s (seconds, any monotonic origin). */
 void hostmetrics_begin(struct hostmetrics_reading *r, double t_s);
 /* Adds one parsed sample (any metric; unknown names are ignored). */
 void hostmetrics_add(struct hostmetrics_reading *r, const struct promtext_sample *s);
-/* Parses an exporter's whole reply into a reading taken at t_s; *stats as promtext_parse's. */
-void hostmetrics_read(struct hostmetrics_reading *r, const char *text, size_t len, double t_s,
+/* Parses an exporter's whole reply into a reading taken at t_s, counting only `cpus` (NULL: every
+ * CPU); *stats as promtext_parse's. */
+void hostmetrics_read(struct hostmetrics_reading *r, const char *text, size_t len, double t_s, const cpu_set_t *cpus,
                       struct promtext_stats *stats);
 
 /* The figures between `prev` and `cur` (same source, cur later) into *out (its t_us, source and

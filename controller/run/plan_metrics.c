@@ -4,6 +4,7 @@
 
 #include "common/ydoc.h"
 #include "controller/run/plan.h"
+#include "controller/run/targetload.h"
 
 #include <event2/http.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ static int entry_map(const struct ydoc *doc, const struct ydoc_node *m, const ch
                      struct plan_metrics_endpoint *e, int *verify, char *err, size_t errlen)
 {
     static const char *const keys[] = { "url", "prometheus", "instance", "token_file", "fingerprint", "verify",
-                                        "interval", NULL };
+                                        "interval", "cpus", NULL };
     char *token = NULL;
     const struct ydoc_node *url = ydoc_get(m, "url"), *prom = ydoc_get(m, "prometheus");
     if (ydoc_check_keys(doc, m, keys, "target.metrics", err, errlen) < 0)
@@ -63,8 +64,11 @@ static int entry_map(const struct ydoc *doc, const struct ydoc_node *m, const ch
     if (str_key(doc, m, url ? "url" : "prometheus", &e->url, err, errlen) < 0 ||
         str_key(doc, m, "instance", &e->instance, err, errlen) < 0 ||
         str_key(doc, m, "fingerprint", &e->fingerprint, err, errlen) < 0 ||
-        str_key(doc, m, "token_file", &token, err, errlen) < 0)
+        str_key(doc, m, "token_file", &token, err, errlen) < 0 || str_key(doc, m, "cpus", &e->cpus, err, errlen) < 0)
         return -1;
+    cpu_set_t set;
+    if (e->cpus && targetload_parse_cpus(e->cpus, &set) <= 0)
+        return ydoc_error(doc, ydoc_get(m, "cpus"), err, errlen, "metrics: cpus: a CPU list like \"1\" or \"0-2,5\"");
     if (prom && !e->instance)
         return ydoc_error(doc, m, err, errlen, "metrics: a Prometheus server needs 'instance: LABEL', the host's "
                           "instance label there (e.g. \"rds01:9182\")");
@@ -146,6 +150,7 @@ void plan_metrics_free(struct plan_metrics *m)
         free(m->ep[i].instance);
         free(m->ep[i].token_file);
         free(m->ep[i].fingerprint);
+        free(m->ep[i].cpus);
     }
     memset(m, 0, sizeof *m);
 }

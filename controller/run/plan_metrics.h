@@ -21,6 +21,8 @@ struct plan_metrics_endpoint {
     char *token_file;              /* bearer token file (resolved relative to the plan); NULL: none */
     char *fingerprint;             /* https: the pinned certificate ("sha256:..."); NULL: verify false or http */
     uint64_t interval_us;          /* scrape every; default PLAN_METRICS_INTERVAL_US */
+    char *cpus;                    /* CPU busy over these CPUs only ("1", "0-3"): a target pinned to
+                                    * part of the host; NULL: every CPU */
     int line, col;                 /* of the entry, for run-time messages */
 };
 

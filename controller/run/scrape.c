@@ -7,6 +7,7 @@
 #include "common/secret_file.h"
 #include "common/tls.h"
 #include "controller/run/hostmetrics.h"
+#include "controller/run/targetload.h"
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -40,6 +41,7 @@ struct endpoint {
     struct timeval timeout;
     enum evhttp_request_error req_err;
     int req_failed;
+    cpu_set_t cpus;                /* cfg->cpus parsed */
     struct hostmetrics_reading prev, cur;
     int have_prev;
     int down;                      /* warned that it does not answer */
@@ -161,7 +163,8 @@ static void request_cb(struct evhttp_request *req, void *arg)
     size_t len = evbuffer_get_length(body);
     const char *text = len ? (const char *)evbuffer_pullup(body, -1) : "";
     struct promtext_stats st;
-    hostmetrics_read(&e->cur, text ? text : "", text ? len : 0, clock_now_us() / 1e6, &st);
+    hostmetrics_read(&e->cur, text ? text : "", text ? len : 0, clock_now_us() / 1e6, e->cfg->cpus ? &e->cpus : NULL,
+                     &st);
     reading_done(e);
 }
 
@@ -279,6 +282,10 @@ static int endpoint_init(struct scrape *s, struct endpoint *e, const struct plan
     e->owner = s;
     e->cfg = cfg;
     plan_metrics_source(cfg, e->source, sizeof e->source);
+    if (cfg->cpus && targetload_parse_cpus(cfg->cpus, &e->cpus) <= 0) {
+        snprintf(err, errlen, "target.metrics: bad CPU list '%s'", cfg->cpus);
+        return -1;
+    }
     if (split_url(e) < 0) {
         snprintf(err, errlen, "target.metrics: cannot use the URL %s", cfg->url);
         return -1;

@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st.samples + st.malformed > st.lines)
         abort();
     static struct hostmetrics_reading a, b;
-    hostmetrics_read(&a, text, size, 10, NULL);
-    hostmetrics_read(&b, text, size, 15, NULL);
+    hostmetrics_read(&a, text, size, 10, NULL, NULL);
+    hostmetrics_read(&b, text, size, 15, NULL, NULL);
     struct store_target_metrics m;
     store_target_metrics_clear(&m);
     hostmetrics_rates(&a, &b, &m);

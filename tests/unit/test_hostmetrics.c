@@ -13,9 +13,9 @@ static void rates_of(const char *a, const char *b, double dt, struct store_targe
 {
     struct hostmetrics_reading r0, r1;
     struct promtext_stats st;
-    hostmetrics_read(&r0, a, strlen(a), 100, &st);
+    hostmetrics_read(&r0, a, strlen(a), 100, NULL, &st);
     CU_ASSERT_EQUAL(st.malformed, 0);
-    hostmetrics_read(&r1, b, strlen(b), 100 + dt, &st);
+    hostmetrics_read(&r1, b, strlen(b), 100 + dt, NULL, &st);
     CU_ASSERT_EQUAL(st.malformed, 0);
     store_target_metrics_clear(m);
     *rc = hostmetrics_rates(&r0, &r1, m);
@@ -26,7 +26,7 @@ static void test_hostmetrics__windows_exporter(void)
     struct store_target_metrics m;
     int rc;
     struct hostmetrics_reading r;
-    hostmetrics_read(&r, WINDOWS_EXPORTER_T0, strlen(WINDOWS_EXPORTER_T0), 0, NULL);
+    hostmetrics_read(&r, WINDOWS_EXPORTER_T0, strlen(WINDOWS_EXPORTER_T0), 0, NULL, NULL);
     CU_ASSERT_EQUAL(r.kind, HOSTMETRICS_WINDOWS);
     CU_ASSERT_EQUAL(r.ndisk, 2);
     CU_ASSERT_EQUAL(r.nnic, 1);
@@ -42,6 +42,21 @@ static void test_hostmetrics__windows_exporter(void)
     CU_ASSERT_DOUBLE_EQUAL(m.net_tx_bps, 25000000, 1e-3);
     CU_ASSERT_DOUBLE_EQUAL(m.net_pct, 20, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(m.sessions, 84, 0);
+    /* the target's CPUs only (core "0,1": 7 user + 2 privileged of its 10 s) */
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(1, &one);
+    struct hostmetrics_reading a, b;
+    hostmetrics_read(&a, WINDOWS_EXPORTER_T0, strlen(WINDOWS_EXPORTER_T0), 0, &one, NULL);
+    hostmetrics_read(&b, WINDOWS_EXPORTER_T1, strlen(WINDOWS_EXPORTER_T1), 10, &one, NULL);
+    CU_ASSERT_EQUAL(hostmetrics_rates(&a, &b, &m), 1);
+    CU_ASSERT_DOUBLE_EQUAL(m.cpu_pct, 90, 1e-9);
+    CPU_ZERO(&one);
+    CPU_SET(5, &one);   /* no such core: no CPU figure */
+    hostmetrics_read(&a, WINDOWS_EXPORTER_T0, strlen(WINDOWS_EXPORTER_T0), 0, &one, NULL);
+    hostmetrics_read(&b, WINDOWS_EXPORTER_T1, strlen(WINDOWS_EXPORTER_T1), 10, &one, NULL);
+    hostmetrics_rates(&a, &b, &m);
+    CU_ASSERT(isnan(m.cpu_pct));
 }
 
 #define NODE(idle, user, iowait, sda_rd, sda_io, dm_rd, lo_rx, eth_rx) \
@@ -91,13 +106,13 @@ static void test_hostmetrics__federate_timestamps(void)
                             "node_cpu_seconds_total{cpu=\"0\",instance=\"h:9100\",job=\"node\",mode=\"user\"} 22 1700000015000\n";
     struct hostmetrics_reading r0, r1, r2;
     struct store_target_metrics m;
-    hostmetrics_read(&r0, a, strlen(a), 5, NULL);
+    hostmetrics_read(&r0, a, strlen(a), 5, NULL, NULL);
     CU_ASSERT_TRUE(r0.own_time);
     CU_ASSERT_DOUBLE_EQUAL(r0.t_s, 1700000000.0, 1e-3);
-    hostmetrics_read(&r1, a, strlen(a), 10, NULL);   /* scraped again before Prometheus scraped the host */
+    hostmetrics_read(&r1, a, strlen(a), 10, NULL, NULL);   /* scraped again before Prometheus scraped the host */
     store_target_metrics_clear(&m);
     CU_ASSERT_EQUAL(hostmetrics_rates(&r0, &r1, &m), 0);
-    hostmetrics_read(&r2, b, strlen(b), 15, NULL);
+    hostmetrics_read(&r2, b, strlen(b), 15, NULL, NULL);
     CU_ASSERT_EQUAL(hostmetrics_rates(&r0, &r2, &m), 1);
     CU_ASSERT_DOUBLE_EQUAL(m.cpu_pct, 80, 1e-9);
 }
@@ -106,9 +121,9 @@ static void test_hostmetrics__not_an_exporter(void)
 {
     struct hostmetrics_reading r;
     static const char text[] = "# a web page?\ngo_goroutines 8\nprocess_cpu_seconds_total 1.5\n";
-    hostmetrics_read(&r, text, strlen(text), 0, NULL);
+    hostmetrics_read(&r, text, strlen(text), 0, NULL, NULL);
     CU_ASSERT_EQUAL(r.kind, HOSTMETRICS_NONE);
-    hostmetrics_read(&r, "<html>", 6, 0, NULL);
+    hostmetrics_read(&r, "<html>", 6, 0, NULL, NULL);
     CU_ASSERT_EQUAL(r.kind, HOSTMETRICS_NONE);
 }
 
