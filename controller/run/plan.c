@@ -10,6 +10,7 @@
 #include "common/ydoc.h"
 #include "controller/run/run_limits.h"
 #include "controller/run/plan_metrics.h"
+#include "controller/run/plan_pin.h"
 #include "controller/run/targetload.h"
 
 #include <stdarg.h>
@@ -84,36 +85,9 @@ static int pick(struct ctx *c, const struct ydoc_node *n, const char *const *nam
     return ydoc_error(c->doc, n, c->err, c->errlen, "unknown value '%s' (expected one of: %s)", v, list);
 }
 
-char *plan_path_resolve(const char *dir, const char *rel)
-{
-    if (rel[0] == '/' || !dir[0])
-        return strdup(rel);
-    size_t n = strlen(dir) + strlen(rel) + 2;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s/%s", dir, rel);
-    return s;
-}
-
 static char *resolve(const struct plan *p, const char *rel)
 {
     return plan_path_resolve(p->dir, rel);
-}
-
-int plan_fingerprint_check(const struct ydoc *doc, const struct ydoc_node *n, const char *fp, char *err, size_t errlen)
-{
-    if (strncmp(fp, "sha256:", 7) != 0)
-        return ydoc_error(doc, n, err, errlen, "fingerprint must start with 'sha256:' (as printed by sessmax-simhost)");
-    int hex = 0;
-    for (const char *s = fp + 7; *s; s++) {
-        if ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'))
-            hex++;
-        else if (*s != ':' && *s != ',')
-            return ydoc_error(doc, n, err, errlen, "fingerprint: unexpected character '%c'", *s);
-    }
-    if (hex < 64)
-        return ydoc_error(doc, n, err, errlen, "fingerprint: a SHA-256 needs 64 hex digits, found %d", hex);
-    return 0;
 }
 
 static int check_fingerprint(struct ctx *c, const struct ydoc_node *n, const char *fp)

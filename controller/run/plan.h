@@ -120,12 +120,6 @@ void plan_user_name(const struct plan *p, uint32_t index, char *out, size_t outl
  * or writable by group/others. */
 int plan_read_password(const struct plan *p, char *out, size_t outlen, char *err, size_t errlen);
 
-/* `rel` relative to `dir` (a plan's directory; absolute or dir "" kept as is); malloc'd, NULL
- * when memory ran out. */
-char *plan_path_resolve(const char *dir, const char *rel);
-/* Checks a "sha256:AA:BB:..." certificate pin at node n. 0, or -1 with err "file:line:col: ...". */
-int plan_fingerprint_check(const struct ydoc *doc, const struct ydoc_node *n, const char *fp, char *err, size_t errlen);
-
 /* "tls", "nla", ... */
 const char *plan_security_name(enum plan_security s);
 const char *plan_transport_name(enum plan_transport t);

@@ -271,7 +271,8 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
             : "pinned ", textesc(e[1], sizeof e[1], p->target.no_verify ? "" : p->target.fingerprint, TEXTESC_LINE));
     if (p->target.local.set) {   /* what the run will sample: the words the run prints */
         char what[512];
-        targetproc_describe(&p->target.local, what, sizeof what);
+        targetproc_describe(p->target.local.set, p->target.local.cgroup, p->target.local.process,
+                            p->target.local.cpus, what, sizeof what);
         fprintf(out, "  local      %s\n", textesc(e[0], sizeof e[0], what, TEXTESC_LINE));
     }
     for (size_t i = 0; i < p->target.metrics.n; i++)

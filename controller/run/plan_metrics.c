@@ -3,7 +3,7 @@
 #include "controller/run/plan_metrics.h"
 
 #include "common/ydoc.h"
-#include "controller/run/plan.h"
+#include "controller/run/plan_pin.h"
 #include "controller/run/targetload.h"
 
 #include <event2/http.h>

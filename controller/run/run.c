@@ -346,7 +346,7 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
     const struct plan_target_local *tl = &pc->plan->target.local;
     if (tl->set && (tl->cgroup || tl->process || tl->cpus)) {
         char what[512];
-        targetproc_describe(tl, what, sizeof what);
+        targetproc_describe(tl->set, tl->cgroup, tl->process, tl->cpus, what, sizeof what);
         runner_note(&r, "target.local: sampling %s", what);
         if (!(r.target_load = tl->cgroup ? targetload_new(tl->cgroup, tl->cpus, err, sizeof err)
                                          : targetload_new_procs(tl->process, tl->cpus, err, sizeof err)))

@@ -161,7 +161,13 @@ struct targetload *targetload_new_procs(const char *process, const char *cpus, c
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (targetproc_init(&t->sel, process, cpus, err, errlen) < 0) {
+    cpu_set_t set;
+    if (cpus && targetload_parse_cpus(cpus, &set) <= 0) {
+        snprintf(err, errlen, "target.local: bad CPU list '%s'", cpus);
+        free(t);
+        return NULL;
+    }
+    if (targetproc_init(&t->sel, process, cpus ? &set : NULL, err, errlen) < 0) {
         free(t);
         return NULL;
     }

@@ -1,8 +1,6 @@
 /* targetproc.c -- a local target's processes found in /proc (targetproc.h). */
 #include "controller/run/targetproc.h"
 
-#include "controller/run/plan.h"
-#include "controller/run/targetload.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,13 +13,11 @@
 
 struct proc_row { int pid, ppid; int in; };
 
-int targetproc_init(struct targetproc_sel *s, const char *process, const char *cpus, char *err, size_t errlen)
+int targetproc_init(struct targetproc_sel *s, const char *process, const cpu_set_t *cpus, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    if (cpus && targetload_parse_cpus(cpus, &s->cpus) <= 0) {
-        snprintf(err, errlen, "target.local: bad CPU list '%s'", cpus);
-        return -1;
-    }
+    if (cpus)
+        s->cpus = *cpus;
     if (!process) {
         if (!cpus) {
             snprintf(err, errlen, "target.local: name the target's process (process: NAME or PID) or its cpus");
@@ -149,18 +145,18 @@ size_t targetproc_list(const struct targetproc_sel *s, int *pids, size_t max)
     return out;
 }
 
-void targetproc_describe(const struct plan_target_local *l, char *buf, size_t len)
+void targetproc_describe(int set, const char *cgroup, const char *process, const char *cpus, char *buf, size_t len)
 {
-    if (!l->set)
+    if (!set)
         snprintf(buf, len, "not sampled (no target.local)");
-    else if (l->cgroup)
-        snprintf(buf, len, "the processes of cgroup %s%s%s", l->cgroup, l->cpus ? " on CPUs " : "",
-                 l->cpus ? l->cpus : "");
-    else if (l->process)
-        snprintf(buf, len, "process %s and its descendants (from /proc)%s%s", l->process,
-                 l->cpus ? ", on CPUs " : "", l->cpus ? l->cpus : "");
-    else if (l->cpus)
-        snprintf(buf, len, "every process pinned within CPUs %s and its descendants (from /proc)", l->cpus);
+    else if (cgroup)
+        snprintf(buf, len, "the processes of cgroup %s%s%s", cgroup, cpus ? " on CPUs " : "",
+                 cpus ? cpus : "");
+    else if (process)
+        snprintf(buf, len, "process %s and its descendants (from /proc)%s%s", process,
+                 cpus ? ", on CPUs " : "", cpus ? cpus : "");
+    else if (cpus)
+        snprintf(buf, len, "every process pinned within CPUs %s and its descendants (from /proc)", cpus);
     else
         snprintf(buf, len, "not sampled (target.local names neither cgroup, process nor cpus)");
 }

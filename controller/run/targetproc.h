@@ -14,8 +14,6 @@
 #include <sched.h>
 #include <stddef.h>
 
-struct plan_target_local;
-
 struct targetproc_sel {
     char name[256];                /* "" when by pid or by CPUs */
     int pid;                       /* 0 when by name or by CPUs */
@@ -23,11 +21,13 @@ struct targetproc_sel {
     cpu_set_t cpus;
 };
 
-/* Sets a selector up from a plan's process (NULL: by CPUs) and cpus. 0, or -1 with err. */
-int targetproc_init(struct targetproc_sel *s, const char *process, const char *cpus, char *err, size_t errlen);
+/* Sets a selector up from a plan's process (NULL: by CPUs) and its CPUs (NULL: not given; by CPUs
+ * needs them). 0, or -1 with err. */
+int targetproc_init(struct targetproc_sel *s, const char *process, const cpu_set_t *cpus, char *err, size_t errlen);
 /* The target's processes now into pids[max]; how many (0: none found). */
 size_t targetproc_list(const struct targetproc_sel *s, int *pids, size_t max);
-/* One line on what the run samples of a target.local ("not sampled: ..." when nothing). */
-void targetproc_describe(const struct plan_target_local *l, char *buf, size_t len);
+/* One line on what the run samples of a target.local (its set flag, cgroup, process and cpus;
+ * "not sampled ..." when nothing). */
+void targetproc_describe(int set, const char *cgroup, const char *process, const char *cpus, char *buf, size_t len);
 
 #endif

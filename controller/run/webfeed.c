@@ -10,6 +10,7 @@
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
 #include "controller/web/live.h"
+#include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
 #include "controller/web/server.h"
 #include "db/store_metrics.h"

@@ -95,9 +95,6 @@ void web_live_health(struct web_live *w, const char *agent, double lag_p99_ms, d
 void web_live_agent_lost(struct web_live *w, const char *agent);
 void web_live_traffic(struct web_live *w, uint32_t session, uint64_t t_us, uint64_t bytes, uint32_t rtt_us);
 void web_live_target(struct web_live *w, double cpu_pct, double others_pct);
-/* The newest figures of r->source (a new source takes the next slot; beyond
- * WEB_LIVE_MAX_SOURCES it is dropped). In live_resources.c. */
-void web_live_resources(struct web_live *w, const struct web_live_resources *r);
 
 /* The q-quantile (0..1) of a timer's successful samples in ms; NaN when it has none. */
 double web_live_quantile_ms(const struct web_live_timer *t, double q);

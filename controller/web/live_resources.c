@@ -1,6 +1,5 @@
-/* live_resources.c -- the target's resources in the live state (live.h): the newest scrape of
- * each of its exporters, as the run stores them. */
-#include "controller/web/live.h"
+/* live_resources.c -- the target's resources in the live state (live_resources.h). */
+#include "controller/web/live_resources.h"
 
 #include <string.h>
 

@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "controller/run/plan.h"
 #include "controller/run/targetproc.h"
 
 static int has(const int *pids, size_t n, int pid)
@@ -48,19 +47,20 @@ static void test_targetproc__selectors_and_words(void)
 {
     char err[256], line[512];
     struct targetproc_sel s;
-    CU_ASSERT_EQUAL(targetproc_init(&s, NULL, "1", err, sizeof err), 0);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(1, &one);
+    CU_ASSERT_EQUAL(targetproc_init(&s, NULL, &one, err, sizeof err), 0);
     CU_ASSERT_TRUE(s.by_cpus);
     CU_ASSERT_EQUAL(targetproc_init(&s, NULL, NULL, err, sizeof err), -1);
-    CU_ASSERT_EQUAL(targetproc_init(&s, "x", "2-1", err, sizeof err), -1);
     CU_ASSERT_EQUAL(targetproc_init(&s, "0", NULL, err, sizeof err), -1);
-    struct plan_target_local l = { .set = 1, .cpus = "1" };
-    targetproc_describe(&l, line, sizeof line);
+    targetproc_describe(1, NULL, NULL, "1", line, sizeof line);
     CU_ASSERT_STRING_EQUAL(line, "every process pinned within CPUs 1 and its descendants (from /proc)");
-    l.process = "xrdp";
-    targetproc_describe(&l, line, sizeof line);
+    targetproc_describe(1, NULL, "xrdp", "1", line, sizeof line);
     CU_ASSERT_STRING_EQUAL(line, "process xrdp and its descendants (from /proc), on CPUs 1");
-    l.cgroup = "sessmax-xrdp";
-    targetproc_describe(&l, line, sizeof line);
+    targetproc_describe(0, NULL, "xrdp", "1", line, sizeof line);
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "not sampled"));
+    targetproc_describe(1, "sessmax-xrdp", NULL, "1", line, sizeof line);
     CU_ASSERT_STRING_EQUAL(line, "the processes of cgroup sessmax-xrdp on CPUs 1");
 }
 

@@ -9,6 +9,7 @@
 
 #include "controller/report/prom_label.h"
 #include "controller/web/live.h"
+#include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
 #include "controller/web/metrics.h"
 
