@@ -44,7 +44,9 @@ struct endpoint {
     cpu_set_t cpus;                /* cfg->cpus parsed */
     struct hostmetrics_reading prev, cur;
     int have_prev;
-    int down;                      /* warned that it does not answer */
+    int down;                      /* the last scrape failed */
+    int warned_down;               /* said so (once per run) */
+    int warned_up;                 /* said it answers again (once per run) */
     int warned_empty;              /* warned that it has no exporter metrics */
 };
 
@@ -71,8 +73,9 @@ static void note(struct endpoint *e, const char *fmt, ...)
 
 static void failed(struct endpoint *e, const char *why)
 {
-    if (!e->down)
-        note(e, "%s; its resources are not measured until it answers (the run goes on)", why);
+    if (!e->down && !e->warned_down)   /* once per run: a flapping endpoint is not a line a scrape */
+        note(e, "%s; its resources are not measured while it does not answer (the run goes on)", why);
+    e->warned_down |= !e->down;
     e->down = 1;
     e->have_prev = 0;   /* a gap: the next answer starts the rates afresh */
 }
@@ -133,8 +136,10 @@ static void reading_done(struct endpoint *e)
         e->warned_empty = 1;
         return;
     }
-    if (e->down)
-        note(e, "answers again");
+    if (e->down && !e->warned_up) {
+        note(e, "answers again (later gaps are not reported)");
+        e->warned_up = 1;
+    }
     e->down = 0;
     if (e->have_prev) {
         struct store_target_metrics row;

@@ -5,7 +5,8 @@
  * {instance="..."}), which carry the server's own sample times. Each reply becomes a reading
  * (hostmetrics.h); from the second on, the rates since the previous one go to the caller as a
  * row. An endpoint that does not answer (or answers without exporter metrics) is one warning
- * through the note callback, and one more when it answers again; the run never stops for it.
+ * through the note callback, and one more the first time it answers again; the run never stops
+ * for it.
  * https endpoints are pinned by certificate fingerprint before any request byte (and any bearer
  * token) is sent. Loop thread only. */
 #ifndef SESSMAX_SCRAPE_H
