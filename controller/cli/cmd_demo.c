@@ -43,6 +43,7 @@ struct demo {
     unsigned users;                /* simhost's --users: enough for every session's user name */
     char fingerprint[200];
     uint16_t port;
+    uint16_t metrics_port;         /* simhost's --metrics-listen (its own node_exporter-style metrics); 0 none */
     pid_t simhost;
 };
 
@@ -123,7 +124,10 @@ static void child_simhost(const struct demo *d)
     snprintf(state, sizeof state, "%s/simhost", d->out);
     snprintf(users, sizeof users, "%u", d->users);
     snprintf(scale, sizeof scale, "%.17g", d->work_scale);
-    char *argv[] = { bin, "--listen", listen, "--users", users, "--work-scale", scale, "--state-dir", state, NULL };
+    char metrics[64];
+    snprintf(metrics, sizeof metrics, "127.0.0.1:%u", d->metrics_port);
+    char *argv[] = { bin, "--listen", listen, "--users", users, "--work-scale", scale, "--state-dir", state,
+                     d->metrics_port ? "--metrics-listen" : NULL, metrics, NULL };
     agentspawn_exec(bin, argv);
 }
 
@@ -197,6 +201,21 @@ static void keep_off_target(const char *agent_cpus)
         printf("sessmax demo: controller pinned to CPU %s (the agents' CPUs)\n", agent_cpus);
 }
 
+/* The run scrapes simhost's own metrics (unless the plan names exporters of its own), so the demo
+ * says which resource ran out at the knee. */
+static void scrape_simhost(struct plan *p, const struct demo *d)
+{
+    struct plan_metrics *m = &p->target.metrics;
+    char url[64];
+    if (!d->metrics_port || m->n)
+        return;
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/metrics", d->metrics_port);
+    if (!(m->ep[0].url = strdup(url)))
+        return;
+    m->ep[0].interval_us = 2000000;
+    m->n = 1;
+}
+
 /* Points the plan at the live simhost: its port, its certificate pinned. */
 static void retarget(struct plan *p, const struct demo *d)
 {
@@ -247,6 +266,8 @@ static int demo(int argc, char **argv)
         return EX_OSERR;
     }
     d.port = (uint16_t)port;
+    int mport = hostport_free_loopback();
+    d.metrics_port = mport > 0 && mport != port ? (uint16_t)mport : 0;
     struct plan_target_local *tl = &pc.plan->target.local;
     uint32_t percent = tl->cpu_percent ? tl->cpu_percent : 100;
     d.cpus = tl->cpus ? tl->cpus : "1";
@@ -281,6 +302,15 @@ static int demo(int argc, char **argv)
         return EX_UNAVAILABLE;
     }
     retarget(pc.plan, &d);
+    scrape_simhost(pc.plan, &d);
+    if (!tl->cgroup && !tl->process) {   /* no quota group: simhost is sampled by its pid (targetproc.h) */
+        char pid[24];
+        snprintf(pid, sizeof pid, "%ld", (long)d.simhost);
+        tl->process = strdup(pid);
+        if (!tl->cpus)
+            tl->cpus = strdup(d.cpus);
+        tl->set = 1;
+    }
     keep_off_target(pc.plan->agents.cpus);
     snprintf(db, sizeof db, "%s/results.db", d.out);
     snprintf(report, sizeof report, "%s/report.html", d.out);

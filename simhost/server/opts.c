@@ -21,7 +21,7 @@ void sim_opts_usage(void)
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off|probe-eof]\n"
-          "                       [--io-fairshare on|off] [--ignore-logoff]\n"
+          "                       [--io-fairshare on|off] [--ignore-logoff] [--metrics-listen HOST:PORT]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "       sessmax-simhost --predict --plan PLAN.yaml --cpus C   (the smax of that plan's ramp)\n"
           "                       [--work-scale X] [--state-dir DIR] [--session-loops N]\n"
@@ -85,7 +85,7 @@ enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
     O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_CODEC, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
     O_IO_FAIRSHARE, O_IGNORE_LOGOFF, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
-    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN, O_SESSION_LOOPS,
+    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN, O_SESSION_LOOPS, O_METRICS_LISTEN,
 };
 
 static const struct option LONGOPTS[] = {
@@ -122,6 +122,7 @@ static const struct option LONGOPTS[] = {
     { "measure", required_argument, NULL, O_MEASURE },
     { "plan", required_argument, NULL, O_PLAN },
     { "session-loops", required_argument, NULL, O_SESSION_LOOPS },
+    { "metrics-listen", required_argument, NULL, O_METRICS_LISTEN },
     { NULL, 0, NULL, 0 },
 };
 
@@ -197,6 +198,7 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
     case O_USERS_FILE: o->users_file = v; return 0;
     case O_EVENT_LOG: o->event_log = v; return 0;
     case O_INPUT_LOG: o->input_log = v; return 0;
+    case O_METRICS_LISTEN: o->metrics_listen = v; return 0;
     case O_PREDICT:   /* `--predict --plan PLAN`: getopt took "--plan" as the workload */
         o->predict = strcmp(v, "--plan") ? v : NULL;
         o->plan_next = !o->predict;

@@ -48,6 +48,7 @@ struct sim_opts {
     int ignore_logoff;           /* --ignore-logoff: `logoff` does nothing (a server whose logoff
                                     hangs), to test that clients do not count it as done */
     int calibrate_only;          /* --calibrate: print the cost table and exit */
+    const char *metrics_listen;  /* --metrics-listen HOST:PORT: own metrics in node_exporter's names (metrics.h) */
 };
 
 /* Returns 0 to run, 1 when help was printed, -1 with err on a usage error. */
