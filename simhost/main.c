@@ -59,7 +59,7 @@ int main(int argc, char **argv)
         sim_selfcheck_predict(&opts, &server.costs, stdout);
     int rc = 0;
     if (opts.plan)
-        rc = sim_ramp_plan_main(opts.plan, opts.cpus, &server.costs, stdout);
+        rc = sim_ramp_plan_main(opts.plan, opts.cpus, (unsigned)opts.ramp_to, &server.costs, stdout);
     else if (opts.predict) {
         struct sim_predict_args pa = { .path = opts.predict, .measure = opts.measure, .cpus = opts.cpus,
                                        .offset_ms = opts.threshold_offset_ms };
