@@ -36,5 +36,7 @@ to=$(sed -n 's/.*: ramping to \([0-9]*\) users .*/\1/p' <<<"$line")
 pred=$(sed -n 's/^predicted smax for the plan: \([0-9]*\) .*/\1/p' "$WORK/out/predict.txt")
 [ -n "$knee" ] && [ "$knee" = "$pred" ] || { echo "$line"; fail "the knee '$knee' is not the predictor's '$pred'"; }
 [ -n "$to" ] && [ $((to * 10)) -ge $((knee * 13)) ] || { echo "$line"; fail "ramping to '$to' is not 1.3x past the knee $knee"; }
-grep -q "^ramp: $to sessions over $to s on 1 agents" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "the run did not ramp $to sessions at 1 user/s"; }
+# the pre-flight logs the first user on before the ramp, which launches the other to - 1
+grep -q "^pre-flight: the first session logged on" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "no pre-flight logon"; }
+grep -q "^ramp: $((to - 1)) sessions over $to s on 1 agents" "$WORK/demo.log" || { cat "$WORK/demo.log"; fail "the run did not ramp $to sessions at 1 user/s"; }
 echo "demo_sizing: ok ($line)"
