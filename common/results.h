@@ -53,6 +53,12 @@ struct rec_sample {
     uint8_t ok;                        /* enum sample_status */
     uint8_t is_measure;
     char name[RESULTS_NAME_LEN];
+    /* The agent's own share of value_us (docs/scoring.md): from the moment the screen update that
+     * ended the timer reached the client's socket to the timer's end, µs; of a measure group, the
+     * weighted sum of its members' shares. Only when has_agent = 1 (the driver measures it, and the
+     * sample is ok or suspect); 0 and 0 otherwise. */
+    uint8_t has_agent;
+    uint32_t agent_us;
 };
 
 enum session_event_kind {

@@ -90,13 +90,17 @@ static void emit(void *ctx, const struct rec_sample *s)
         in->host.sink->sample(in->host.sink->ctx, s);
 }
 
-/* One sample that ended at monotonic end_us. */
-static void sample(struct interp *in, const char *name, int64_t value_us, uint64_t end_us, int ok)
+/* One sample that ended at monotonic end_us; share_us: the agent's share of it (UINT64_MAX: none). */
+static void sample(struct interp *in, const char *name, int64_t value_us, uint64_t end_us, int ok, uint64_t share_us)
 {
     uint64_t now = clock_now_us();
     struct rec_sample s = { .session = in->host.session_index, .loop = in->loops,
                             .t_us = clock_wall_us() - (now > end_us ? now - end_us : 0),
                             .value_us = value_us < 0 ? 0 : value_us, .ok = (uint8_t)ok };
+    if (share_us != UINT64_MAX && ok != SAMPLE_FAILED && in->host.ops->ready_us) {
+        s.has_agent = 1;
+        s.agent_us = share_us > UINT32_MAX ? UINT32_MAX : (uint32_t)share_us;
+    }
     snprintf(s.name, sizeof s.name, "%s", name);
     emit(in, &s);
     if (in->phase == PH_RUN && in->measures)
@@ -173,7 +177,7 @@ static void end_timer(struct interp *in, int ok, uint64_t end_us)
     cond_end(&in->cs[CS_TIMER]);
     cond_end(&in->cs[CS_FAIL]);
     memset(&in->cs[CS_FAIL], 0, sizeof in->cs[CS_FAIL]);   /* no stale `met` for the next timer */
-    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status);
+    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status, ok ? in->share_us[CS_TIMER] : UINT64_MAX);
     if (ok && in->host.shot_timers && in->loops == 0)
         interp_save_shot(in, name);
 }
@@ -186,6 +190,7 @@ static void prearm_wait(struct interp *in, const struct frame *f)
         return;
     struct screen_view buf;
     const struct workload_step *w = &f->steps[f->i + 1];
+    in->share_us[CS_WAIT] = 0;
     cond_begin(&in->cs[CS_WAIT], &w->wait, interp_view(in, &buf), clock_now_us());
     in->cs_active[CS_WAIT] = !in->cs[CS_WAIT].met;
     in->prearmed = w;
@@ -285,7 +290,7 @@ static int wait_step(struct interp *in, const struct workload_step *s)
         in->prearmed = NULL;
         if (in->cs[CS_WAIT].met)
             return 1;
-    } else if (cond_begin(&in->cs[CS_WAIT], &s->wait, interp_view(in, &buf), now)) {
+    } else if ((in->share_us[CS_WAIT] = 0, cond_begin(&in->cs[CS_WAIT], &s->wait, interp_view(in, &buf), now))) {
         return 1;
     }
     in->cs_active[CS_WAIT] = 1;
@@ -302,6 +307,7 @@ static void timer_step(struct interp *in, const struct workload_step *s)
     in->timer = s;
     in->timer_start_us = clock_now_us();
     in->timer_input_us = 0;
+    in->share_us[CS_TIMER] = in->share_us[CS_FAIL] = 0;
     cond_begin(&in->cs[CS_TIMER], &s->wait, interp_view(in, &buf), in->timer_start_us);
     in->cs_active[CS_TIMER] = !in->cs[CS_TIMER].met;
     in->cs_active[CS_FAIL] = 0;
@@ -509,7 +515,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         w = &in->wait_step->wait;
         snprintf(name, sizeof name, "wait.L%d", in->wait_step->line);
         cond_describe(&in->cs[CS_WAIT], cond, sizeof cond);
-        sample(in, name, (int64_t)w->timeout_us, now, 0);
+        sample(in, name, (int64_t)w->timeout_us, now, 0, UINT64_MAX);
         in->cs_active[CS_WAIT] = 0;
         cond_end(&in->cs[CS_WAIT]);
         in->wait_step = NULL;
@@ -572,9 +578,12 @@ void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
         in->echo[in->necho++ % ECHO_RING] = now - in->echo_probe_us;
         in->echo_probe_us = 0;
     }
+    uint64_t ready = in->host.ops->ready_us ? in->host.ops->ready_us(in->host.sess) : 0;
+    uint64_t share = ready && ready < now ? now - ready : 0;
     for (int i = 0; i < CS_COUNT; i++) {
         if (!in->cs_active[i] || !cond_wants_paint(&in->cs[i], rects, n))
             continue;
+        in->share_us[i] = share;
         if (in->phase == PH_LOGON)
             in->logon_paint_us = now;
         if (!fetched++)

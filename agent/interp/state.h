@@ -49,6 +49,10 @@ struct interp {
     const char *type_pos;
     struct cond_state cs[CS_COUNT];
     int cs_active[CS_COUNT];
+    /* The agent's share (driver_ops.ready_us) of the latest paint each condition state watched,
+     * which is the paint its condition holds at (a `stable` holds at its last paint); 0 from
+     * cond_begin, when no paint was involved. */
+    uint64_t share_us[CS_COUNT];
     const struct workload_step *wait_step;
     const struct workload_step *prearmed;  /* wait step armed at the input before it */
     const struct workload_step *timer;   /* running timer, or NULL */

@@ -16,6 +16,7 @@
 #include <freerdp/input.h>
 #include <winpr/synch.h>
 
+#include "agent/driver/rxstamp.h"
 #include "agent/driver/screen.h"
 #include "agent/engine/connector.h"
 #include "agent/engine/loopwatch.h"
@@ -162,12 +163,16 @@ static void fd_cb(evutil_socket_t fd, short what, void *arg)
     if (!s->inst || s->l.finish_pending)
         return;
     loopwatch_begin(&m);
+    /* what this call reads waited in the socket since the kernel stamped it (the agent's share of
+     * a response that ends in this call: docs/scoring.md); with nothing unread, since now */
+    s->ready_us = rxstamp_ready_us(s->sock_fd, clock_now_us());
     int ending = s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested;
     loop_sleep_enter(s->inst->context, ending, loopwatch_slept);
     wlog_logoff_expect(ending);
     BOOL ok = freerdp_check_event_handles(s->inst->context);
     wlog_logoff_expect(0);
     loop_sleep_leave();
+    s->ready_us = 0;
     loopwatch_end(&m, "freerdp_check_event_handles", s->l.index);
     if (!ok || freerdp_shall_disconnect(s->inst)) {
         disarm(s);
@@ -201,6 +206,9 @@ static void arm(struct rdp_session *s)
         s->ev[s->nev++] = ev;
     }
     s->sock_fd = n > 1 ? GetEventFileDescriptor(h[1]) : -1;
+    if (s->sock_fd >= 0 && rxstamp_enable(s->sock_fd) != 0)
+        log_ratelimited(LOG_INFO, "rxstamp", "session %u: no kernel receive timestamps on its socket (%s): its "
+                        "agent share is timed from the loop's callback", s->l.index, strerror(errno));
 }
 
 static void traffic_cb(evutil_socket_t fd, short what, void *arg)

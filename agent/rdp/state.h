@@ -36,6 +36,7 @@ struct rdp_session {
     struct event *ev[SESSION_MAX_HANDLES];
     int nev;
     int sock_fd;
+    uint64_t ready_us;                    /* in fd_cb: when the data it reads arrived (rxstamp.h); 0 outside */
     struct event *traffic_ev, *retry_ev;
     struct event *confirm_ev;              /* logoff steps done: waiting for the server's end */
     uint32_t frames;
