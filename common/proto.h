@@ -101,7 +101,8 @@ struct proto_ping {
     N(18, shot_timers, 1)               /* with --shot-dir: a PNG at the end of each first-loop timer */ \
     S(19, client, PROTO_TEXT_MAX)       /* external client: JSON (common/x11_preset.h); "" = builtin */ \
     N(20, ext_costs, 1)                 /* 1: send health as kind health_ext (external clients' costs) */ \
-    N(21, ext_capacity, 1)              /* 1: send it as health_cap (plus the capacity they allow) */
+    N(21, ext_capacity, 1)              /* 1: send it as health_cap (plus the capacity they allow) */ \
+    N(22, agent_share, 1)               /* 1: samples with the agent's share as sample_agent, health as health_sched */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
@@ -119,8 +120,12 @@ struct proto_start {
 /* PROTO_REC_HEALTH_EXT: a health record with the external clients' costs (the ext_ fields of
  * rec_health), sent instead of PROTO_REC_HEALTH only to a controller that set CONFIG ext_costs.
  * PROTO_REC_HEALTH_CAP: the same plus ext_capacity, instead of it when CONFIG ext_capacity is set. */
+/* PROTO_REC_SAMPLE_AGENT: a sample with its agent share (rec_sample.has_agent); PROTO_REC_HEALTH_SCHED:
+ * the fields of health_cap plus the scheduler figures (rec_health.has_sched). Both only to a
+ * controller that set CONFIG agent_share. */
 enum proto_record_kind { PROTO_REC_SAMPLE = 1, PROTO_REC_SESSION, PROTO_REC_TRAFFIC, PROTO_REC_HEALTH,
-                         PROTO_REC_HEALTH_EXT, PROTO_REC_HEALTH_CAP };
+                         PROTO_REC_HEALTH_EXT, PROTO_REC_HEALTH_CAP, PROTO_REC_SAMPLE_AGENT,
+                         PROTO_REC_HEALTH_SCHED };
 
 struct proto_record {
     enum proto_record_kind kind;

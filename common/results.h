@@ -113,6 +113,12 @@ struct rec_health {
     uint64_t rss_kb;
     struct rec_ext_costs ext;   /* external clients' costs; all 0 with the built-in engine */
     uint32_t ext_capacity;      /* sessions the agent can carry at these costs (0: not known yet) */
+    /* Over the interval since the last record, from the kernel's scheduler statistics
+     * (agent/engine/schedstat.h), when has_sched = 1: the loop thread's CPU and its run delay
+     * (runnable, waiting for a CPU), the run delay of all the agent's threads (1000 = one CPU's
+     * worth of the interval), and the loop thread's timeslices (about its wakeups). */
+    uint8_t has_sched;
+    uint32_t loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups;
 };
 
 struct result_sink {

@@ -89,6 +89,7 @@ struct link {
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
     int ext_costs;                 /* CONFIG ext_costs: health with external costs as health_ext */
     int ext_capacity;              /* CONFIG ext_capacity: as health_cap, with the capacity */
+    int agent_share;               /* CONFIG agent_share: sample_agent and health_sched records */
     struct x11_client client;      /* CONFIG `client` when it names an external client */
 };
 
@@ -161,7 +162,9 @@ oom:
 
 static void sink_sample(void *ctx, const struct rec_sample *s)
 {
-    struct proto_record r = { .kind = PROTO_REC_SAMPLE, .u.sample = *s };
+    const struct link *l = ctx;
+    struct proto_record r = { .kind = s->has_agent && l->agent_share ? PROTO_REC_SAMPLE_AGENT : PROTO_REC_SAMPLE,
+                              .u.sample = *s };
     add_record(ctx, &r);
 }
 
@@ -182,6 +185,13 @@ static void sink_health(void *ctx, const struct rec_health *h)
     struct link *l = ctx;
     enum proto_record_kind ext = l->ext_capacity ? PROTO_REC_HEALTH_CAP : PROTO_REC_HEALTH_EXT;
     struct proto_record r = { .kind = h->ext.sessions && l->ext_costs ? ext : PROTO_REC_HEALTH, .u.health = *h };
+    if (l->agent_share) {                   /* a superset of the other three: what they would not carry is 0 */
+        if (r.kind == PROTO_REC_HEALTH)
+            memset(&r.u.health.ext, 0, sizeof r.u.health.ext);
+        if (r.kind != PROTO_REC_HEALTH_CAP)
+            r.u.health.ext_capacity = 0;
+        r.kind = PROTO_REC_HEALTH_SCHED;
+    }
     add_record(ctx, &r);
 }
 
@@ -286,6 +296,7 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     }
     l->ext_costs = (int)c->ext_costs;
     l->ext_capacity = (int)c->ext_capacity;
+    l->agent_share = (int)c->agent_share;
     struct netprofile net;
     char host[64], nerr[512];
     netprofile_lan(&net);

@@ -131,6 +131,7 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->client = pc->client_json;
     c->ext_costs = pc->client_json && pc->client_json[0];   /* only then: older agents refuse tag 20 */
     c->ext_capacity = c->ext_costs;                         /* and tag 21 */
+    c->agent_share = 1;       /* tag 22: an agent older than it refuses the CONFIG (docs/protocol.md) */
     c->drives = pc->drives_text;
     c->max_loops = p->loops;
     c->logon_retries = p->logon_retries;

@@ -48,7 +48,7 @@ static int one(const char *dir, const char *name, const struct proto_msg *m, str
 /* One RECORDS frame with one record of each kind, appended to b. */
 static int add_records(struct proto_buf *b)
 {
-    struct proto_record r[6];
+    struct proto_record r[8];
     memset(r, 0, sizeof r);
     r[0].kind = PROTO_REC_SAMPLE;
     r[0].u.sample = (struct rec_sample){ .session = 3, .loop = 1, .t_us = 1000000000000000ull,
@@ -77,8 +77,19 @@ static int add_records(struct proto_buf *b)
     r[5].kind = PROTO_REC_HEALTH_CAP;       /* to a controller that set CONFIG ext_capacity */
     r[5].u.health = r[4].u.health;
     r[5].u.health.ext_capacity = 12;
+    r[6].kind = PROTO_REC_SAMPLE_AGENT;     /* to a controller that set CONFIG agent_share */
+    r[6].u.sample = r[0].u.sample;
+    r[6].u.sample.has_agent = 1;
+    r[6].u.sample.agent_us = 1800;
+    r[7].kind = PROTO_REC_HEALTH_SCHED;     /* likewise */
+    r[7].u.health = r[5].u.health;
+    r[7].u.health.has_sched = 1;
+    r[7].u.health.loop_cpu_permille = 420;
+    r[7].u.health.loop_delay_permille = 35;
+    r[7].u.health.delay_permille = 60;
+    r[7].u.health.loop_wakeups = 900;
     int rc = proto_records_begin(b, 7);
-    for (int i = 0; i < 6 && rc == 0; i++)
+    for (int i = 0; i < 8 && rc == 0; i++)
         rc = proto_records_add(b, &r[i]);
     proto_records_end(b);
     return rc == 0 && !b->oom ? 0 : -1;
