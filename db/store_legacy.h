@@ -16,5 +16,9 @@ extern const char STORE_LEGACY_SAMPLES_V7[];
 /* SQL that turns a current file's health table back into that of versions 2-8 (empty: no
  * external clients' costs), for tests that step a new file back to version 8 or below. */
 extern const char STORE_LEGACY_HEALTH_V8[];
+/* SQL that takes a current file's sample chunks (no agent share), `samples` view and health
+ * table (no scheduler figures) back to version 11; run it first when stepping a file back to
+ * version 11 or below with the chunks kept. */
+extern const char STORE_LEGACY_V11[];
 
 #endif
