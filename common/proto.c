@@ -125,7 +125,7 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
             put_u32(b, h->ext_capacity);
         if (r->kind == PROTO_REC_HEALTH_SCHED) {
             put_u8(b, h->has_sched); put_u32(b, h->loop_cpu_permille); put_u32(b, h->loop_delay_permille);
-            put_u32(b, h->delay_permille); put_u32(b, h->loop_wakeups);
+            put_u32(b, h->delay_permille); put_u32(b, h->loop_wakeups); put_u32(b, h->throttled_permille);
         }
         break;
     }
@@ -389,7 +389,7 @@ static void get_record(struct rd *r, struct proto_record *rec)
             h->ext_capacity = get_u32(r);
         if (rec->kind == PROTO_REC_HEALTH_SCHED) {
             h->has_sched = get_u8(r); h->loop_cpu_permille = get_u32(r); h->loop_delay_permille = get_u32(r);
-            h->delay_permille = get_u32(r); h->loop_wakeups = get_u32(r);
+            h->delay_permille = get_u32(r); h->loop_wakeups = get_u32(r); h->throttled_permille = get_u32(r);
             if (!r->bad && h->has_sched > 1) {
                 r->bad = 1;
                 r->why = "bad health record";

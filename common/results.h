@@ -116,9 +116,10 @@ struct rec_health {
     /* Over the interval since the last record, from the kernel's scheduler statistics
      * (agent/engine/schedstat.h), when has_sched = 1: the loop thread's CPU and its run delay
      * (runnable, waiting for a CPU), the run delay of all the agent's threads (1000 = one CPU's
-     * worth of the interval), and the loop thread's timeslices (about its wakeups). */
+     * worth of the interval), the loop thread's timeslices (about its wakeups), and the time the
+     * CFS quota of the agent's cgroup held it back (throttled; summed over CPUs). */
     uint8_t has_sched;
-    uint32_t loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups;
+    uint32_t loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups, throttled_permille;
 };
 
 struct result_sink {

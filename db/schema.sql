@@ -213,11 +213,13 @@ CREATE TABLE health (
     ext_xserver_pss_kb  INTEGER NOT NULL DEFAULT 0,
     -- Added in version 12 from the kernel scheduler statistics over the interval of the record: the
     -- CPU and run delay (runnable and waiting for a CPU) of the agent loop thread; the run delay of
-    -- all agent threads (per mille: 1000 = one CPU); the loop thread timeslices. NULL: not measured
+    -- all agent threads (per mille: 1000 = one CPU); the loop thread timeslices; the time the CFS
+    -- quota of the agent cgroup held it back (summed over CPUs). NULL: not measured
     loop_cpu_permille   INTEGER,
     loop_delay_permille INTEGER,
     delay_permille      INTEGER,
-    loop_wakeups        INTEGER
+    loop_wakeups        INTEGER,
+    throttled_permille  INTEGER
 );
 CREATE INDEX health_run_t ON health (run_id, t_us);
 

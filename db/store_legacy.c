@@ -144,4 +144,5 @@ const char STORE_LEGACY_V11[] =
     "ALTER TABLE health DROP COLUMN loop_cpu_permille;"
     "ALTER TABLE health DROP COLUMN loop_delay_permille;"
     "ALTER TABLE health DROP COLUMN delay_permille;"
-    "ALTER TABLE health DROP COLUMN loop_wakeups;";
+    "ALTER TABLE health DROP COLUMN loop_wakeups;"
+    "ALTER TABLE health DROP COLUMN throttled_permille;";

@@ -183,7 +183,8 @@ static const char MIGRATE_11_TO_12[] =
     "ALTER TABLE health ADD COLUMN loop_cpu_permille INTEGER;"
     "ALTER TABLE health ADD COLUMN loop_delay_permille INTEGER;"
     "ALTER TABLE health ADD COLUMN delay_permille INTEGER;"
-    "ALTER TABLE health ADD COLUMN loop_wakeups INTEGER;";
+    "ALTER TABLE health ADD COLUMN loop_wakeups INTEGER;"
+    "ALTER TABLE health ADD COLUMN throttled_permille INTEGER;";
 
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2, NULL },

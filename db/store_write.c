@@ -25,8 +25,8 @@ static const char *const stmt_sql[STMT__COUNT] = {
     [STMT_HEALTH] = "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
                     " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb, ext_sessions, ext_cpu_permille,"
                     " ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb,"
-                    " loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups)"
-                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+                    " loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups, throttled_permille)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
     [STMT_TARGET_LOAD] = "INSERT INTO target_load (run_id, t_us, cpus, target_permille, others_permille)"
                          " VALUES (?1, ?2, ?3, ?4, ?5)",
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
@@ -504,6 +504,7 @@ int store_add_health(struct store *st, int64_t run_id, int64_t agent, const stru
         sqlite3_bind_int64(s, 18, h->loop_delay_permille);
         sqlite3_bind_int64(s, 19, h->delay_permille);
         sqlite3_bind_int64(s, 20, h->loop_wakeups);
+        sqlite3_bind_int64(s, 21, h->throttled_permille);
     }
     return run(st, s, "cannot insert a health record") == 0 ? batch_row(st) : -1;
 }

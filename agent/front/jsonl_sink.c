@@ -177,11 +177,12 @@ static void on_health(void *ctx, const struct rec_health *h)
                                "ext_xserver_rss_kb", (json_int_t)h->ext.xserver_rss_kb,
                                "ext_xserver_pss_kb", (json_int_t)h->ext.xserver_pss_kb));
     if (rec && h->has_sched)
-        json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I}",
+        json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I, s:I}",
                                "loop_cpu_permille", (json_int_t)h->loop_cpu_permille,
                                "loop_delay_permille", (json_int_t)h->loop_delay_permille,
                                "delay_permille", (json_int_t)h->delay_permille,
-                               "loop_wakeups", (json_int_t)h->loop_wakeups));
+                               "loop_wakeups", (json_int_t)h->loop_wakeups,
+                               "throttled_permille", (json_int_t)h->throttled_permille));
     put_line(j, rec);
     if (h->ext.sessions && h->ext.sessions >= j->ext_peak.ext.sessions)
         j->ext_peak = *h;

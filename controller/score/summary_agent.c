@@ -35,12 +35,15 @@ void summary_agent_samples(uint32_t *share, size_t n, size_t unmeasured, struct 
 
 void summary_agent_health(const struct summary_input *in, struct summary *out)
 {
-    double cpu = 0, delay = 0, all = 0, proc = 0;
+    double cpu = 0, delay = 0, all = 0, proc = 0, thr = 0;
     size_t n = 0;
+    out->sched_seen = 0;
     for (size_t i = 0; i < in->health_count; i++) {
         const struct rec_health *h = &in->health[i].h;
+        out->sched_seen += h->has_sched;
         if (!h->has_sched || !h->sessions_active)
             continue;
+        thr += h->throttled_permille;
         cpu += h->loop_cpu_permille;
         delay += h->loop_delay_permille;
         all += h->delay_permille;
@@ -52,4 +55,5 @@ void summary_agent_health(const struct summary_input *in, struct summary *out)
     out->loop_delay_pct = n ? delay / (double)n / 10.0 : NAN;
     out->agent_delay_pct = n ? all / (double)n / 10.0 : NAN;
     out->agent_proc_cpu_pct = n ? proc / (double)n / 10.0 : NAN;
+    out->throttled_pct = n ? thr / (double)n / 10.0 : NAN;
 }

@@ -17,9 +17,9 @@
  * (shares above out->config.params.agent_delay_max_ms). Sorts `share`. */
 void summary_agent_samples(uint32_t *share, size_t n, size_t unmeasured, struct summary *out);
 
-/* From in->health: out->sched_records (records with scheduler figures and a session active) and
- * their means loop_cpu_pct, loop_delay_pct, agent_delay_pct, agent_proc_cpu_pct (100 = one CPU; NaN
- * when there is none). */
+/* From in->health: out->sched_seen (records with scheduler figures), sched_records (those with a
+ * session active) and their means loop_cpu_pct, loop_delay_pct, agent_delay_pct,
+ * agent_proc_cpu_pct, throttled_pct (100 = one CPU; NaN when there is none). */
 void summary_agent_health(const struct summary_input *in, struct summary *out);
 
 #endif

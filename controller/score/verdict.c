@@ -111,7 +111,12 @@ static void share_cause(const struct summary *s, char *buf, size_t len)
         return;
     }
     double need = s->loop_cpu_pct + s->loop_delay_pct;
-    if (need >= VERDICT_OWN_WORK_PCT)
+    if (s->throttled_pct >= VERDICT_RUN_DELAY_PCT)
+        snprintf(buf, len, "the agent's own work: it needed more CPU than its cgroup's quota allows (held back "
+                 "%.0f %% of the time; its loop thread on a CPU %.0f %%, waiting %.0f %%) for up to %u sessions; "
+                 "give the agent more CPU or fewer sessions", s->throttled_pct, s->loop_cpu_pct, s->loop_delay_pct,
+                 s->agent_sessions_max);
+    else if (need >= VERDICT_OWN_WORK_PCT)
         snprintf(buf, len, "the agent's own work: its loop thread needed %.0f %% of a CPU (on one %.0f %%, "
                  "waiting %.0f %%) for up to %u sessions; give the agent more CPU or fewer sessions", need,
                  s->loop_cpu_pct, s->loop_delay_pct, s->agent_sessions_max);
@@ -133,6 +138,14 @@ static void agent_gate(const struct summary *s, struct verdict *v)
 {
     const struct score_params *p = &s->config.params;
     char rule[THRESHOLD_TEXT_LEN], what[96], cause[256];
+    char lag[48] = "";
+    if (isfinite(s->lag_p99_ms))
+        snprintf(lag, sizeof lag, "; loop lag p99 %.1f ms", s->lag_p99_ms);
+    if (!s->agent_samples && !s->agent_unmeasured && s->sched_seen) {
+        add(v, "agent_share (nothing to judge)", NAN, VERDICT_PASS, "no ok sample to judge, so the agent's share "
+            "cannot change a score%s", lag);
+        return;
+    }
     if (!s->agent_samples) {
         snprintf(rule, sizeof rule, "lag_p99_ms <= %g (no agent share)", p->lag_p99_max_ms);
         if (isnan(s->lag_p99_ms))
@@ -149,9 +162,6 @@ static void agent_gate(const struct summary *s, struct verdict *v)
     double ref = share_yardstick(s, what, sizeof what);
     double limit_ms = ref * p->agent_share_max_pct / 100.0;
     double delayed_pct = 100.0 * (double)s->agent_delayed / (double)s->agent_samples;
-    char lag[48] = "";
-    if (isfinite(s->lag_p99_ms))
-        snprintf(lag, sizeof lag, "; loop lag p99 %.1f ms", s->lag_p99_ms);
     if (isnan(ref)) {
         add(v, rule, s->agent_mean_ms, VERDICT_PASS, "agent share of %zu samples: mean %.1f ms, p95 %.1f ms; "
             "not judged (no baseline to compare with)%s", s->agent_samples, s->agent_mean_ms, s->agent_p95_ms, lag);

@@ -97,7 +97,7 @@ static void fill_records(struct proto_record r[4])
     r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000 };
     r[3].kind = PROTO_REC_HEALTH;
     r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, { 0, 0, 0, 0, 0, 0 }, 0,
-                                         0, 0, 0, 0, 0 };
+                                         0, 0, 0, 0, 0, 0 };
 }
 
 /* Ends the RECORDS frame being built in b and decodes it into out; the test stops unless it decodes. */
@@ -137,7 +137,7 @@ static void test_proto__health_ext(void)
 {
     struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_EXT }, { .kind = PROTO_REC_HEALTH } };
     r[0].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456,
-                                         { 5, 66, 1u << 20, 75000, 115000, 74000 }, 0, 0, 0, 0, 0, 0 };
+                                         { 5, 66, 1u << 20, 75000, 115000, 74000 }, 0, 0, 0, 0, 0, 0, 0 };
     r[1].u.health = r[0].u.health;
     struct proto_buf b = { 0 };
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
@@ -167,7 +167,8 @@ static void test_proto__agent_share(void)
     r[1].u.sample = r[0].u.sample;
     r[2].u.health = (struct rec_health){ .t_us = 11, .sessions_active = 20, .ext_capacity = 3, .has_sched = 1,
                                          .loop_cpu_permille = 640, .loop_delay_permille = 310,
-                                         .delay_permille = 330, .loop_wakeups = 4000 };
+                                         .delay_permille = 330, .loop_wakeups = 4000,
+                                         .throttled_permille = 250 };
     r[3].u.health = r[2].u.health;
     struct proto_buf b = { 0 };
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
