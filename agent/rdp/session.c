@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <event2/event.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ static void disarm(struct rdp_session *s)
         event_free(s->ev[i]);
     s->nev = 0;
     s->sock_fd = -1;
+    s->reread_fd = -1;
 }
 
 /* Disconnecting and freeing an instance takes milliseconds (tens at worst): it runs on a
@@ -164,14 +166,20 @@ static void fd_cb(evutil_socket_t fd, short what, void *arg)
         return;
     loopwatch_begin(&m);
     /* what this call reads waited in the socket since the kernel stamped it (the agent's share of
-     * a response that ends in this call: docs/scoring.md); with nothing unread, since now */
+     * a response that ends in this call: docs/scoring.md); with nothing unread, since now; and
+     * bytes FreeRDP read earlier and still holds (it processes a bounded amount per call and sets
+     * its reread event for the rest) since the call that found them */
     s->ready_us = rxstamp_ready_us(s->sock_fd, clock_now_us());
+    if (s->carry_us && s->carry_us < s->ready_us)
+        s->ready_us = s->carry_us;
     int ending = s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested;
     loop_sleep_enter(s->inst->context, ending, loopwatch_slept);
     wlog_logoff_expect(ending);
     BOOL ok = freerdp_check_event_handles(s->inst->context);
     wlog_logoff_expect(0);
     loop_sleep_leave();
+    struct pollfd more = { .fd = s->reread_fd, .events = POLLIN };
+    s->carry_us = s->reread_fd >= 0 && poll(&more, 1, 0) > 0 ? s->ready_us : 0;
     s->ready_us = 0;
     loopwatch_end(&m, "freerdp_check_event_handles", s->l.index);
     if (!ok || freerdp_shall_disconnect(s->inst)) {
@@ -206,6 +214,8 @@ static void arm(struct rdp_session *s)
         s->ev[s->nev++] = ev;
     }
     s->sock_fd = n > 1 ? GetEventFileDescriptor(h[1]) : -1;
+    s->reread_fd = n > 1 ? GetEventFileDescriptor(h[0]) : -1;   /* FreeRDP 2: transport's reread event first */
+    s->carry_us = 0;
     if (s->sock_fd >= 0 && rxstamp_enable(s->sock_fd) != 0)
         log_ratelimited(LOG_INFO, "rxstamp", "session %u: no kernel receive timestamps on its socket (%s): its "
                         "agent share is timed from the loop's callback", s->l.index, strerror(errno));
@@ -285,7 +295,7 @@ static void connected(struct rdp_session *s)
     s->l.state = SESSION_ST_LOGON;
     s->in_frame = 0;
     s->nframe_rects = 0;
-    s->sock_fd = -1;
+    s->sock_fd = s->reread_fd = -1;
     arm(s);
     /* FreeRDP 2.11 reads TLS with read-ahead and returns from its connect loop at the PDU that
      * makes the session active: PDUs the server sent right behind it (a desktop's first frame)
@@ -445,7 +455,7 @@ struct rdp_session *rdp_session_new(const struct session_host *h, const struct e
     static const struct session_life_ops ops = { .teardown = teardown_on_loop,
                                                  .evidence = failure_shot };
     int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
-    s->sock_fd = -1;
+    s->sock_fd = s->reread_fd = -1;
     s->job.work = connect_work;
     s->job.done = connect_done;
     s->traffic_ev = event_new(h->base, -1, EV_PERSIST, traffic_cb, s);
