@@ -54,13 +54,17 @@ static void disarm(struct rdp_session *s)
 struct teardown_job {
     struct connector_job job;
     freerdp *inst;
+    char drive_dir[4096];        /* the session's client drives to remove after it ("": none) */
 };
 
+/* The instance goes first: its drive device may still hold the files open. Removing what the
+ * server wrote (a 300 MB copy) takes tens of ms of file-system work, which stays off the loop. */
 static void teardown_work(struct connector_job *j)
 {
     struct teardown_job *t = (struct teardown_job *)j;
     rdp_connect_free_instance(t->inst, 1);
     t->inst = NULL;
+    drives_session_cleanup(t->drive_dir);
 }
 
 static void teardown_done(struct connector_job *j)
@@ -68,18 +72,24 @@ static void teardown_done(struct connector_job *j)
     free(j);
 }
 
-static void release_instance(struct rdp_session *s, int on_loop)
+/* Frees the instance, then removes drive_dir when it is not NULL (the session's end). */
+static void release_instance(struct rdp_session *s, int on_loop, const char *drive_dir)
 {
     freerdp *inst = s->inst;
     struct teardown_job *t = NULL;
     s->inst = NULL;
-    if (!inst)
+    if (inst)
+        ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
+    if (!inst && (!drive_dir || !drive_dir[0]))
         return;
-    ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
     if (!on_loop || !(t = calloc(1, sizeof *t))) {
-        rdp_connect_free_instance(inst, 1);
+        if (inst)
+            rdp_connect_free_instance(inst, 1);
+        if (drive_dir)
+            drives_session_cleanup(drive_dir);
         return;
     }
+    snprintf(t->drive_dir, sizeof t->drive_dir, "%s", drive_dir ? drive_dir : "");
     t->inst = inst;
     t->job.work = teardown_work;
     t->job.done = teardown_done;
@@ -102,9 +112,8 @@ static void teardown(struct rdp_session *s, int on_loop)
         event_del(s->retry_ev);
     if (s->confirm_ev)
         event_del(s->confirm_ev);
-    release_instance(s, on_loop);
+    release_instance(s, on_loop, s->drive_dir);   /* what the server wrote goes; shared files stay */
     session_life_wipe_password(&s->l);
-    drives_session_cleanup(s->drive_dir);   /* what the server wrote goes; shared files stay */
     s->drive_dir[0] = '\0';
 }
 
@@ -344,8 +353,9 @@ static void connect_work(struct connector_job *j)
     if (rdp_settings_push(inst->settings, s->l.h->cfg, s->l.user, s->l.password) != 0)
         goto fail;
     if (s->l.wl && s->l.wl->ndrives) {
-        char err[512];
-        if ((!s->drive_dir[0] && drives_session_setup(s->l.h->cfg->config_dir, s->l.wl, s->l.index, s->drive_dir,
+        char err[512] = "";
+        if ((!s->drive_dir[0] && drives_prepare(s->l.h->cfg->config_dir, s->l.wl, err, sizeof err) != 0) ||
+            (!s->drive_dir[0] && drives_session_setup(s->l.h->cfg->config_dir, s->l.wl, s->l.index, s->drive_dir,
                                                       sizeof s->drive_dir, err, sizeof err) != 0) ||
             drives_apply(inst->settings, s->l.wl, s->drive_dir) != 0) {
             log_ratelimited(LOG_ERROR, "drives", "session %u: client drives: %s", s->l.index, err);
@@ -385,7 +395,7 @@ static void connect_again(struct rdp_session *s)
     disarm(s);
     if (s->traffic_ev)
         event_del(s->traffic_ev);
-    release_instance(s, 1);
+    release_instance(s, 1, NULL);              /* the drives stay for the next attempt */
     s->l.state = SESSION_ST_CONNECTING;
     s->attempts = 0;
     s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
