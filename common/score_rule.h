@@ -43,7 +43,7 @@ struct score_params {
     double lag_p99_max_ms;          /* 50: loop lag p99 above it makes a run inconclusive that has no
                                        agent share measured (results of older agents) */
     /* The launcher-health gate (docs/scoring.md): the agent's own share of the scored samples */
-    double agent_share_max_pct;     /* 5: their mean share above this % of the baseline */
+    double agent_share_max_pct;     /* 5: their mean share above this % of the threshold */
     double agent_delay_max_ms;      /* 100: a sample whose share is above it is delayed ... */
     double agent_delayed_max_pct;   /* 5: ... and more than this % of them delayed, inconclusive */
 };

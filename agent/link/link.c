@@ -83,7 +83,7 @@ struct link {
     uint32_t grace_ms;
     uint64_t lost_us;              /* when the link broke (clock_now_us); 0 while connected */
     unsigned attempts;
-    uint64_t produced[PROTO_REC_HEALTH_CAP + 1];   /* records the engine produced, by kind */
+    uint64_t produced[PROTO_REC_HEALTH_SCHED + 1]; /* records the engine produced, by kind */
     uint8_t *started;              /* bitmap of session indexes already started */
     size_t started_len;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
@@ -653,10 +653,12 @@ int link_main(int argc, char **argv)
     event_base_dispatch(l.base);
     rc = l.exit_code;
     log_info("results produced: %llu samples, %llu session events, %llu traffic and %llu health records; "
-             "%zu batches not acknowledged", (unsigned long long)l.produced[PROTO_REC_SAMPLE],
+             "%zu batches not acknowledged",
+             (unsigned long long)(l.produced[PROTO_REC_SAMPLE] + l.produced[PROTO_REC_SAMPLE_AGENT]),
              (unsigned long long)l.produced[PROTO_REC_SESSION], (unsigned long long)l.produced[PROTO_REC_TRAFFIC],
              (unsigned long long)(l.produced[PROTO_REC_HEALTH] + l.produced[PROTO_REC_HEALTH_EXT] +
-                                   l.produced[PROTO_REC_HEALTH_CAP]), outbox_frames(l.ob));
+                                   l.produced[PROTO_REC_HEALTH_CAP] + l.produced[PROTO_REC_HEALTH_SCHED]),
+             outbox_frames(l.ob));
 out:
     teardown(&l);
     OPENSSL_cleanse(token, strlen(token));

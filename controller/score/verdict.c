@@ -83,14 +83,16 @@ static void focus_validity(const struct summary *s, struct verdict *v, const cha
             s->config.focus, ok, bad, needed, failed);
 }
 
-/* The samples' yardstick for the agent's share: the baseline, or for a run without one the
- * median of the judged timer (the focus timer of a single-user diagnosis, else the measure
- * group); NaN when there is none. `what` names it. */
+/* The samples' yardstick for the agent's share: the threshold the index is compared with
+ * (baseline + threshold_offset_ms: a share is a part of it that could move the crossing, and the
+ * offset keeps a run of very short actions from being judged on microseconds), or for a run
+ * without one the median of the judged timer (the focus timer of a single-user diagnosis, else
+ * the measure group); NaN when there is none. `what` names it. */
 static double share_yardstick(const struct summary *s, char *what, size_t len)
 {
-    if (s->score.status == SCORE_OK && isfinite(s->score.baseline_ms)) {
-        snprintf(what, len, "the baseline %.0f ms", s->score.baseline_ms);
-        return s->score.baseline_ms;
+    if (s->score.status == SCORE_OK && isfinite(s->score.threshold_ms)) {
+        snprintf(what, len, "the threshold %.0f ms", s->score.threshold_ms);
+        return s->score.threshold_ms;
     }
     const char *name = verdict_judges_focus(s) ? s->config.focus : s->measure;
     for (size_t i = 0; i < s->timer_count; i++)

@@ -3,7 +3,7 @@
  * Validity first: too few samples for a baseline (or, for a single-user diagnosis with a focus:
  * timer and no measure group, of the focus timer), stuck sessions above score.stuck_max_pct, a
  * lost agent, or an agent share of the judged samples that could change the score (its mean above
- * score.agent_share_max_pct of the baseline, or more than score.agent_delayed_max_pct of them
+ * score.agent_share_max_pct of the threshold, or more than score.agent_delayed_max_pct of them
  * over score.agent_delay_max_ms; the reason says whether other processes held the agent's CPU or
  * its own work did; results without a share fall back to loop lag p99 above
  * score.lag_p99_max_ms, labelled so) make the run inconclusive (the figures cannot be trusted),

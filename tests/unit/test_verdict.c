@@ -65,11 +65,11 @@ static int setup(void)
     run_empty = fixture_write_run(st, &f, NULL);
     struct fixture_run g = { "share", "tcp", "sim", "lan", 60, 1000, 0, 0, 80000, { NULL }, 0, 0 };
     static const struct fixture_agent agents[] = {
-        { 2000, 1, 50, 300, 0 },        /* 2 ms of ~850: passes, whatever the 80 ms loop lag */
-        { 60000, 1, 50, 300, 0 },       /* 60 ms, the loop thread mostly waiting: other processes */
-        { 60000, 1, 900, 50, 0 },       /* 60 ms, the loop thread on a CPU nearly all the time */
-        { 60000, 1, 20, 700, 600 },     /* 60 ms, held back by its cgroup's quota */
-        { 60000, 0, 0, 0, 0 },          /* 60 ms, no scheduler figures */
+        { 2000, 1, 50, 300, 0 },        /* 2 ms of a ~1850 ms threshold: passes, whatever the loop lag */
+        { 120000, 1, 50, 300, 0 },      /* 120 ms, the loop thread mostly waiting: other processes */
+        { 120000, 1, 900, 50, 0 },      /* 120 ms, the loop thread on a CPU nearly all the time */
+        { 120000, 1, 20, 700, 600 },    /* 120 ms, held back by its cgroup's quota */
+        { 120000, 0, 0, 0, 0 },         /* 120 ms, no scheduler figures */
     };
     int64_t *runs[] = { &run_share_ok, &run_share_others, &run_share_own, &run_share_quota, &run_share_unknown };
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
@@ -408,7 +408,7 @@ static void test_verdict__share_small_passes(void)
     summary_free(&s);
 }
 
-/* A share above 5 % of the baseline makes the run inconclusive, and the reason says why: the
+/* A share above 5 % of the threshold makes the run inconclusive, and the reason says why: the
  * loop thread waiting for a CPU it did not need much of is other processes; needing nearly a
  * whole CPU, or more than its cgroup's quota, is the agent's own work. */
 static void test_verdict__share_large_names_the_cause(void)
@@ -423,14 +423,14 @@ static void test_verdict__share_large_names_the_cause(void)
         struct summary s;
         struct verdict v;
         CU_ASSERT_EQUAL(verdict_of(*cases[i].run, &s, &v), VERDICT_INCONCLUSIVE);
-        CU_ASSERT_TRUE(has_reason(&v, "the agent's share could change the score: mean 60.0 ms"));
+        CU_ASSERT_TRUE(has_reason(&v, "the agent's share could change the score: mean 120.0 ms"));
         CU_ASSERT_TRUE(has_reason(&v, cases[i].why));
         CU_ASSERT_FALSE(has_reason(&v, "loop lag"));
         summary_free(&s);
     }
 }
 
-/* With the mean allowed up to 100 % of the baseline, the samples each delayed over
+/* With the mean allowed up to 100 % of the threshold, the samples each delayed over
  * agent_delay_max_ms still make the run inconclusive; a bound above them passes it. */
 static void test_verdict__share_delayed_samples(void)
 {
@@ -449,7 +449,7 @@ static void test_verdict__share_delayed_samples(void)
     CU_ASSERT_EQUAL(s.agent_delayed, s.agent_samples);
     CU_ASSERT_TRUE(has_reason(&v, "samples (100.0 %, limit 5 %) took the agent over 50 ms"));
     summary_free(&s);
-    c.params.agent_delay_max_ms = 60;                /* "over": 60 ms is not over 60 */
+    c.params.agent_delay_max_ms = 120;               /* "over": 120 ms is not over 120 */
     CU_ASSERT_EQUAL_FATAL(summary_load(st, run_share_own, &c, &s, err, sizeof err), 0);
     CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
     CU_ASSERT_EQUAL(v.kind, VERDICT_PASS);
