@@ -80,7 +80,7 @@ static void finish(struct interp *in, enum failure_reason reason, const char *de
     in->phase = PH_DONE;
     in->finish_reason = reason;
     snprintf(in->finish_detail, sizeof in->finish_detail, "%s", detail ? detail : "");
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }
 
 static void emit(void *ctx, const struct rec_sample *s)
@@ -177,7 +177,8 @@ static void end_timer(struct interp *in, int ok, uint64_t end_us)
     cond_end(&in->cs[CS_TIMER]);
     cond_end(&in->cs[CS_FAIL]);
     memset(&in->cs[CS_FAIL], 0, sizeof in->cs[CS_FAIL]);   /* no stale `met` for the next timer */
-    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status, ok ? in->share_us[CS_TIMER] : UINT64_MAX);
+    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status,
+           ok ? in->share_us[CS_TIMER] + in->timer_late_us : UINT64_MAX);
     if (ok && in->host.shot_timers && in->loops == 0)
         interp_save_shot(in, name);
 }
@@ -244,7 +245,7 @@ static int pop(struct interp *in)
     f->i = 0;
     if (in->host.max_loops && in->loops >= in->host.max_loops)
         in->loops_done = 1;                  /* step_cb reports it; no further loop starts */
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
     return 0;
 }
 
@@ -269,7 +270,7 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
         return 0;
     }
     if (*in->type_pos) {
-        interp_arm(in->ev_step, s->rate_us);
+        interp_arm_step(in, s->rate_us);
         return 0;
     }
     free(in->typed);
@@ -277,7 +278,7 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
     f->i++;
     if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
         return 1;
-    interp_arm(in->ev_step, s->rate_us);
+    interp_arm_step(in, s->rate_us);
     return 0;
 }
 
@@ -308,6 +309,7 @@ static void timer_step(struct interp *in, const struct workload_step *s)
     in->timer_start_us = clock_now_us();
     in->timer_input_us = 0;
     in->share_us[CS_TIMER] = in->share_us[CS_FAIL] = 0;
+    in->timer_late_us = 0;
     cond_begin(&in->cs[CS_TIMER], &s->wait, interp_view(in, &buf), in->timer_start_us);
     in->cs_active[CS_TIMER] = !in->cs[CS_TIMER].met;
     in->cs_active[CS_FAIL] = 0;
@@ -331,7 +333,7 @@ static int exec(struct interp *in, struct frame *f)
         return type_step(in, f, s);
     case WORKLOAD_STEP_THINK:
         f->i++;
-        interp_arm(in->ev_step, think_draw_us(&in->rng, s->think_min_us, s->think_max_us));
+        interp_arm_step(in, think_draw_us(&in->rng, s->think_min_us, s->think_max_us));
         return 0;
     case WORKLOAD_STEP_WAIT:
         if (!wait_step(in, s))
@@ -370,7 +372,7 @@ static int exec(struct interp *in, struct frame *f)
     if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
         return 1;
     if (s->pause_us) {
-        interp_arm(in->ev_step, s->pause_us);
+        interp_arm_step(in, s->pause_us);
         return 0;
     }
     return 1;
@@ -390,7 +392,7 @@ static void interp_begin_steps(struct interp *in, enum phase phase, const struct
     in->phase = phase;
     in->depth = 0;
     push(in, steps, n, 1, NULL);
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }
 
 /* From ev_step after the logon condition held: LOGON -> RUN, then on_logon(ok=1). Touches the
@@ -418,6 +420,10 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
     struct interp *in = arg;
     (void)fd;
     (void)what;
+    uint64_t now = clock_now_us();
+    if (in->timer && in->timer_input_us && !in->cs[CS_TIMER].met && in->step_due_us && now > in->step_due_us)
+        in->timer_late_us += now - in->step_due_us;     /* a later input of the timer went out late */
+    in->step_due_us = 0;
     if (in->phase == PH_LOGON && in->logon_met) {
         logon_enter_run(in);
         return;
@@ -450,7 +456,7 @@ static void on_met(struct interp *in, int which)
             in->blocked = BL_NONE;
             in->stack[in->depth - 1].i++;
             evtimer_del(in->ev_timeout);
-            interp_arm(in->ev_step, 0);
+            interp_arm_step(in, 0);
         }
         return;
     }
@@ -467,7 +473,7 @@ static void on_met(struct interp *in, int which)
         } else {
             end_timer(in, 1, in->cs[CS_TIMER].met_us);
         }
-        interp_arm(in->ev_step, 0);
+        interp_arm_step(in, 0);
     } else if (which == CS_FAIL) {
         in->cs_active[CS_TIMER] = 0;          /* pop() sees cs[CS_FAIL].met */
     }
@@ -533,7 +539,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         return;
     }
     interp_rearm_tick(in);
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }
 
 struct interp *interp_new(const struct workload *wl, const struct interp_host *host)

@@ -169,7 +169,8 @@ static void agent_gate(const struct summary *s, struct verdict *v)
             "not judged (no baseline to compare with)%s", s->agent_samples, s->agent_mean_ms, s->agent_p95_ms, lag);
         return;
     }
-    int share_bad = s->agent_mean_ms > limit_ms, delayed_bad = delayed_pct > p->agent_delayed_max_pct;
+    int share_bad = s->agent_mean_ms > limit_ms;
+    int delayed_bad = delayed_pct > p->agent_delayed_max_pct && s->agent_delayed >= VERDICT_DELAYED_MIN;
     if (!share_bad && !delayed_bad) {
         add(v, rule, s->agent_mean_ms, VERDICT_PASS, "agent share of the %zu ok samples: mean %.1f ms, p95 %.1f "
             "ms (limit %.1f ms, %g %% of %s); %.1f %% above %g ms (limit %g %%)%s", s->agent_samples,

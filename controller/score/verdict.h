@@ -35,6 +35,9 @@ enum verdict_kind { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_INCONCLUSIVE = 2
  * waiting, is other processes holding its CPU. */
 #define VERDICT_OWN_WORK_PCT 80.0
 #define VERDICT_RUN_DELAY_PCT 3.0
+/* Delayed samples (score.agent_delay_max_ms) judge a run from this many on: the index trims the
+ * extremes of each window, so one or two outliers among a few dozen samples cannot move it. */
+#define VERDICT_DELAYED_MIN 3
 
 struct verdict_item {
     char text[THRESHOLD_TEXT_LEN];   /* the threshold, or the validity rule */
