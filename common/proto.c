@@ -86,10 +86,13 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
 {
     put_u8(b, (uint8_t)r->kind);
     switch (r->kind) {
-    case PROTO_REC_SAMPLE: {
+    case PROTO_REC_SAMPLE:
+    case PROTO_REC_SAMPLE_AGENT: {
         const struct rec_sample *s = &r->u.sample;
         put_u32(b, s->session); put_u32(b, s->loop); put_u64(b, s->t_us); put_u64(b, (uint64_t)s->value_us);
         put_u8(b, s->ok); put_u8(b, s->is_measure); put_str(b, s->name);
+        if (r->kind == PROTO_REC_SAMPLE_AGENT)
+            put_u32(b, s->agent_us);
         break;
     }
     case PROTO_REC_SESSION: {
@@ -117,7 +120,8 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
     }
     case PROTO_REC_HEALTH:
     case PROTO_REC_HEALTH_EXT:
-    case PROTO_REC_HEALTH_CAP: {
+    case PROTO_REC_HEALTH_CAP:
+    case PROTO_REC_HEALTH_SCHED: {
         const struct rec_health *h = &r->u.health;
         put_u64(b, h->t_us); put_u32(b, h->sessions_active); put_u32(b, h->sessions_connecting);
         put_u32(b, h->lag_p50_us); put_u32(b, h->lag_p99_us); put_u32(b, h->lag_max_us);
@@ -127,8 +131,12 @@ static void put_record(struct proto_buf *b, const struct proto_record *r)
             put_u64(b, h->ext.client_rss_kb); put_u64(b, h->ext.client_pss_kb);
             put_u64(b, h->ext.xserver_rss_kb); put_u64(b, h->ext.xserver_pss_kb);
         }
-        if (r->kind == PROTO_REC_HEALTH_CAP)
+        if (r->kind == PROTO_REC_HEALTH_CAP || r->kind == PROTO_REC_HEALTH_SCHED)
             put_u32(b, h->ext_capacity);
+        if (r->kind == PROTO_REC_HEALTH_SCHED) {
+            put_u8(b, h->has_sched); put_u32(b, h->loop_cpu_permille); put_u32(b, h->loop_delay_permille);
+            put_u32(b, h->delay_permille); put_u32(b, h->loop_wakeups); put_u32(b, h->throttled_permille);
+        }
         break;
     }
     }
@@ -341,10 +349,15 @@ static void get_record(struct rd *r, struct proto_record *rec)
     memset(rec, 0, sizeof *rec);
     rec->kind = (enum proto_record_kind)get_u8(r);
     switch (rec->kind) {
-    case PROTO_REC_SAMPLE: {
+    case PROTO_REC_SAMPLE:
+    case PROTO_REC_SAMPLE_AGENT: {
         struct rec_sample *s = &rec->u.sample;
         s->session = get_u32(r); s->loop = get_u32(r); s->t_us = get_u64(r); s->value_us = (int64_t)get_u64(r);
         s->ok = get_u8(r); s->is_measure = get_u8(r); get_fixed(r, s->name, sizeof s->name);
+        if (rec->kind == PROTO_REC_SAMPLE_AGENT) {
+            s->has_agent = 1;
+            s->agent_us = get_u32(r);
+        }
         break;
     }
     case PROTO_REC_SESSION: {
@@ -386,7 +399,8 @@ static void get_record(struct rd *r, struct proto_record *rec)
     }
     case PROTO_REC_HEALTH:
     case PROTO_REC_HEALTH_EXT:
-    case PROTO_REC_HEALTH_CAP: {
+    case PROTO_REC_HEALTH_CAP:
+    case PROTO_REC_HEALTH_SCHED: {
         struct rec_health *h = &rec->u.health;
         h->t_us = get_u64(r); h->sessions_active = get_u32(r); h->sessions_connecting = get_u32(r);
         h->lag_p50_us = get_u32(r); h->lag_p99_us = get_u32(r); h->lag_max_us = get_u32(r);
@@ -396,8 +410,16 @@ static void get_record(struct rd *r, struct proto_record *rec)
             h->ext.client_rss_kb = get_u64(r); h->ext.client_pss_kb = get_u64(r);
             h->ext.xserver_rss_kb = get_u64(r); h->ext.xserver_pss_kb = get_u64(r);
         }
-        if (rec->kind == PROTO_REC_HEALTH_CAP)
+        if (rec->kind == PROTO_REC_HEALTH_CAP || rec->kind == PROTO_REC_HEALTH_SCHED)
             h->ext_capacity = get_u32(r);
+        if (rec->kind == PROTO_REC_HEALTH_SCHED) {
+            h->has_sched = get_u8(r); h->loop_cpu_permille = get_u32(r); h->loop_delay_permille = get_u32(r);
+            h->delay_permille = get_u32(r); h->loop_wakeups = get_u32(r); h->throttled_permille = get_u32(r);
+            if (!r->bad && h->has_sched > 1) {
+                r->bad = 1;
+                r->why = "bad health record";
+            }
+        }
         break;
     }
     default:

@@ -103,7 +103,8 @@ struct proto_ping {
     N(20, ext_costs, 1)                 /* 1: send health as kind health_ext (external clients' costs) */ \
     N(21, ext_capacity, 1)              /* 1: send it as health_cap (plus the capacity they allow) */ \
     N(22, logon_phases, 1)              /* 1: send each logon's phases (record kind logon) */          \
-    N(23, min_rtt, 1)                   /* 1: send traffic as traffic_rtt (plus the minimum RTT) */
+    N(23, min_rtt, 1)                   /* 1: send traffic as traffic_rtt (plus the minimum RTT) */ \
+    N(24, agent_share, 1)               /* 1: samples with the agent's share as sample_agent, health as health_sched */
 
 #define PROTO_CFG_STR_MEMBER(tag, name, max) char *name;
 #define PROTO_CFG_NUM_MEMBER(tag, name, max) uint32_t name;
@@ -123,10 +124,13 @@ struct proto_start {
  * PROTO_REC_HEALTH_CAP: the same plus ext_capacity, instead of it when CONFIG ext_capacity is set.
  * PROTO_REC_LOGON: a logon's phases (rec_logon), only to a controller that set CONFIG logon_phases.
  * PROTO_REC_TRAFFIC_RTT: a traffic record plus min_rtt_us, instead of PROTO_REC_TRAFFIC only to a
- * controller that set CONFIG min_rtt. */
+ * controller that set CONFIG min_rtt.
+ * PROTO_REC_SAMPLE_AGENT: a sample with its agent share (rec_sample.has_agent); PROTO_REC_HEALTH_SCHED:
+ * the fields of health_cap plus the scheduler figures (rec_health.has_sched). Both only to a
+ * controller that set CONFIG agent_share. */
 enum proto_record_kind { PROTO_REC_SAMPLE = 1, PROTO_REC_SESSION, PROTO_REC_TRAFFIC, PROTO_REC_HEALTH,
                          PROTO_REC_HEALTH_EXT, PROTO_REC_HEALTH_CAP, PROTO_REC_LOGON,
-                         PROTO_REC_TRAFFIC_RTT };
+                         PROTO_REC_TRAFFIC_RTT, PROTO_REC_SAMPLE_AGENT, PROTO_REC_HEALTH_SCHED };
 
 struct proto_record {
     enum proto_record_kind kind;

@@ -53,6 +53,12 @@ struct rec_sample {
     uint8_t ok;                        /* enum sample_status */
     uint8_t is_measure;
     char name[RESULTS_NAME_LEN];
+    /* The agent's own share of value_us (docs/scoring.md): from the moment the screen update that
+     * ended the timer reached the client's socket to the timer's end, µs; of a measure group, the
+     * weighted sum of its members' shares. Only when has_agent = 1 (the driver measures it, and the
+     * sample is ok or suspect); 0 and 0 otherwise. */
+    uint8_t has_agent;
+    uint32_t agent_us;
 };
 
 enum session_event_kind {
@@ -131,6 +137,13 @@ struct rec_health {
     uint64_t rss_kb;
     struct rec_ext_costs ext;   /* external clients' costs; all 0 with the built-in engine */
     uint32_t ext_capacity;      /* sessions the agent can carry at these costs (0: not known yet) */
+    /* Over the interval since the last record, from the kernel's scheduler statistics
+     * (agent/engine/schedstat.h), when has_sched = 1: the loop thread's CPU and its run delay
+     * (runnable, waiting for a CPU), the run delay of all the agent's threads (1000 = one CPU's
+     * worth of the interval), the loop thread's timeslices (about its wakeups), and the time the
+     * CFS quota of the agent's cgroup held it back (throttled; summed over CPUs). */
+    uint8_t has_sched;
+    uint32_t loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups, throttled_permille;
 };
 
 struct result_sink {

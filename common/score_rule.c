@@ -31,6 +31,9 @@ void score_params_default(struct score_params *p)
     p->min_samples = 0;
     p->stuck_max_pct = 1.0;
     p->lag_p99_max_ms = 50.0;
+    p->agent_share_max_pct = 5.0;
+    p->agent_delay_max_ms = 100.0;
+    p->agent_delayed_max_pct = 5.0;
 }
 
 int score_params_check(const struct score_params *p, char *err, size_t errlen)
@@ -54,6 +57,12 @@ int score_params_check(const struct score_params *p, char *err, size_t errlen)
         why = "stuck_max_pct must be between 0 and 100";
     else if (!(p->lag_p99_max_ms > 0))
         why = "lag_p99_max_ms must be above 0";
+    else if (!(p->agent_share_max_pct > 0 && p->agent_share_max_pct <= 100))
+        why = "agent_share_max_pct must be above 0 and at most 100";
+    else if (!(p->agent_delay_max_ms > 0))
+        why = "agent_delay_max_ms must be above 0";
+    else if (!(p->agent_delayed_max_pct >= 0 && p->agent_delayed_max_pct <= 100))
+        why = "agent_delayed_max_pct must be between 0 and 100";
     if (why)
         snprintf(err, errlen, "score: %s", why);
     return why ? -1 : 0;

@@ -40,7 +40,12 @@ struct score_params {
     uint32_t min_samples;           /* ok samples needed to score; 0 = baseline_count */
     /* validity (used by verdict.c, kept here so one JSON blob records everything) */
     double stuck_max_pct;           /* 1.0: more stuck sessions make the run inconclusive */
-    double lag_p99_max_ms;          /* 50: agent loop lag p99 above it makes the run inconclusive */
+    double lag_p99_max_ms;          /* 50: loop lag p99 above it makes a run inconclusive that has no
+                                       agent share measured (results of older agents) */
+    /* The launcher-health gate (docs/scoring.md): the agent's own share of the scored samples */
+    double agent_share_max_pct;     /* 5: their mean share above this % of the threshold */
+    double agent_delay_max_ms;      /* 100: a sample whose share is above it is delayed ... */
+    double agent_delayed_max_pct;   /* 5: ... and more than this % of them delayed, inconclusive */
 };
 
 /* Fills the documented defaults. */

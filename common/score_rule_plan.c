@@ -11,6 +11,7 @@ const struct score_rule_plan_field score_rule_plan_fields[] = {
     DBL(threshold_offset_ms, 0, 1e7), U32(window_base, 0, 1000000), DBL(window_frac, 0, 100),
     DBL(trim_frac, 0, 0.4999), U32(trim_min, 0, 1000000), U32(consecutive, 1, 1000000),
     U32(min_samples, 0, 1000000000), DBL(stuck_max_pct, 0, 100), DBL(lag_p99_max_ms, 0.001, 1e7),
+    DBL(agent_share_max_pct, 0.001, 100), DBL(agent_delay_max_ms, 0.001, 1e7), DBL(agent_delayed_max_pct, 0, 100),
 };
 const size_t score_rule_plan_nfields = sizeof score_rule_plan_fields / sizeof score_rule_plan_fields[0];
 
@@ -64,7 +65,7 @@ int score_rule_plan_read(const struct ydoc *doc, const struct ydoc_node *map, st
     static const char *const allowed[] = {
         "measure", "baseline_count", "baseline_drop", "threshold_offset_ms", "window_base",
         "window_frac", "trim_frac", "trim_min", "consecutive", "min_samples", "stuck_max_pct",
-        "lag_p99_max_ms", NULL,
+        "lag_p99_max_ms", "agent_share_max_pct", "agent_delay_max_ms", "agent_delayed_max_pct", NULL,
     };
     if (ydoc_check_keys(doc, map, allowed, "score", err, errlen) < 0)
         return -1;

@@ -5,7 +5,8 @@
  *
  *   score: {measure: vsi, baseline_count: 15, baseline_drop: 2, threshold_offset_ms: 1000,
  *           window_base: 5, window_frac: 0.4, trim_frac: 0.05, trim_min: 1, consecutive: 1,
- *           min_samples: 0, stuck_max_pct: 1, lag_p99_max_ms: 50}
+ *           min_samples: 0, stuck_max_pct: 1, lag_p99_max_ms: 50,
+ *           agent_share_max_pct: 5, agent_delay_max_ms: 100, agent_delayed_max_pct: 5}
  *
  * No I/O: it reads a document already loaded (common/ydoc.h). */
 #ifndef SESSMAX_SCORE_RULE_PLAN_H

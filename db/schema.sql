@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 12 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 13 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -133,7 +133,11 @@ CREATE TABLE sample_chunks (
     w_ok      INTEGER NOT NULL,
     w_measure INTEGER NOT NULL,
     w_active  INTEGER NOT NULL,
-    data      BLOB NOT NULL
+    data      BLOB NOT NULL,
+    -- added in version 13: the share of each sample that the agent itself took (-1: none) as a 9th
+    -- field after the others; 0 when no sample of the chunk has one (and in every older chunk).
+    -- No commas or apostrophes in comments before a column: ALTER TABLE DROP COLUMN misreads them
+    w_agent   INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX sample_chunks_run ON sample_chunks (run_id);
 
@@ -155,19 +159,24 @@ SELECT run_id,
        CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok, w_measure) AS INTEGER)
            AS is_measure,
        CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure, w_active)
-           AS INTEGER) AS active
-FROM (SELECT c.*, 1 + k.i * (w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure + w_active) AS o
+           AS INTEGER) AS active,
+       -- added in version 13: the agent's own share of value_us (docs/scoring.md); NULL: not measured
+       CASE WHEN w_agent = 0 THEN NULL
+            ELSE nullif(CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure
+                                          + w_active, w_agent) AS INTEGER), -1) END AS agent_us
+FROM (SELECT c.*, 1 + k.i * (w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure + w_active
+                             + w_agent) AS o
       FROM sample_chunks c JOIN sample_slots k ON k.i < c.n);
 
 CREATE TRIGGER samples_insert INSTEAD OF INSERT ON samples
 BEGIN
     INSERT INTO sample_chunks (run_id, n, t_min, t_max, w_session, w_loop, w_t, w_name, w_value, w_ok,
-                               w_measure, w_active, data)
+                               w_measure, w_active, w_agent, data)
     VALUES (NEW.run_id, 1, NEW.t_us, NEW.t_us, length(NEW.session), length(coalesce(NEW.loop, 0)), 1,
             length(NEW.name_id), length(NEW.value_us), length(NEW.ok), length(coalesce(NEW.is_measure, 0)),
-            length(coalesce(NEW.active, 0)),
+            length(coalesce(NEW.active, 0)), coalesce(length(NEW.agent_us), 0),
             CAST(NEW.session || coalesce(NEW.loop, 0) || '0' || NEW.name_id || NEW.value_us || NEW.ok
-                 || coalesce(NEW.is_measure, 0) || coalesce(NEW.active, 0) AS BLOB));
+                 || coalesce(NEW.is_measure, 0) || coalesce(NEW.active, 0) || coalesce(NEW.agent_us, '') AS BLOB));
 END;
 
 CREATE TABLE traffic (
@@ -212,7 +221,16 @@ CREATE TABLE health (
     ext_client_rss_kb   INTEGER NOT NULL DEFAULT 0,
     ext_client_pss_kb   INTEGER NOT NULL DEFAULT 0,
     ext_xserver_rss_kb  INTEGER NOT NULL DEFAULT 0,
-    ext_xserver_pss_kb  INTEGER NOT NULL DEFAULT 0
+    ext_xserver_pss_kb  INTEGER NOT NULL DEFAULT 0,
+    -- Added in version 13 from the kernel scheduler statistics over the interval of the record: the
+    -- CPU and run delay (runnable and waiting for a CPU) of the agent loop thread; the run delay of
+    -- all agent threads (per mille: 1000 = one CPU); the loop thread timeslices; the time the CFS
+    -- quota of the agent cgroup held it back (summed over CPUs). NULL: not measured
+    loop_cpu_permille   INTEGER,
+    loop_delay_permille INTEGER,
+    delay_permille      INTEGER,
+    loop_wakeups        INTEGER,
+    throttled_permille  INTEGER
 );
 CREATE INDEX health_run_t ON health (run_id, t_us);
 

@@ -98,12 +98,16 @@ static const char *chunk_problem(sqlite3_stmt *s)
 }
 
 /* Every sample chunk decodes (SQLite's integrity_check cannot see inside a BLOB). */
-static int chunks(sqlite3 *db, const char *path, struct report *r)
+static int chunks(sqlite3 *db, const char *path, int version, struct report *r)
 {
     sqlite3_stmt *s = NULL;
     const char *why = NULL;
-    int rc = sqlite3_prepare_v2(db, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
-                                    " w_active, data FROM sample_chunks ORDER BY id", -1, &s, NULL);
+    /* before version 13 no chunk has an agent share: its width reads as 0 */
+    int rc = sqlite3_prepare_v2(db, version >= 13 ?
+                                "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
+                                " w_active, w_agent, data FROM sample_chunks ORDER BY id" :
+                                "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
+                                " w_active, 0, data FROM sample_chunks ORDER BY id", -1, &s, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW && !(why = chunk_problem(s)))
         rc = SQLITE_OK;
     if (why)
@@ -143,7 +147,7 @@ int store_check(const char *path, char *report, size_t reportlen)
     }
     say(&r, "%s: sessmax database, schema version %d%s\n", path, version,
         version < STORE_SCHEMA_VERSION ? " (older; migrated when next opened)" : "");
-    if (integrity(db, path, &r) != 0 || (version >= 8 && chunks(db, path, &r) != 0))
+    if (integrity(db, path, &r) != 0 || (version >= 8 && chunks(db, path, version, &r) != 0))
         goto done;
     say(&r, "integrity: ok\n");
     contents(db, &r);

@@ -47,29 +47,32 @@ static void put(unsigned char *p, int w, int64_t v)
         p[i] = (unsigned char)('0' + m % 10);
         m /= 10;
     }
-    if (v < 0)
+    if (v < 0 && w > 0)
         p[0] = '-';
 }
 
-int store_chunk_write(sqlite3_stmt *ins, struct store_chunk *c)
+int store_chunk_write(sqlite3_stmt *ins, struct store_chunk *c, int fields)
 {
-    int w[CHUNK__FIELDS] = { 0 }, rw = 0;
+    int w[CHUNK__FIELDS] = { 0 }, rw = 0, agent = 0;
     for (size_t k = 0; k < c->n; k++) {
         c->rec[k].f[CHUNK_T] = (int64_t)((uint64_t)c->rec[k].f[CHUNK_T] - (uint64_t)c->t_min);
-        for (int f = 0; f < CHUNK__FIELDS; f++) {
+        agent |= c->rec[k].f[CHUNK_AGENT] >= 0;
+        for (int f = 0; f < fields; f++) {
             int x = width_of(c->rec[k].f[f]);
             if (x > w[f])
                 w[f] = x;
         }
     }
-    for (int f = 0; f < CHUNK__FIELDS; f++)
+    if (fields > CHUNK_AGENT && !agent)
+        w[CHUNK_AGENT] = 0;                   /* no share measured: the field is left out */
+    for (int f = 0; f < fields; f++)
         rw += w[f];
     unsigned char *data = malloc(c->n * (size_t)rw);
     if (!data)
         return SQLITE_NOMEM;
     for (size_t k = 0; k < c->n; k++) {
         unsigned char *p = data + k * (size_t)rw;
-        for (int f = 0; f < CHUNK__FIELDS; f++) {
+        for (int f = 0; f < fields; f++) {
             put(p, w[f], c->rec[k].f[f]);
             p += w[f];
         }
@@ -78,9 +81,9 @@ int store_chunk_write(sqlite3_stmt *ins, struct store_chunk *c)
     sqlite3_bind_int64(ins, 2, (int64_t)c->n);
     sqlite3_bind_int64(ins, 3, c->t_min);
     sqlite3_bind_int64(ins, 4, c->t_max);
-    for (int f = 0; f < CHUNK__FIELDS; f++)
+    for (int f = 0; f < fields; f++)
         sqlite3_bind_int(ins, 5 + f, w[f]);
-    sqlite3_bind_blob(ins, 13, data, (int)(c->n * (size_t)rw), free);
+    sqlite3_bind_blob(ins, 5 + fields, data, (int)(c->n * (size_t)rw), free);
     int rc = sqlite3_step(ins);
     sqlite3_reset(ins);
     sqlite3_clear_bindings(ins);
@@ -95,7 +98,7 @@ int store_chunk_check(const struct store_chunk_view *v, const char **why)
     if (v->n < 1 || v->n > STORE_CHUNK_MAX)
         *why = "sample count outside 1..1024";
     for (int f = 0; f < CHUNK__FIELDS && !*why; f++) {
-        if (v->w[f] < 1 || v->w[f] > 20)
+        if (v->w[f] < (f == CHUNK_AGENT ? 0 : 1) || v->w[f] > 20)
             *why = "field width outside 1..20";
         else
             rw += v->w[f];      /* only checked widths: a forged one would overflow the sum */
@@ -175,7 +178,9 @@ int store_chunk_decode(const struct store_chunk_view *v, size_t k, struct store_
         rw += v->w[f];
     const unsigned char *p = v->data + (int64_t)k * rw, *end = v->data + v->len;
     for (int f = 0; f < CHUNK__FIELDS; f++) {
-        if (field_fast(p, v->w[f], end, &r->f[f]) != 0)
+        if (f == CHUNK_AGENT && v->w[f] == 0)
+            r->f[f] = -1;
+        else if (field_fast(p, v->w[f], end, &r->f[f]) != 0)
             return -1;
         p += v->w[f];
     }

@@ -19,5 +19,9 @@ extern const char STORE_LEGACY_HEALTH_V8[];
 /* SQL that takes a current file back to version 10 (no logon phases, no minimum RTT, no target_metrics), for tests
  * that step a new file back to version 10 or below; run it before the others. */
 extern const char STORE_LEGACY_V10[];
+/* SQL that takes a current file's sample chunks (no agent share), `samples` view and health
+ * table (no scheduler figures) back to version 12; run it first when stepping a file back to
+ * version 12 or below with the chunks kept. */
+extern const char STORE_LEGACY_V12[];
 
 #endif

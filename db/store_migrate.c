@@ -107,19 +107,19 @@ static int samples_to_chunks(sqlite3 *db, const char *path, char *err, size_t er
     if (rc == SQLITE_OK &&
         (rc = sqlite3_prepare_v2(db, "SELECT run_id, session, loop, t_us, name_id, value_us, ok, is_measure, active"
                                      " FROM samples_v7 ORDER BY run_id, t_us, rowid", -1, &q, NULL)) == SQLITE_OK)
-        rc = sqlite3_prepare_v2(db, STORE_CHUNK_INSERT_SQL, -1, &ins, NULL);
+        rc = sqlite3_prepare_v2(db, STORE_CHUNK_INSERT_SQL_V8, -1, &ins, NULL);   /* version 8's chunks */
     while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct store_chunk_rec r;
+        struct store_chunk_rec r = { { [CHUNK_AGENT] = -1 } };
         int64_t run = sqlite3_column_int64(q, 0);
-        for (int f = 0; f < CHUNK__FIELDS; f++)
+        for (int f = 0; f < CHUNK_V8_FIELDS; f++)
             r.f[f] = sqlite3_column_int64(q, 1 + f);
-        rc = store_chunk_fits(c, run, r.f[CHUNK_T]) ? SQLITE_OK : store_chunk_write(ins, c);
+        rc = store_chunk_fits(c, run, r.f[CHUNK_T]) ? SQLITE_OK : store_chunk_write(ins, c, CHUNK_V8_FIELDS);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
         if (rc == SQLITE_OK)
             store_chunk_add(c, run, &r);
     }
     if (rc == SQLITE_DONE && c->n)
-        rc = store_chunk_write(ins, c);
+        rc = store_chunk_write(ins, c, CHUNK_V8_FIELDS);
     if (rc == SQLITE_DONE)
         rc = sqlite3_exec(db, "DROP TABLE samples_v7", NULL, NULL, NULL);
     if (rc != SQLITE_OK && rc != SQLITE_DONE)
@@ -166,6 +166,42 @@ static const char MIGRATE_11_TO_12[] =
     " disk_write_bps REAL, disk_busy_pct REAL, net_rx_bps REAL, net_tx_bps REAL, net_pct REAL, sessions REAL);"
     "CREATE INDEX target_metrics_run_t ON target_metrics (run_id, t_us);";
 
+/* 12 -> 13: the agent's own share of each sample (a chunk field, w_agent 0 in older chunks: not
+ * measured), shown by the samples view as agent_us (NULL when not measured), and the scheduler
+ * figures of each health record (NULL in older rows). */
+static const char MIGRATE_12_TO_13[] =
+    "ALTER TABLE sample_chunks ADD COLUMN w_agent INTEGER NOT NULL DEFAULT 0;"
+    "DROP VIEW samples;"
+    "CREATE VIEW samples AS SELECT run_id,"
+    " CAST(substr(data, o, w_session) AS INTEGER) AS session,"
+    " CAST(substr(data, o + w_session, w_loop) AS INTEGER) AS loop,"
+    " t_min + CAST(substr(data, o + w_session + w_loop, w_t) AS INTEGER) AS t_us,"
+    " CAST(substr(data, o + w_session + w_loop + w_t, w_name) AS INTEGER) AS name_id,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name, w_value) AS INTEGER) AS value_us,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value, w_ok) AS INTEGER) AS ok,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok, w_measure) AS INTEGER)"
+    " AS is_measure,"
+    " CAST(substr(data, o + w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure, w_active)"
+    " AS INTEGER) AS active,"
+    " CASE WHEN w_agent = 0 THEN NULL ELSE nullif(CAST(substr(data, o + w_session + w_loop + w_t + w_name"
+    " + w_value + w_ok + w_measure + w_active, w_agent) AS INTEGER), -1) END AS agent_us"
+    " FROM (SELECT c.*, 1 + k.i * (w_session + w_loop + w_t + w_name + w_value + w_ok + w_measure + w_active"
+    " + w_agent) AS o FROM sample_chunks c JOIN sample_slots k ON k.i < c.n);"
+    "CREATE TRIGGER samples_insert INSTEAD OF INSERT ON samples BEGIN"
+    " INSERT INTO sample_chunks (run_id, n, t_min, t_max, w_session, w_loop, w_t, w_name, w_value, w_ok,"
+    " w_measure, w_active, w_agent, data)"
+    " VALUES (NEW.run_id, 1, NEW.t_us, NEW.t_us, length(NEW.session), length(coalesce(NEW.loop, 0)), 1,"
+    " length(NEW.name_id), length(NEW.value_us), length(NEW.ok), length(coalesce(NEW.is_measure, 0)),"
+    " length(coalesce(NEW.active, 0)), coalesce(length(NEW.agent_us), 0),"
+    " CAST(NEW.session || coalesce(NEW.loop, 0) || '0' || NEW.name_id || NEW.value_us || NEW.ok"
+    " || coalesce(NEW.is_measure, 0) || coalesce(NEW.active, 0) || coalesce(NEW.agent_us, '') AS BLOB));"
+    " END;"
+    "ALTER TABLE health ADD COLUMN loop_cpu_permille INTEGER;"
+    "ALTER TABLE health ADD COLUMN loop_delay_permille INTEGER;"
+    "ALTER TABLE health ADD COLUMN delay_permille INTEGER;"
+    "ALTER TABLE health ADD COLUMN loop_wakeups INTEGER;"
+    "ALTER TABLE health ADD COLUMN throttled_permille INTEGER;";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2, NULL },
     { 2, MIGRATE_2_TO_3, NULL },
@@ -178,6 +214,7 @@ static const struct migration migrations[] = {
     { 9, MIGRATE_9_TO_10, NULL },
     { 10, MIGRATE_10_TO_11, NULL },
     { 11, MIGRATE_11_TO_12, NULL },
+    { 12, MIGRATE_12_TO_13, NULL },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

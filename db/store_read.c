@@ -324,13 +324,21 @@ static void fill_health(sqlite3_stmt *s, void *row)
     r->h.ext.client_pss_kb = (uint64_t)sqlite3_column_int64(s, 12);
     r->h.ext.xserver_rss_kb = (uint64_t)sqlite3_column_int64(s, 13);
     r->h.ext.xserver_pss_kb = (uint64_t)sqlite3_column_int64(s, 14);
+    r->h.has_sched = sqlite3_column_type(s, 15) != SQLITE_NULL;   /* NULL: before version 13, or not measured */
+    r->h.loop_cpu_permille = (uint32_t)sqlite3_column_int64(s, 15);
+    r->h.loop_delay_permille = (uint32_t)sqlite3_column_int64(s, 16);
+    r->h.delay_permille = (uint32_t)sqlite3_column_int64(s, 17);
+    r->h.loop_wakeups = (uint32_t)sqlite3_column_int64(s, 18);
+    r->h.throttled_permille = (uint32_t)sqlite3_column_int64(s, 19);
 }
 
 int store_load_health(struct store *st, int64_t run, struct store_health_row **out, size_t *count)
 {
     return load_rows(st, "health", "SELECT agent_id, t_us, sessions_active, sessions_connecting, lag_p50_us, lag_p99_us,"
                          " lag_max_us, cpu_permille, rss_kb, ext_sessions, ext_cpu_permille, ext_client_rss_kb,"
-                         " ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb FROM health WHERE run_id = ?1 ORDER BY t_us, rowid",
+                         " ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb, loop_cpu_permille,"
+                         " loop_delay_permille, delay_permille, loop_wakeups, throttled_permille"
+                         " FROM health WHERE run_id = ?1 ORDER BY t_us, rowid",
                      run, sizeof **out, fill_health, (void **)out, count);
 }
 

@@ -101,6 +101,7 @@ static int decode_chunk(struct store *st, sqlite3_stmt *s, struct name_map *m, s
         row->is_measure = (uint8_t)r.f[CHUNK_MEASURE];
         row->t_us = (uint64_t)r.f[CHUNK_T];
         row->value_us = r.f[CHUNK_VALUE];
+        row->agent_us = r.f[CHUNK_AGENT];
         int64_t name = r.f[CHUNK_NAME];   /* a name already met: no call */
         row->name_id = name >= 0 && (uint64_t)name < m->cap && m->local[name] >= 0 ? m->local[name]
                                                                                     : name_local(st, m, names, name);
@@ -130,7 +131,7 @@ int store_scan_samples(struct store *st, int64_t run, store_sample_fn fn, void *
     }
     if (total < 0 ||
         !(s = store_reader(st, "SELECT id, n, t_min, w_session, w_loop, w_t, w_name, w_value, w_ok, w_measure,"
-                               " w_active, data FROM sample_chunks WHERE run_id = ?1 ORDER BY id")) ||
+                               " w_active, w_agent, data FROM sample_chunks WHERE run_id = ?1 ORDER BY id")) ||
         !(m.find = store_reader(st, "SELECT name FROM timer_names WHERE id = ?1")))
         goto done;
     sqlite3_bind_int64(s, 1, run);

@@ -15,6 +15,7 @@ struct store_sample_row {
     uint8_t ok, is_measure;
     uint64_t t_us;
     int64_t value_us;
+    int64_t agent_us;             /* the agent's share of value_us; -1: not measured */
     int name_id;                  /* index into the names array returned alongside */
 };
 /* All samples of a run ordered by t_us (then insertion). names[] holds the distinct timer

@@ -9,8 +9,9 @@
  * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load; 8: samples packed in
  * sample_chunks, `samples` a view; 9: external clients' costs in health; 10: the traffic index
  * covers the columns readers load; 11: the logon's phases per session and traffic.min_rtt_us;
- * 12: target_metrics. */
-#define STORE_SCHEMA_VERSION 12
+ * 12: target_metrics; 13: the agent's share of each sample (sample_chunks.w_agent,
+ * samples.agent_us) and the scheduler figures of health. */
+#define STORE_SCHEMA_VERSION 13
 
 struct store;
 

@@ -24,8 +24,9 @@ static const char *const stmt_sql[STMT__COUNT] = {
                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     [STMT_HEALTH] = "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
                     " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb, ext_sessions, ext_cpu_permille,"
-                    " ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb)"
-                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                    " ext_client_rss_kb, ext_client_pss_kb, ext_xserver_rss_kb, ext_xserver_pss_kb,"
+                    " loop_cpu_permille, loop_delay_permille, delay_permille, loop_wakeups, throttled_permille)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
     [STMT_TARGET_LOAD] = "INSERT INTO target_load (run_id, t_us, cpus, target_permille, others_permille)"
                          " VALUES (?1, ?2, ?3, ?4, ?5)",
     [STMT_EVENT] = "INSERT INTO events (run_id, t_us, level, text) VALUES (?1, ?2, ?3, ?4)",
@@ -160,7 +161,7 @@ int store_chunk_flush(struct store *st)
         st->chunk->n = 0;
         return -1;
     }
-    int rc = store_chunk_write(s, st->chunk);
+    int rc = store_chunk_write(s, st->chunk, CHUNK__FIELDS);
     return rc == SQLITE_DONE ? 0 : store_fail_db(st, "cannot insert samples");
 }
 
@@ -462,7 +463,8 @@ int store_add_sample(struct store *st, int64_t run_id, const struct rec_sample *
                                      [CHUNK_VALUE] = r->value_us,
                                      /* 0 failed, 1 ok, 2 suspect */
                                      [CHUNK_OK] = r->ok <= SAMPLE_SUSPECT ? r->ok : SAMPLE_FAILED,
-                                     [CHUNK_MEASURE] = r->is_measure ? 1 : 0, [CHUNK_ACTIVE] = active } };
+                                     [CHUNK_MEASURE] = r->is_measure ? 1 : 0, [CHUNK_ACTIVE] = active,
+                                     [CHUNK_AGENT] = r->has_agent ? (int64_t)r->agent_us : -1 } };
     if (!store_chunk_fits(st->chunk, run_id, rec.f[CHUNK_T]) && store_chunk_flush(st) != 0)
         return -1;
     store_chunk_add(st->chunk, run_id, &rec);
@@ -523,6 +525,13 @@ int store_add_health(struct store *st, int64_t run_id, int64_t agent, const stru
     sqlite3_bind_int64(s, 14, (int64_t)h->ext.client_pss_kb);
     sqlite3_bind_int64(s, 15, (int64_t)h->ext.xserver_rss_kb);
     sqlite3_bind_int64(s, 16, (int64_t)h->ext.xserver_pss_kb);
+    if (h->has_sched) {                       /* else NULL: not measured */
+        sqlite3_bind_int64(s, 17, h->loop_cpu_permille);
+        sqlite3_bind_int64(s, 18, h->loop_delay_permille);
+        sqlite3_bind_int64(s, 19, h->delay_permille);
+        sqlite3_bind_int64(s, 20, h->loop_wakeups);
+        sqlite3_bind_int64(s, 21, h->throttled_permille);
+    }
     return run(st, s, "cannot insert a health record") == 0 ? batch_row(st) : -1;
 }
 

@@ -77,6 +77,12 @@ struct driver_ops {
      * desktop-ready condition has seen no paint for the workload's `repaint_after`, at most 3
      * times per logon. 0 when the request was sent, else -1 (not fatal). */
     int (*refresh)(void *sess);
+    /* Optional (NULL: not measured; the samples then carry no agent share). During a paint
+     * (interp_on_paint), when the data behind it reached the client: CLOCK_MONOTONIC µs, no later
+     * than the call; 0: now. The interpreter records paint time minus this as the agent's own share
+     * of a timer that the paint ends (RDP: the kernel's receive stamp of the first unread buffer of
+     * the socket when the loop came to it, agent/driver/rxstamp.h). */
+    uint64_t (*ready_us)(void *sess);
 };
 
 #endif

@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "agent/engine/connector.h"
 #include "agent/engine/looplag.h"
+#include "agent/engine/schedstat.h"
 #include "agent/engine/loopwatch.h"
 #include "agent/engine/session_life.h"
 #include "agent/engine/session_ops.h"
@@ -47,6 +49,10 @@ struct engine {
     void (*idle_cb)(void *);
     void *idle_arg;
     uint64_t last_cpu_us, last_health_us;
+    pid_t loop_tid;                    /* the thread that made the engine: the loop's */
+    struct schedstat last_loop, last_proc;   /* at the last health record (schedstat.h) */
+    uint64_t last_throttled_ns;        /* the cgroup's throttled time then */
+    int have_sched;                    /* both were readable then */
 };
 
 /* ---------------------------------------------------------------- process-wide setup */
@@ -148,6 +154,17 @@ static void health_cb(evutil_socket_t fd, short what, void *arg)
     process_usage(&cpu_us, &h.rss_kb);
     if (now > e->last_health_us)
         h.cpu_permille = (uint32_t)((cpu_us - e->last_cpu_us) * 1000 / (now - e->last_health_us));
+    struct schedstat loop, proc;
+    int sched = schedstat_thread(e->loop_tid, &loop) == 0 && schedstat_process(&proc) == 0;
+    uint64_t throttled = schedstat_throttled_ns();
+    if (sched && e->have_sched && now > e->last_health_us) {
+        schedstat_interval(&e->last_loop, &loop, &e->last_proc, &proc, now - e->last_health_us, &h);
+        schedstat_throttled_interval(e->last_throttled_ns, throttled, now - e->last_health_us, &h);
+    }
+    e->last_throttled_ns = throttled;
+    e->last_loop = loop;
+    e->last_proc = proc;
+    e->have_sched = sched;
     if (e->ops->kind_health)
         e->ops->kind_health(e->kind, &h, e->sessions, e->nsessions);
     e->last_cpu_us = cpu_us;
@@ -282,6 +299,9 @@ struct engine *engine_new(struct event_base *base, const struct engine_config *c
             goto fail;
     }
     process_usage(&e->last_cpu_us, &(uint64_t){ 0 });
+    e->loop_tid = (pid_t)syscall(SYS_gettid);
+    e->have_sched = schedstat_thread(e->loop_tid, &e->last_loop) == 0 && schedstat_process(&e->last_proc) == 0;
+    e->last_throttled_ns = schedstat_throttled_ns();
     e->last_health_us = clock_now_us();
     return e;
 fail:

@@ -37,7 +37,8 @@ struct engine_counts {
     uint32_t failed_by_reason[FAIL__COUNT];
 };
 
-/* Creates the engine and starts its connect threads and health timer. The sink is copied (its
+/* Creates the engine and starts its connect threads and health timer; call it on the thread that
+ * runs base (its run delay is the loop's in the health records). The sink is copied (its
  * ctx is borrowed and must outlive the engine). Returns NULL with a logged reason on failure. */
 struct engine *engine_new(struct event_base *base, const struct engine_config *cfg,
                           const struct result_sink *sink);

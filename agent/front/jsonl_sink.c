@@ -90,11 +90,14 @@ static struct timer_stats *timer_of(struct jsonl_sink *j, const char *name, int 
 static void on_sample(void *ctx, const struct rec_sample *s)
 {
     struct jsonl_sink *j = ctx;
-    put_line(j, json_pack("{s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:b}", "type", "sample",
-                          "t_us", (json_int_t)s->t_us, "session", (json_int_t)s->session,
-                          "loop", (json_int_t)s->loop, "name", jstr(s->name),
-                          "value_us", (json_int_t)s->value_us, "ok", s->ok == SAMPLE_OK,
-                          "suspect", s->ok == SAMPLE_SUSPECT, "measure", s->is_measure));
+    json_t *rec = json_pack("{s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:b}", "type", "sample",
+                            "t_us", (json_int_t)s->t_us, "session", (json_int_t)s->session,
+                            "loop", (json_int_t)s->loop, "name", jstr(s->name),
+                            "value_us", (json_int_t)s->value_us, "ok", s->ok == SAMPLE_OK,
+                            "suspect", s->ok == SAMPLE_SUSPECT, "measure", s->is_measure);
+    if (rec && s->has_agent)
+        json_object_set_new(rec, "agent_us", json_integer((json_int_t)s->agent_us));
+    put_line(j, rec);
     struct timer_stats *t = timer_of(j, s->name, s->is_measure);
     if (!t)
         return;
@@ -188,6 +191,13 @@ static void on_health(void *ctx, const struct rec_health *h)
                                "ext_client_pss_kb", (json_int_t)h->ext.client_pss_kb,
                                "ext_xserver_rss_kb", (json_int_t)h->ext.xserver_rss_kb,
                                "ext_xserver_pss_kb", (json_int_t)h->ext.xserver_pss_kb));
+    if (rec && h->has_sched)
+        json_object_update_new(rec, json_pack("{s:I, s:I, s:I, s:I, s:I}",
+                               "loop_cpu_permille", (json_int_t)h->loop_cpu_permille,
+                               "loop_delay_permille", (json_int_t)h->loop_delay_permille,
+                               "delay_permille", (json_int_t)h->delay_permille,
+                               "loop_wakeups", (json_int_t)h->loop_wakeups,
+                               "throttled_permille", (json_int_t)h->throttled_permille));
     put_line(j, rec);
     if (h->ext.sessions && h->ext.sessions >= j->ext_peak.ext.sessions)
         j->ext_peak = *h;

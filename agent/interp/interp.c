@@ -80,7 +80,7 @@ static void finish(struct interp *in, enum failure_reason reason, const char *de
     in->phase = PH_DONE;
     in->finish_reason = reason;
     snprintf(in->finish_detail, sizeof in->finish_detail, "%s", detail ? detail : "");
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }
 
 static void emit(void *ctx, const struct rec_sample *s)
@@ -90,13 +90,17 @@ static void emit(void *ctx, const struct rec_sample *s)
         in->host.sink->sample(in->host.sink->ctx, s);
 }
 
-/* One sample that ended at monotonic end_us. */
-static void sample(struct interp *in, const char *name, int64_t value_us, uint64_t end_us, int ok)
+/* One sample that ended at monotonic end_us; share_us: the agent's share of it (UINT64_MAX: none). */
+static void sample(struct interp *in, const char *name, int64_t value_us, uint64_t end_us, int ok, uint64_t share_us)
 {
     uint64_t now = clock_now_us();
     struct rec_sample s = { .session = in->host.session_index, .loop = in->loops,
                             .t_us = clock_wall_us() - (now > end_us ? now - end_us : 0),
                             .value_us = value_us < 0 ? 0 : value_us, .ok = (uint8_t)ok };
+    if (share_us != UINT64_MAX && ok != SAMPLE_FAILED && in->host.ops->ready_us) {
+        s.has_agent = 1;
+        s.agent_us = share_us > UINT32_MAX ? UINT32_MAX : (uint32_t)share_us;
+    }
     snprintf(s.name, sizeof s.name, "%s", name);
     emit(in, &s);
     if (in->phase == PH_RUN && in->measures)
@@ -170,7 +174,8 @@ static void end_timer(struct interp *in, int ok, uint64_t end_us)
     cond_end(&in->cs[CS_TIMER]);
     cond_end(&in->cs[CS_FAIL]);
     memset(&in->cs[CS_FAIL], 0, sizeof in->cs[CS_FAIL]);   /* no stale `met` for the next timer */
-    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status);
+    sample(in, name, (int64_t)end_us - (int64_t)start, end_us, status,
+           ok ? in->share_us[CS_TIMER] + in->timer_late_us : UINT64_MAX);
     if (ok && in->host.shot_timers && in->loops == 0)
         interp_save_shot(in, name);
 }
@@ -183,6 +188,7 @@ static void prearm_wait(struct interp *in, const struct frame *f)
         return;
     struct screen_view buf;
     const struct workload_step *w = &f->steps[f->i + 1];
+    in->share_us[CS_WAIT] = 0;
     cond_begin(&in->cs[CS_WAIT], &w->wait, interp_view(in, &buf), clock_now_us());
     in->cs_active[CS_WAIT] = !in->cs[CS_WAIT].met;
     in->prearmed = w;
@@ -236,7 +242,7 @@ static int pop(struct interp *in)
     f->i = 0;
     if (in->host.max_loops && in->loops >= in->host.max_loops)
         in->loops_done = 1;                  /* step_cb reports it; no further loop starts */
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
     return 0;
 }
 
@@ -261,7 +267,7 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
         return 0;
     }
     if (*in->type_pos) {
-        interp_arm(in->ev_step, s->rate_us);
+        interp_arm_step(in, s->rate_us);
         return 0;
     }
     free(in->typed);
@@ -269,7 +275,7 @@ static int type_step(struct interp *in, struct frame *f, const struct workload_s
     f->i++;
     if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
         return 1;
-    interp_arm(in->ev_step, s->rate_us);
+    interp_arm_step(in, s->rate_us);
     return 0;
 }
 
@@ -282,7 +288,7 @@ static int wait_step(struct interp *in, const struct workload_step *s)
         in->prearmed = NULL;
         if (in->cs[CS_WAIT].met)
             return 1;
-    } else if (cond_begin(&in->cs[CS_WAIT], &s->wait, interp_view(in, &buf), now)) {
+    } else if ((in->share_us[CS_WAIT] = 0, cond_begin(&in->cs[CS_WAIT], &s->wait, interp_view(in, &buf), now))) {
         return 1;
     }
     in->cs_active[CS_WAIT] = 1;
@@ -299,6 +305,8 @@ static void timer_step(struct interp *in, const struct workload_step *s)
     in->timer = s;
     in->timer_start_us = clock_now_us();
     in->timer_input_us = 0;
+    in->share_us[CS_TIMER] = in->share_us[CS_FAIL] = 0;
+    in->timer_late_us = 0;
     cond_begin(&in->cs[CS_TIMER], &s->wait, interp_view(in, &buf), in->timer_start_us);
     in->cs_active[CS_TIMER] = !in->cs[CS_TIMER].met;
     in->cs_active[CS_FAIL] = 0;
@@ -322,7 +330,7 @@ static int exec(struct interp *in, struct frame *f)
         return type_step(in, f, s);
     case WORKLOAD_STEP_THINK:
         f->i++;
-        interp_arm(in->ev_step, think_draw_us(&in->rng, s->think_min_us, s->think_max_us));
+        interp_arm_step(in, think_draw_us(&in->rng, s->think_min_us, s->think_max_us));
         return 0;
     case WORKLOAD_STEP_WAIT:
         if (!wait_step(in, s))
@@ -361,7 +369,7 @@ static int exec(struct interp *in, struct frame *f)
     if (f->timer && f->i == f->n)            /* the timer's until starts right after its last input */
         return 1;
     if (s->pause_us) {
-        interp_arm(in->ev_step, s->pause_us);
+        interp_arm_step(in, s->pause_us);
         return 0;
     }
     return 1;
@@ -381,7 +389,7 @@ static void interp_begin_steps(struct interp *in, enum phase phase, const struct
     in->phase = phase;
     in->depth = 0;
     push(in, steps, n, 1, NULL);
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }
 
 /* From ev_step after the logon condition held: LOGON -> RUN, then on_logon(ok=1). Touches the
@@ -409,6 +417,10 @@ static void step_cb(evutil_socket_t fd, short what, void *arg)
     struct interp *in = arg;
     (void)fd;
     (void)what;
+    uint64_t now = clock_now_us();
+    if (in->timer && in->timer_input_us && !in->cs[CS_TIMER].met && in->step_due_us && now > in->step_due_us)
+        in->timer_late_us += now - in->step_due_us;     /* a later input of the timer went out late */
+    in->step_due_us = 0;
     if (in->phase == PH_LOGON && in->logon_met) {
         logon_enter_run(in);
         return;
@@ -441,7 +453,7 @@ static void on_met(struct interp *in, int which)
             in->blocked = BL_NONE;
             in->stack[in->depth - 1].i++;
             evtimer_del(in->ev_timeout);
-            interp_arm(in->ev_step, 0);
+            interp_arm_step(in, 0);
         }
         return;
     }
@@ -458,7 +470,7 @@ static void on_met(struct interp *in, int which)
         } else {
             end_timer(in, 1, in->cs[CS_TIMER].met_us);
         }
-        interp_arm(in->ev_step, 0);
+        interp_arm_step(in, 0);
     } else if (which == CS_FAIL) {
         in->cs_active[CS_TIMER] = 0;          /* pop() sees cs[CS_FAIL].met */
     }
@@ -506,7 +518,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         w = &in->wait_step->wait;
         snprintf(name, sizeof name, "wait.L%d", in->wait_step->line);
         cond_describe(&in->cs[CS_WAIT], cond, sizeof cond);
-        sample(in, name, (int64_t)w->timeout_us, now, 0);
+        sample(in, name, (int64_t)w->timeout_us, now, 0, UINT64_MAX);
         in->cs_active[CS_WAIT] = 0;
         cond_end(&in->cs[CS_WAIT]);
         in->wait_step = NULL;
@@ -524,7 +536,7 @@ static void timeout_cb(evutil_socket_t fd, short what, void *arg)
         return;
     }
     interp_rearm_tick(in);
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }
 
 struct interp *interp_new(const struct workload *wl, const struct interp_host *host)
@@ -569,9 +581,12 @@ void interp_on_paint(struct interp *in, const struct rect *rects, size_t n)
         in->echo[in->necho++ % ECHO_RING] = now - in->echo_probe_us;
         in->echo_probe_us = 0;
     }
+    uint64_t ready = in->host.ops->ready_us ? in->host.ops->ready_us(in->host.sess) : 0;
+    uint64_t share = ready && ready < now ? now - ready : 0;
     for (int i = 0; i < CS_COUNT; i++) {
         if (!in->cs_active[i] || !cond_wants_paint(&in->cs[i], rects, n))
             continue;
+        in->share_us[i] = share;
         if (in->phase == PH_LOGON)
             in->logon_paint_us = now;
         if (!fetched++)

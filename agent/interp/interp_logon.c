@@ -60,5 +60,5 @@ void interp_logon_met(struct interp *in)
     in->logon_met = 1;
     evtimer_del(in->ev_timeout);
     evtimer_del(in->ev_quiet);
-    interp_arm(in->ev_step, 0);
+    interp_arm_step(in, 0);
 }

@@ -1,7 +1,7 @@
 /* measure.h -- weighted measure groups (the VSI response-time idea): once per loop, as soon as
  * every member timer of a group has a sample in that loop, one sample with is_measure = 1,
  * value Σ weight × timer value, ok only if every member sample was ok (suspect when one was
- * suspect and none failed). A member timed more than once in a loop counts with its latest
+ * suspect and none failed), its agent share Σ weight × member share when every member has one. A member timed more than once in a loop counts with its latest
  * sample before the group completes. */
 #ifndef SESSMAX_MEASURE_H
 #define SESSMAX_MEASURE_H

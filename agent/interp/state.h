@@ -12,6 +12,7 @@
 #include "agent/interp/cond.h"
 #include "agent/interp/host.h"
 #include "agent/interp/think.h"
+#include "common/clock.h"
 #include "common/results.h"
 
 struct measure_track;
@@ -49,6 +50,13 @@ struct interp {
     const char *type_pos;
     struct cond_state cs[CS_COUNT];
     int cs_active[CS_COUNT];
+    /* The agent's share (driver_ops.ready_us) of the latest paint each condition state watched,
+     * which is the paint its condition holds at (a `stable` holds at its last paint); 0 from
+     * cond_begin, when no paint was involved. */
+    uint64_t share_us[CS_COUNT];
+    uint64_t step_due_us;                /* when ev_step was asked to fire (interp_arm_step) */
+    uint64_t timer_late_us;              /* the running timer: how late its steps ran after its first
+                                            input (the loop's lateness on the input side) */
     const struct workload_step *wait_step;
     const struct workload_step *prearmed;  /* wait step armed at the input before it */
     const struct workload_step *timer;   /* running timer, or NULL */
@@ -70,6 +78,13 @@ static inline void interp_arm(struct event *ev, uint64_t delay_us)
 {
     struct timeval tv = { (time_t)(delay_us / 1000000u), (suseconds_t)(delay_us % 1000000u) };
     evtimer_add(ev, &tv);
+}
+
+/* Arms ev_step delay_us from now and notes when that is due, so the step can tell how late it ran. */
+static inline void interp_arm_step(struct interp *in, uint64_t delay_us)
+{
+    in->step_due_us = clock_now_us() + delay_us;
+    interp_arm(in->ev_step, delay_us);
 }
 
 /* The driver's current screen in *buf, or NULL when it has none. */

@@ -84,7 +84,7 @@ struct link {
     uint32_t grace_ms;
     uint64_t lost_us;              /* when the link broke (clock_now_us); 0 while connected */
     unsigned attempts;
-    uint64_t produced[PROTO_REC_TRAFFIC_RTT + 1];   /* records the engine produced, by kind */
+    uint64_t produced[PROTO_REC_HEALTH_SCHED + 1]; /* records the engine produced, by kind */
     uint8_t *started;              /* bitmap of session indexes already started */
     size_t started_len;
     struct netem *netem;           /* the controller's network profile, applied here; NULL: lan */
@@ -92,6 +92,7 @@ struct link {
     int ext_capacity;              /* CONFIG ext_capacity: as health_cap, with the capacity */
     int logon_phases;              /* CONFIG logon_phases: send logon records */
     int min_rtt;                   /* CONFIG min_rtt: traffic as traffic_rtt */
+    int agent_share;               /* CONFIG agent_share: sample_agent and health_sched records */
     struct x11_client client;      /* CONFIG `client` when it names an external client */
 };
 
@@ -164,7 +165,9 @@ oom:
 
 static void sink_sample(void *ctx, const struct rec_sample *s)
 {
-    struct proto_record r = { .kind = PROTO_REC_SAMPLE, .u.sample = *s };
+    const struct link *l = ctx;
+    struct proto_record r = { .kind = s->has_agent && l->agent_share ? PROTO_REC_SAMPLE_AGENT : PROTO_REC_SAMPLE,
+                              .u.sample = *s };
     add_record(ctx, &r);
 }
 
@@ -194,6 +197,13 @@ static void sink_health(void *ctx, const struct rec_health *h)
     struct link *l = ctx;
     enum proto_record_kind ext = l->ext_capacity ? PROTO_REC_HEALTH_CAP : PROTO_REC_HEALTH_EXT;
     struct proto_record r = { .kind = h->ext.sessions && l->ext_costs ? ext : PROTO_REC_HEALTH, .u.health = *h };
+    if (l->agent_share) {                   /* a superset of the other three: what they would not carry is 0 */
+        if (r.kind == PROTO_REC_HEALTH)
+            memset(&r.u.health.ext, 0, sizeof r.u.health.ext);
+        if (r.kind != PROTO_REC_HEALTH_CAP)
+            r.u.health.ext_capacity = 0;
+        r.kind = PROTO_REC_HEALTH_SCHED;
+    }
     add_record(ctx, &r);
 }
 
@@ -300,6 +310,7 @@ static int on_config(struct link *l, const struct proto_config *c, char *err, si
     l->ext_capacity = (int)c->ext_capacity;
     l->logon_phases = (int)c->logon_phases;
     l->min_rtt = (int)c->min_rtt;
+    l->agent_share = (int)c->agent_share;
     struct netprofile net;
     char host[64], nerr[512];
     netprofile_lan(&net);
@@ -657,11 +668,13 @@ int link_main(int argc, char **argv)
     event_base_dispatch(l.base);
     rc = l.exit_code;
     log_info("results produced: %llu samples, %llu session events, %llu logon, %llu traffic and %llu health "
-             "records; %zu batches not acknowledged", (unsigned long long)l.produced[PROTO_REC_SAMPLE],
+             "records; %zu batches not acknowledged",
+             (unsigned long long)(l.produced[PROTO_REC_SAMPLE] + l.produced[PROTO_REC_SAMPLE_AGENT]),
              (unsigned long long)l.produced[PROTO_REC_SESSION], (unsigned long long)l.produced[PROTO_REC_LOGON],
              (unsigned long long)(l.produced[PROTO_REC_TRAFFIC] + l.produced[PROTO_REC_TRAFFIC_RTT]),
              (unsigned long long)(l.produced[PROTO_REC_HEALTH] + l.produced[PROTO_REC_HEALTH_EXT] +
-                                   l.produced[PROTO_REC_HEALTH_CAP]), outbox_frames(l.ob));
+                                   l.produced[PROTO_REC_HEALTH_CAP] + l.produced[PROTO_REC_HEALTH_SCHED]),
+             outbox_frames(l.ob));
 out:
     teardown(&l);
     OPENSSL_cleanse(token, strlen(token));

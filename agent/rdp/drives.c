@@ -41,21 +41,26 @@ fail:
     return -1;
 }
 
+/* One writer at a time: connect threads preparing the same files would write one temporary file
+ * together; the later ones find the files made and return at once. */
+static pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int drives_prepare(const char *config_dir, const struct workload *wl, char *err, size_t errlen)
 {
     char dir[DRIVES_PATH], path[DRIVES_PATH + 64];
-    for (size_t i = 0; i < wl->ndrives; i++) {
+    int rc = 0;
+    pthread_mutex_lock(&prepare_lock);
+    for (size_t i = 0; i < wl->ndrives && rc == 0; i++) {
         const struct workload_drive *d = &wl->drives[i];
         snprintf(dir, sizeof dir, "%s/drives/shared/%s", config_dir, d->name);
-        if (mkdir_p(dir, err, errlen) != 0)
-            return -1;
-        for (size_t j = 0; j < d->nfiles; j++) {
+        rc = mkdir_p(dir, err, errlen);
+        for (size_t j = 0; j < d->nfiles && rc == 0; j++) {
             snprintf(path, sizeof path, "%s/%s", dir, d->files[j].name);
-            if (drive_gen_write_file(path, d->files[j].name, d->files[j].size, err, errlen) != 0)
-                return -1;
+            rc = drive_gen_write_file(path, d->files[j].name, d->files[j].size, err, errlen);
         }
     }
-    return 0;
+    pthread_mutex_unlock(&prepare_lock);
+    return rc;
 }
 
 /* A hard link to the shared file; a generated copy if the file system refuses links. */

@@ -18,8 +18,9 @@
 #include "common/workload.h"
 
 /* Generates the shared files of wl's drives unless they exist with the right size. Blocking
- * (about 1 s per 300 MB here); the engine calls it when a session of wl is started, so only the
- * first start pays. Returns 0, or -1 with err naming the file. */
+ * (about 1 s per 300 MB here): a session's connect calls it on a connect thread, never the
+ * loop, so only the first connect pays; callers on several threads take turns. Returns 0, or -1
+ * with err naming the file. */
 int drives_prepare(const char *config_dir, const struct workload *wl, char *err, size_t errlen);
 
 /* Creates session `index`'s private drive directories; dir receives their parent
@@ -35,7 +36,8 @@ int drives_apply(rdpSettings *st, const struct workload *wl, const char *dir);
  * installs the rdpdr logon-order fix (rdpdr_fix.h). Returns 0, or -1. */
 int drives_pre_connect(freerdp *inst);
 
-/* Removes a session's drive directories (what the server wrote included). */
+/* Removes a session's drive directories (what the server wrote included). File-system work of
+ * tens of ms for a large copy: the session's end runs it on a connect thread. */
 void drives_session_cleanup(const char *dir);
 
 #endif

@@ -90,7 +90,15 @@ _Static_assert(DRIVER_PTR_MOVE == PTR_FLAGS_MOVE && DRIVER_PTR_DOWN == PTR_FLAGS
                DRIVER_PTR_BUTTON3 == PTR_FLAGS_BUTTON3 && DRIVER_KEY_EXTENDED == KBDEXT,
                "driver.h values differ from FreeRDP's");
 
+/* Inside fd_cb: when the bytes it reads reached the socket; outside it (a frame delivered by
+ * its own timer), 0: the paint's data is taken as ready now. */
+static uint64_t op_ready_us(void *sess)
+{
+    const struct rdp_session *s = sess;
+    return s->ready_us;
+}
+
 const struct driver_ops rdp_driver = {
     .key = op_key, .unicode = op_unicode, .mouse = op_mouse,
-    .screen = op_screen, .save_png = op_save_png, .refresh = op_refresh,
+    .screen = op_screen, .save_png = op_save_png, .refresh = op_refresh, .ready_us = op_ready_us,
 };

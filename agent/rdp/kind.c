@@ -48,17 +48,11 @@ static void kind_free(void *kind)
     (void)kind;
 }
 
-/* A workload's client drive files are made (once, shared by its sessions) before its first
- * session starts: blocking, so only the first start pays. */
+/* A workload's client drive files are made by its first session's connect, on a connect thread
+ * (session.c): writing them takes about 1 s per 300 MB, which must not stall the loop. */
 static void *create(void *kind, const struct session_host *h, const struct engine_session_spec *spec)
 {
     (void)kind;
-    char err[512];
-    if (spec->workload && spec->workload->ndrives &&
-        drives_prepare(h->cfg->config_dir, spec->workload, err, sizeof err) != 0) {
-        log_error("session %u not started: client drive files: %s", spec->session_index, err);
-        return NULL;
-    }
     struct rdp_session *s = rdp_session_new(h, spec);
     if (!s)
         log_error("session %u: out of memory", spec->session_index);

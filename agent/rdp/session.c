@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <event2/event.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <freerdp/input.h>
 #include <winpr/synch.h>
 
+#include "agent/driver/rxstamp.h"
 #include "agent/driver/screen.h"
 #include "agent/engine/connector.h"
 #include "agent/engine/loopwatch.h"
@@ -44,6 +46,7 @@ static void disarm(struct rdp_session *s)
         event_free(s->ev[i]);
     s->nev = 0;
     s->sock_fd = -1;
+    s->reread_fd = -1;
 }
 
 /* Disconnecting and freeing an instance takes milliseconds (tens at worst): it runs on a
@@ -51,13 +54,17 @@ static void disarm(struct rdp_session *s)
 struct teardown_job {
     struct connector_job job;
     freerdp *inst;
+    char drive_dir[4096];        /* the session's client drives to remove after it ("": none) */
 };
 
+/* The instance goes first: its drive device may still hold the files open. Removing what the
+ * server wrote (a 300 MB copy) takes tens of ms of file-system work, which stays off the loop. */
 static void teardown_work(struct connector_job *j)
 {
     struct teardown_job *t = (struct teardown_job *)j;
     rdp_connect_free_instance(t->inst, 1);
     t->inst = NULL;
+    drives_session_cleanup(t->drive_dir);
 }
 
 static void teardown_done(struct connector_job *j)
@@ -65,18 +72,24 @@ static void teardown_done(struct connector_job *j)
     free(j);
 }
 
-static void release_instance(struct rdp_session *s, int on_loop)
+/* Frees the instance, then removes drive_dir when it is not NULL (the session's end). */
+static void release_instance(struct rdp_session *s, int on_loop, const char *drive_dir)
 {
     freerdp *inst = s->inst;
     struct teardown_job *t = NULL;
     s->inst = NULL;
-    if (!inst)
+    if (inst)
+        ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
+    if (!inst && (!drive_dir || !drive_dir[0]))
         return;
-    ((struct session_ctx *)inst->context)->s = NULL;    /* callbacks no longer see us */
     if (!on_loop || !(t = calloc(1, sizeof *t))) {
-        rdp_connect_free_instance(inst, 1);
+        if (inst)
+            rdp_connect_free_instance(inst, 1);
+        if (drive_dir)
+            drives_session_cleanup(drive_dir);
         return;
     }
+    snprintf(t->drive_dir, sizeof t->drive_dir, "%s", drive_dir ? drive_dir : "");
     t->inst = inst;
     t->job.work = teardown_work;
     t->job.done = teardown_done;
@@ -99,9 +112,8 @@ static void teardown(struct rdp_session *s, int on_loop)
         event_del(s->retry_ev);
     if (s->confirm_ev)
         event_del(s->confirm_ev);
-    release_instance(s, on_loop);
+    release_instance(s, on_loop, s->drive_dir);   /* what the server wrote goes; shared files stay */
     session_life_wipe_password(&s->l);
-    drives_session_cleanup(s->drive_dir);   /* what the server wrote goes; shared files stay */
     s->drive_dir[0] = '\0';
 }
 
@@ -162,12 +174,22 @@ static void fd_cb(evutil_socket_t fd, short what, void *arg)
     if (!s->inst || s->l.finish_pending)
         return;
     loopwatch_begin(&m);
+    /* what this call reads waited in the socket since the kernel stamped it (the agent's share of
+     * a response that ends in this call: docs/scoring.md); with nothing unread, since now; and
+     * bytes FreeRDP read earlier and still holds (it processes a bounded amount per call and sets
+     * its reread event for the rest) since the call that found them */
+    s->ready_us = rxstamp_ready_us(s->sock_fd, clock_now_us());
+    if (s->carry_us && s->carry_us < s->ready_us)
+        s->ready_us = s->carry_us;
     int ending = s->l.state == SESSION_ST_LOGOFF || s->l.logoff_requested;
     loop_sleep_enter(s->inst->context, ending, loopwatch_slept);
     wlog_logoff_expect(ending);
     BOOL ok = freerdp_check_event_handles(s->inst->context);
     wlog_logoff_expect(0);
     loop_sleep_leave();
+    struct pollfd more = { .fd = s->reread_fd, .events = POLLIN };
+    s->carry_us = s->reread_fd >= 0 && poll(&more, 1, 0) > 0 ? s->ready_us : 0;
+    s->ready_us = 0;
     loopwatch_end(&m, "freerdp_check_event_handles", s->l.index);
     if (!ok || freerdp_shall_disconnect(s->inst)) {
         disarm(s);
@@ -201,6 +223,11 @@ static void arm(struct rdp_session *s)
         s->ev[s->nev++] = ev;
     }
     s->sock_fd = n > 1 ? GetEventFileDescriptor(h[1]) : -1;
+    s->reread_fd = n > 1 ? GetEventFileDescriptor(h[0]) : -1;   /* FreeRDP 2: transport's reread event first */
+    s->carry_us = 0;
+    if (s->sock_fd >= 0 && rxstamp_enable(s->sock_fd) != 0)
+        log_ratelimited(LOG_INFO, "rxstamp", "session %u: no kernel receive timestamps on its socket (%s): its "
+                        "agent share is timed from the loop's callback", s->l.index, strerror(errno));
 }
 
 static void traffic_cb(evutil_socket_t fd, short what, void *arg)
@@ -277,7 +304,7 @@ static void connected(struct rdp_session *s)
     s->l.state = SESSION_ST_LOGON;
     s->in_frame = 0;
     s->nframe_rects = 0;
-    s->sock_fd = -1;
+    s->sock_fd = s->reread_fd = -1;
     arm(s);
     /* FreeRDP 2.11 reads TLS with read-ahead and returns from its connect loop at the PDU that
      * makes the session active: PDUs the server sent right behind it (a desktop's first frame)
@@ -326,8 +353,9 @@ static void connect_work(struct connector_job *j)
     if (rdp_settings_push(inst->settings, s->l.h->cfg, s->l.user, s->l.password) != 0)
         goto fail;
     if (s->l.wl && s->l.wl->ndrives) {
-        char err[512];
-        if ((!s->drive_dir[0] && drives_session_setup(s->l.h->cfg->config_dir, s->l.wl, s->l.index, s->drive_dir,
+        char err[512] = "";
+        if ((!s->drive_dir[0] && drives_prepare(s->l.h->cfg->config_dir, s->l.wl, err, sizeof err) != 0) ||
+            (!s->drive_dir[0] && drives_session_setup(s->l.h->cfg->config_dir, s->l.wl, s->l.index, s->drive_dir,
                                                       sizeof s->drive_dir, err, sizeof err) != 0) ||
             drives_apply(inst->settings, s->l.wl, s->drive_dir) != 0) {
             log_ratelimited(LOG_ERROR, "drives", "session %u: client drives: %s", s->l.index, err);
@@ -369,7 +397,7 @@ static void connect_again(struct rdp_session *s)
     disarm(s);
     if (s->traffic_ev)
         event_del(s->traffic_ev);
-    release_instance(s, 1);
+    release_instance(s, 1, NULL);              /* the drives stay for the next attempt */
     s->l.state = SESSION_ST_CONNECTING;
     s->attempts = 0;
     s->job.timeout_ms = s->l.h->cfg->connect_timeout_ms;
@@ -439,7 +467,7 @@ struct rdp_session *rdp_session_new(const struct session_host *h, const struct e
     static const struct session_life_ops ops = { .teardown = teardown_on_loop,
                                                  .evidence = failure_shot };
     int ok = session_life_init(&s->l, h, spec, &ops, s) == 0;
-    s->sock_fd = -1;
+    s->sock_fd = s->reread_fd = -1;
     s->job.work = connect_work;
     s->job.done = connect_done;
     s->traffic_ev = event_new(h->base, -1, EV_PERSIST, traffic_cb, s);

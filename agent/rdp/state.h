@@ -37,6 +37,9 @@ struct rdp_session {
     struct event *ev[SESSION_MAX_HANDLES];
     int nev;
     int sock_fd;
+    uint64_t ready_us;                    /* in fd_cb: when the data it reads arrived (rxstamp.h); 0 outside */
+    uint64_t carry_us;                    /* FreeRDP still holds bytes read by then (its reread event set) */
+    int reread_fd;                        /* that event's fd (handle 0), -1 unknown */
     struct event *traffic_ev, *retry_ev;
     struct event *confirm_ev;              /* logoff steps done: waiting for the server's end */
     uint32_t frames;

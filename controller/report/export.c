@@ -188,10 +188,12 @@ static json_t *run_json(const struct summary *s, const struct verdict *v)
     int bad = !o || !timers;
     double x[] = { s->stuck_pct, s->kbps_per_session, s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct,
                    s->logon_p50_ms, s->logon_p95_ms, s->logon_p99_ms, s->logon_avg_ms,
-                   s->score.max_index_ms, s->failed_samples_pct };
+                   s->score.max_index_ms, s->failed_samples_pct, s->agent_mean_ms, s->agent_p95_ms,
+                   s->agent_max_ms, s->loop_cpu_pct, s->loop_delay_pct, s->throttled_pct };
     const char *k[] = { "stuck_pct", "kbps_per_session", "lag_p99_ms", "lag_max_ms", "cpu_max_pct",
                         "logon_p50_ms", "logon_p95_ms", "logon_p99_ms", "logon_avg_ms", "max_index_ms",
-                        "failed_samples_pct" };
+                        "failed_samples_pct", "agent_share_mean_ms", "agent_share_p95_ms", "agent_share_max_ms",
+                        "agent_loop_cpu_pct", "agent_loop_delay_pct", "agent_throttled_pct" };
     for (size_t i = 0; !bad && i < sizeof x / sizeof x[0]; i++)
         bad |= jsonv_set(o, k[i], jsonv_number(x[i]));
     for (size_t i = 0; !bad && i < s->timer_count; i++)

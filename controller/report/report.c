@@ -79,6 +79,9 @@ static void key_figures(FILE *o, const struct summary *s)
     summary_target_line(s, net, sizeof net);
     text_row(o, "target CPUs", " id=\"target-cpus\"", net);
     figure(o, "agent loop lag p99", "%.1f ms", s->lag_p99_ms);
+    figure(o, "agent share of a sample, mean", "%.1f ms", s->agent_mean_ms);
+    figure(o, "agent share of a sample, p95", "%.1f ms", s->agent_p95_ms);
+    figure(o, "agent loop thread waiting for a CPU", "%.1f %%", s->loop_delay_pct);
     fprintf(o, "</table>\n");
 }
 

@@ -66,6 +66,7 @@ const char *intake_refusal(const struct ledger *l, int slot, const struct proto_
     uint32_t session;
     switch (rec->kind) {
     case PROTO_REC_SAMPLE:
+    case PROTO_REC_SAMPLE_AGENT:
         if (!name_is_safe(rec->u.sample.name))
             return "a sample name outside the safe character set";
         session = rec->u.sample.session;
@@ -93,6 +94,7 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
         struct rec_health h;
         switch (rec->kind) {
         case PROTO_REC_SAMPLE:
+        case PROTO_REC_SAMPLE_AGENT:
             on_sample(r, a, &rec->u.sample);
             break;
         case PROTO_REC_SESSION:
@@ -109,6 +111,7 @@ static void records_cb(struct agentpool_agent *a, const struct proto_records *rs
             webfeed_traffic(r, &t);
             break;
         case PROTO_REC_HEALTH_CAP:
+        case PROTO_REC_HEALTH_SCHED:
             cost_capacity(r, a, rec->u.health.ext_capacity);   /* and stored as any health */
             /* fall through */
         case PROTO_REC_HEALTH:

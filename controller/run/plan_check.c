@@ -134,6 +134,7 @@ void plan_check_config_msg(const struct plan_checked *pc, struct proto_msg *m)
     c->ext_capacity = c->ext_costs;                         /* and tag 21 */
     c->logon_phases = 1;
     c->min_rtt = 1;
+    c->agent_share = 1;       /* tag 24: an agent older than it refuses the CONFIG (docs/protocol.md) */
     c->drives = pc->drives_text;
     c->max_loops = p->loops;
     c->logon_retries = p->logon_retries;

@@ -3,7 +3,8 @@
  *
  *   score: {baseline_count: 15, baseline_drop: 2, threshold_offset_ms: 1000, window_base: 5,
  *           window_frac: 0.4, trim_frac: 0.05, trim_min: 1, consecutive: 1, measure: vsi,
- *           min_samples: 15, stuck_max_pct: 1, lag_p99_max_ms: 50}
+ *           min_samples: 15, stuck_max_pct: 1, lag_p99_max_ms: 50,
+ *           agent_share_max_pct: 5, agent_delay_max_ms: 100, agent_delayed_max_pct: 5}
  *   thresholds: ["smax >= 40", "p95(app_start) < 3000", "stuck_pct < 1", "kbps_per_session < 200"]
  *
  * Unknown keys, unknown metric names and malformed expressions are errors naming file:line:col.

@@ -173,6 +173,17 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v,
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);
     else
         fprintf(o, "- (no health records)\n");
+    fprintf(o, "agent      share of the %zu judged samples ", s->agent_samples);
+    if (s->agent_samples)
+        fprintf(o, "mean %.1f ms, p95 %.1f ms, max %.1f ms, %zu over %g ms", s->agent_mean_ms, s->agent_p95_ms,
+                s->agent_max_ms, s->agent_delayed, s->config.params.agent_delay_max_ms);
+    else
+        fprintf(o, "- (not measured)");
+    if (s->sched_records)
+        fprintf(o, "; loop thread on a CPU %.0f %%, waiting for one %.1f %% (all threads %.1f %%)\n",
+                s->loop_cpu_pct, s->loop_delay_pct, s->agent_delay_pct);
+    else
+        fprintf(o, "; run delay not measured\n");
     print_ext_costs(o, s);
     print_focus(o, s);
     print_timers(o, s);

@@ -3,6 +3,7 @@
 #include "controller/score/summary.h"
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_cost.h"
+#include "controller/score/summary_agent.h"
 #include "controller/score/summary_evidence.h"
 #include "controller/score/summary_logon.h"
 #include "controller/score/summary_net.h"
@@ -102,6 +103,7 @@ static void do_agents(const struct summary_input *in, struct summary *out)
     out->lag_p99_ms = v ? summary_percentile(v, n, 99) : NAN;
     free(v);
     summary_cost(in, out);
+    summary_agent_health(in, out);
 }
 
 /* Traffic rows are cumulative per session: each consecutive pair of one session gives a byte

@@ -1,6 +1,7 @@
 /* summary_samples.c -- a run's samples kept compactly, and the figures they give: smax over the
  * measure group and every timer's percentiles (summary_samples.h). */
 #include "controller/score/summary_samples.h"
+#include "controller/score/summary_agent.h"
 #include "controller/score/summary_percentile.h"
 #include "controller/score/summary_types.h"
 #include "common/sortkey.h"
@@ -87,6 +88,12 @@ int summary_samples_add(struct summary_samples *a, const struct store_sample_row
         x->is_measure |= r->is_measure;
         x->suspect += r->ok == SAMPLE_SUSPECT;
         x->failed += r->ok != SAMPLE_OK;
+        if (r->ok == SAMPLE_OK && r->agent_us >= 0) {
+            if (x->nshare == x->sharemapped && grow((void **)&x->share, &x->sharecap, &x->sharemapped,
+                                                    x->nshare + 1, sizeof *x->share, 0) < 0)
+                return -1;
+            x->share[x->nshare++] = r->agent_us > UINT32_MAX ? UINT32_MAX : (uint32_t)r->agent_us;
+        }
         if (r->is_measure) {
             if (x->nm == x->mmapped && grow((void **)&x->m, &x->mcap, &x->mmapped, x->nm + 1, sizeof *x->m,
                                             x->mhint) < 0)
@@ -142,6 +149,7 @@ void summary_samples_free(struct summary_samples *a)
     for (size_t k = 0; k < a->name_count; k++) {
         free(a->by_name[k].ok);
         free(a->by_name[k].m);
+        free(a->by_name[k].share);
     }
     free(a->by_name);
     memset(a, 0, sizeof *a);
@@ -279,9 +287,23 @@ static int do_timers(struct summary_samples *a, struct summary *out)
     return 0;
 }
 
+/* The agent's share of the judged samples: those of the scored group, or of the focus timer when
+ * there is no measure sample at all (a single-user diagnosis, verdict_judges_focus). */
+static void agent_share(struct summary_samples *a, int mid, struct summary *out)
+{
+    int k = mid;
+    for (size_t i = 0; k < 0 && out->config.focus[0] && i < a->name_count; i++)
+        if (a->by_name[i].count && !strcmp(a->names[i], out->config.focus))
+            k = (int)i;
+    struct summary_name *x = k >= 0 ? &a->by_name[k] : NULL;
+    size_t ok = !x ? 0 : x->is_measure ? x->nm_ok : x->count - x->failed;
+    summary_agent_samples(x ? x->share : NULL, x ? x->nshare : 0, x && ok > x->nshare ? ok - x->nshare : 0, out);
+}
+
 int summary_samples_figures(struct summary_samples *a, struct summary *out, int curve, char *err, size_t errlen)
 {
     int mid = pick_measure(a, out->config.params.measure, out);
+    agent_share(a, mid, out);
     if (do_score(a, mid, curve, out, err, errlen) < 0)
         return -1;
     out->samples = a->total;

@@ -29,6 +29,8 @@ struct summary_name {
     size_t nm_ok;                       /* of the measure rows, the ok ones */
     int64_t m_last;                     /* t_us of the last measure row added */
     int m_back;                         /* a measure row came earlier in time than the one before */
+    uint32_t *share;                    /* the agent's share (µs) of its ok rows that have one */
+    size_t nshare, sharecap, sharemapped;
 };
 
 struct summary_samples {

@@ -74,6 +74,17 @@ struct summary {
     size_t agents, agents_lost;    /* agents with status "lost" or "failed" */
     uint32_t agents_lost_sessions; /* sessions failed with reason "lost" (their agent vanished) */
     double lag_p99_ms, lag_max_ms, cpu_max_pct;   /* worst over all health records; NaN none */
+    /* The agent's own share of the scored samples (summary_agent.h): ok samples of the scored
+     * measure group (or focus timer) with a share and without one, the share's mean, p95 and max
+     * (NaN: none measured), how many were above score.agent_delay_max_ms. */
+    size_t agent_samples, agent_unmeasured, agent_delayed;
+    double agent_mean_ms, agent_p95_ms, agent_max_ms;
+    /* Health records with scheduler figures and a session active, and their means: the loop
+     * thread's CPU and run delay, all agent threads' run delay, the agent's CPU, the time its
+     * cgroup's CPU quota held it back (100 = one CPU); sched_seen: records with the figures at all
+     * (0: an agent older than them, whose results the old loop-lag rule judges). */
+    size_t sched_records, sched_seen;
+    double loop_cpu_pct, loop_delay_pct, agent_delay_pct, agent_proc_cpu_pct, throttled_pct;
     /* External clients (client: x11), per session, averaged over the health records that
      * measured any (ext_sessions > 0): MiB of the client and of its X server, CPU in % of a core.
      * ext_sessions_max: the most measured at once; 0 (figures NaN) for the built-in engine. */

@@ -114,6 +114,112 @@ static void auth_validity(const struct summary *s, struct verdict *v)
         add(v, "no authentication failure", 0, VERDICT_PASS, "no session failed authentication");
 }
 
+/* The samples' yardstick for the agent's share: the threshold the index is compared with
+ * (baseline + threshold_offset_ms: a share is a part of it that could move the crossing, and the
+ * offset keeps a run of very short actions from being judged on microseconds), or for a run
+ * without one the median of the judged timer (the focus timer of a single-user diagnosis, else
+ * the measure group); NaN when there is none. `what` names it. */
+static double share_yardstick(const struct summary *s, char *what, size_t len)
+{
+    if (s->score.status == SCORE_OK && isfinite(s->score.threshold_ms)) {
+        snprintf(what, len, "the threshold %.0f ms", s->score.threshold_ms);
+        return s->score.threshold_ms;
+    }
+    const char *name = verdict_judges_focus(s) ? s->config.focus : s->measure;
+    for (size_t i = 0; i < s->timer_count; i++)
+        if (!strcmp(s->timers[i].name, name) && isfinite(s->timers[i].p50_ms)) {
+            snprintf(what, len, "the median %.0f ms of '%s'", s->timers[i].p50_ms, name);
+            return s->timers[i].p50_ms;
+        }
+    return NAN;
+}
+
+/* Why the agent's share grew, from its loop thread's time in the health records: the CPU it
+ * needed (on a CPU plus waiting for one) near a whole CPU is the agent's own work; a real wait
+ * with less needed is other processes holding its CPU; neither, its loop was blocked. */
+static void share_cause(const struct summary *s, char *buf, size_t len)
+{
+    if (!s->sched_records) {
+        snprintf(buf, len, "cause not known (no scheduler figures from the agents)");
+        return;
+    }
+    double need = s->loop_cpu_pct + s->loop_delay_pct;
+    if (s->throttled_pct >= VERDICT_RUN_DELAY_PCT)
+        snprintf(buf, len, "the agent's own work: it needed more CPU than its cgroup's quota allows (held back "
+                 "%.0f %% of the time; its loop thread on a CPU %.0f %%, waiting %.0f %%) for up to %u sessions; "
+                 "give the agent more CPU or fewer sessions", s->throttled_pct, s->loop_cpu_pct, s->loop_delay_pct,
+                 s->agent_sessions_max);
+    else if (need >= VERDICT_OWN_WORK_PCT)
+        snprintf(buf, len, "the agent's own work: its loop thread needed %.0f %% of a CPU (on one %.0f %%, "
+                 "waiting %.0f %%) for up to %u sessions; give the agent more CPU or fewer sessions", need,
+                 s->loop_cpu_pct, s->loop_delay_pct, s->agent_sessions_max);
+    else if (s->loop_delay_pct >= VERDICT_RUN_DELAY_PCT)
+        snprintf(buf, len, "the agent's CPU was taken by other processes: its loop thread waited for a CPU "
+                 "%.1f %% of the time (run delay; on one %.0f %%); give the agent a CPU of its own",
+                 s->loop_delay_pct, s->loop_cpu_pct);
+    else
+        snprintf(buf, len, "the agent's own work: its loop was blocked in its calls (on a CPU %.0f %%, "
+                 "waiting for one %.1f %%: file I/O or sleeps on the loop)", s->loop_cpu_pct, s->loop_delay_pct);
+}
+
+/* The launcher-health gate: the agent's own share of the judged samples could change the score
+ * when its mean is above agent_share_max_pct of the yardstick, or more than agent_delayed_max_pct
+ * of them took over agent_delay_max_ms. Raw loop lag is shown, never the reason by itself; only
+ * for results without any share measured (older agents, external clients) does the old lag rule
+ * judge, and it says so. */
+static void agent_gate(const struct summary *s, struct verdict *v)
+{
+    const struct score_params *p = &s->config.params;
+    char rule[THRESHOLD_TEXT_LEN], what[96], cause[256];
+    char lag[48] = "";
+    if (isfinite(s->lag_p99_ms))
+        snprintf(lag, sizeof lag, "; loop lag p99 %.1f ms", s->lag_p99_ms);
+    if (!s->agent_samples && !s->agent_unmeasured && s->sched_seen) {
+        add(v, "agent_share (nothing to judge)", NAN, VERDICT_PASS, "no ok sample to judge, so the agent's share "
+            "cannot change a score%s", lag);
+        return;
+    }
+    if (!s->agent_samples) {
+        snprintf(rule, sizeof rule, "lag_p99_ms <= %g (no agent share)", p->lag_p99_max_ms);
+        if (isnan(s->lag_p99_ms))
+            add(v, rule, NAN, VERDICT_PASS, "no agent share measured and no agent health records: agent load "
+                "not checked");
+        else
+            add(v, rule, s->lag_p99_ms, s->lag_p99_ms > p->lag_p99_max_ms ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
+                "no agent share measured (an older agent, or an external client), so the old rule: agent loop "
+                "lag p99 %.1f ms (limit %g ms)%s", s->lag_p99_ms, p->lag_p99_max_ms,
+                s->lag_p99_ms > p->lag_p99_max_ms ? ": a late loop may inflate response times" : "");
+        return;
+    }
+    snprintf(rule, sizeof rule, "agent_share <= %g %%", p->agent_share_max_pct);
+    double ref = share_yardstick(s, what, sizeof what);
+    double limit_ms = ref * p->agent_share_max_pct / 100.0;
+    double delayed_pct = 100.0 * (double)s->agent_delayed / (double)s->agent_samples;
+    if (isnan(ref)) {
+        add(v, rule, s->agent_mean_ms, VERDICT_PASS, "agent share of %zu samples: mean %.1f ms, p95 %.1f ms; "
+            "not judged (no baseline to compare with)%s", s->agent_samples, s->agent_mean_ms, s->agent_p95_ms, lag);
+        return;
+    }
+    int share_bad = s->agent_mean_ms > limit_ms;
+    int delayed_bad = delayed_pct > p->agent_delayed_max_pct && s->agent_delayed >= VERDICT_DELAYED_MIN;
+    if (!share_bad && !delayed_bad) {
+        add(v, rule, s->agent_mean_ms, VERDICT_PASS, "agent share of the %zu ok samples: mean %.1f ms, p95 %.1f "
+            "ms (limit %.1f ms, %g %% of %s); %.1f %% above %g ms (limit %g %%)%s", s->agent_samples,
+            s->agent_mean_ms, s->agent_p95_ms, limit_ms, p->agent_share_max_pct, what, delayed_pct,
+            p->agent_delay_max_ms, p->agent_delayed_max_pct, lag);
+        return;
+    }
+    share_cause(s, cause, sizeof cause);
+    if (share_bad)
+        add(v, rule, s->agent_mean_ms, VERDICT_INCONCLUSIVE, "the agent's share could change the score: mean "
+            "%.1f ms of each of %zu samples, above %.1f ms (%g %% of %s); %s", s->agent_mean_ms,
+            s->agent_samples, limit_ms, p->agent_share_max_pct, what, cause);
+    else
+        add(v, rule, s->agent_mean_ms, VERDICT_INCONCLUSIVE, "the agent's share could change the score: %zu of "
+            "%zu samples (%.1f %%, limit %g %%) took the agent over %g ms; %s", s->agent_delayed,
+            s->agent_samples, delayed_pct, p->agent_delayed_max_pct, p->agent_delay_max_ms, cause);
+}
+
 static void validity(const struct summary *s, struct verdict *v)
 {
     const struct score_params *p = &s->config.params;
@@ -139,13 +245,7 @@ static void validity(const struct summary *s, struct verdict *v)
     add(v, "no agent lost", (double)s->agents_lost, lost ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
         "%zu of %zu agents lost, %u sessions lost with their agent", s->agents_lost, s->agents,
         s->agents_lost_sessions);
-    snprintf(rule, sizeof rule, "lag_p99_ms <= %g", p->lag_p99_max_ms);
-    if (isnan(s->lag_p99_ms))
-        add(v, rule, NAN, VERDICT_PASS, "no agent health records: agent load not checked");
-    else
-        add(v, rule, s->lag_p99_ms, s->lag_p99_ms > p->lag_p99_max_ms ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
-            "agent loop lag p99 %.1f ms (limit %g ms)%s", s->lag_p99_ms, p->lag_p99_max_ms,
-            s->lag_p99_ms > p->lag_p99_max_ms ? ": an overloaded agent inflates response times" : "");
+    agent_gate(s, v);
     uint32_t unconfirmed = 0;
     for (size_t i = 0; i < s->reason_count; i++)
         if (!strcmp(s->reasons[i].reason, "logoff_incomplete"))

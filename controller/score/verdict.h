@@ -2,8 +2,12 @@
  *
  * Validity first: too few samples for a baseline (or, for a single-user diagnosis with a focus:
  * timer and no measure group, of the focus timer), stuck sessions above score.stuck_max_pct, a
- * lost agent, or agent loop lag p99 above score.lag_p99_max_ms make the run inconclusive (the
- * figures cannot be trusted), whatever the thresholds say. Otherwise every plan threshold is
+ * lost agent, or an agent share of the judged samples that could change the score (its mean above
+ * score.agent_share_max_pct of the threshold, or more than score.agent_delayed_max_pct of them
+ * over score.agent_delay_max_ms; the reason says whether other processes held the agent's CPU or
+ * its own work did; results without a share fall back to loop lag p99 above
+ * score.lag_p99_max_ms, labelled so) make the run inconclusive (the figures cannot be trusted),
+ * whatever the thresholds say. Otherwise every plan threshold is
  * checked; any failure makes the verdict "fail". A threshold on smax when smax was not reached
  * knows only that smax > N: it passes when it holds for every such value, fails when it holds
  * for none, and is inconclusive otherwise. A threshold on a timer or measure without an ok
@@ -28,11 +32,20 @@ enum verdict_kind { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_INCONCLUSIVE = 2
 
 #define VERDICT_MAX_ITEMS 64
 
+/* Why an agent's share grew (docs/scoring.md): its loop thread needing at least this % of a CPU
+ * (on one plus waiting for one) is its own work; less, with at least VERDICT_RUN_DELAY_PCT of
+ * waiting, is other processes holding its CPU. */
+#define VERDICT_OWN_WORK_PCT 80.0
+#define VERDICT_RUN_DELAY_PCT 3.0
+/* Delayed samples (score.agent_delay_max_ms) judge a run from this many on: the index trims the
+ * extremes of each window, so one or two outliers among a few dozen samples cannot move it. */
+#define VERDICT_DELAYED_MIN 3
+
 struct verdict_item {
     char text[THRESHOLD_TEXT_LEN];   /* the threshold, or the validity rule */
     double actual;                   /* NaN when unknown */
     enum verdict_kind result;
-    char reason[256];                /* one line, e.g. "stuck_pct = 3.0 > 1 (3 of 100 sessions)" */
+    char reason[448];                /* one line, e.g. "stuck_pct = 3.0 > 1 (3 of 100 sessions)" */
 };
 
 struct verdict {

@@ -48,7 +48,7 @@ static int one(const char *dir, const char *name, const struct proto_msg *m, str
 /* One RECORDS frame with one record of each kind, appended to b. */
 static int add_records(struct proto_buf *b)
 {
-    struct proto_record r[8];
+    struct proto_record r[10];
     memset(r, 0, sizeof r);
     r[0].kind = PROTO_REC_SAMPLE;
     r[0].u.sample = (struct rec_sample){ .session = 3, .loop = 1, .t_us = 1000000000000000ull,
@@ -83,8 +83,19 @@ static int add_records(struct proto_buf *b)
     r[7].kind = PROTO_REC_TRAFFIC_RTT;      /* to a controller that set CONFIG min_rtt */
     r[7].u.traffic = r[2].u.traffic;
     r[7].u.traffic.min_rtt_us = 40;
+    r[8].kind = PROTO_REC_SAMPLE_AGENT;     /* to a controller that set CONFIG agent_share */
+    r[8].u.sample = r[0].u.sample;
+    r[8].u.sample.has_agent = 1;
+    r[8].u.sample.agent_us = 1800;
+    r[9].kind = PROTO_REC_HEALTH_SCHED;     /* likewise */
+    r[9].u.health = r[5].u.health;
+    r[9].u.health.has_sched = 1;
+    r[9].u.health.loop_cpu_permille = 420;
+    r[9].u.health.loop_delay_permille = 35;
+    r[9].u.health.delay_permille = 60;
+    r[9].u.health.loop_wakeups = 900;
     int rc = proto_records_begin(b, 7);
-    for (int i = 0; i < 8 && rc == 0; i++)
+    for (int i = 0; i < 10 && rc == 0; i++)
         rc = proto_records_add(b, &r[i]);
     proto_records_end(b);
     return rc == 0 && !b->oom ? 0 : -1;

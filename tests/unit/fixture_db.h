@@ -15,7 +15,7 @@
 #include "unit.h"
 
 /* What store_check reports for a file at the current schema version. */
-#define FIXTURE_DB_CURRENT "schema version 12\n"
+#define FIXTURE_DB_CURRENT "schema version 13\n"
 
 /* Opens `path` and asserts it opened (a failure prints the store's error). */
 static inline struct store *open_ok(const char *path, enum store_mode mode)
@@ -79,6 +79,20 @@ static inline int raw_exec(const char *path, const char *sql)
     int rc = sqlite3_open(path, &db) == SQLITE_OK ? sqlite3_exec(db, sql, NULL, NULL, NULL) : -1;
     sqlite3_close(db);
     return rc;
+}
+
+/* The first column of the first row of sql on path; -999 when there is none. */
+static inline long long raw_int(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    long long v = -999;
+    if (sqlite3_open(path, &db) == SQLITE_OK && sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
 }
 
 #endif

@@ -51,6 +51,7 @@ struct fake {
     int npngs;
     int timed_out;
     int refreshes, paint_on_refresh;
+    uint64_t ready_lag_us;     /* ready_us answers this long before now (0: answers 0, "now") */
 };
 
 static struct fake F;
@@ -135,7 +136,13 @@ static int f_refresh(void *s)
     return 0;
 }
 
-static const struct driver_ops ops = { f_key, f_uni, f_mouse, f_screen, f_png, f_refresh };
+static uint64_t f_ready(void *s)
+{
+    (void)s;
+    return F.ready_lag_us ? clock_now_us() - F.ready_lag_us : 0;
+}
+
+static const struct driver_ops ops = { f_key, f_uni, f_mouse, f_screen, f_png, f_refresh, f_ready };
 
 static void on_sample(void *ctx, const struct rec_sample *s)
 {

@@ -29,6 +29,11 @@ struct fixture_run {
 
 struct fixture_counts { size_t measure_ok, measure_failed; };
 
+/* What the agents of the runs fixture_write_run writes measured of themselves: the agent's share
+ * of every ok vsi sample (share_us 0: none, as an older agent) and, with sched, the health
+ * records' scheduler figures (per mille). Zero: the results of an agent older than both. */
+static struct fixture_agent { uint32_t share_us; int sched; uint32_t loop_cpu, loop_delay, throttled; } fixture_agent;
+
 static uint32_t fixture_rand(uint32_t *s)
 {
     *s = *s * 1103515245u + 12345u;
@@ -41,6 +46,17 @@ static int fixture_sample(struct store *st, int64_t run, uint32_t sess, uint32_t
     struct rec_sample s = { .session = sess, .loop = loop, .t_us = t, .value_us = us, .ok = (uint8_t)ok,
                             .is_measure = (uint8_t)measure };
     snprintf(s.name, sizeof s.name, "%s", name);
+    return store_add_sample(st, run, &s, active);
+}
+
+/* A vsi sample, with fixture_agent's share when it is ok. */
+static int fixture_measure(struct store *st, int64_t run, uint32_t sess, uint32_t loop, uint64_t t, int64_t us,
+                           int ok, uint32_t active)
+{
+    struct rec_sample s = { .session = sess, .loop = loop, .t_us = t, .value_us = us, .ok = (uint8_t)ok,
+                            .is_measure = 1, .has_agent = ok && fixture_agent.share_us,
+                            .agent_us = ok ? fixture_agent.share_us : 0 };
+    snprintf(s.name, sizeof s.name, "vsi");
     return store_add_sample(st, run, &s, active);
 }
 
@@ -65,7 +81,7 @@ static int fixture_samples(struct store *st, int64_t run, const struct fixture_r
             uint32_t loop = (uint32_t)((t - active_at[i]) / 30000000ull);
             if (fixture_sample(st, run, i, loop, ts, "app_start", app, 1, 0, active) < 0 ||
                 fixture_sample(st, run, i, loop, ts, "file_open", open, 1, 0, active) < 0 ||
-                fixture_sample(st, run, i, loop, ts, "vsi", ok ? app + open : 30000000, ok, 1, active) < 0)
+                fixture_measure(st, run, i, loop, ts, ok ? app + open : 30000000, ok, active) < 0)
                 return -1;
             if (ok)
                 cnt->measure_ok++;
@@ -127,9 +143,13 @@ static int fixture_traffic_health(struct store *st, int64_t run, const struct fi
                 return -1;
         }
         for (int a = 0; a < 2; a++) {
-            struct rec_health h = { .t_us = t, .lag_p50_us = 200, .lag_p99_us = f->lag_p99_us,
+            struct rec_health h = { .t_us = t, .sessions_active = fixture_agent.sched ? f->sessions / 2 : 0,
+                                    .lag_p50_us = 200, .lag_p99_us = f->lag_p99_us,
                                     .lag_max_us = f->lag_p99_us * 2, .cpu_permille = 100 + (uint32_t)((t - t0) / 10000000ull) % 300,
-                                    .rss_kb = 50000 };
+                                    .rss_kb = 50000, .has_sched = (uint8_t)fixture_agent.sched,
+                                    .loop_cpu_permille = fixture_agent.loop_cpu,
+                                    .loop_delay_permille = fixture_agent.loop_delay,
+                                    .throttled_permille = fixture_agent.throttled };
             if (store_add_health(st, run, agents[a], &h) < 0)
                 return -1;
         }

@@ -208,6 +208,69 @@ static void test_interp__measure_groups(void)
     workload_free(wl);
 }
 
+/* Each ok sample carries the agent's share of the paint that ended it: a change timer that of the
+ * paint it held at, a stable one that of its last paint (driver ready_us 3 ms before it asks);
+ * the measure group the weighted sum. The share is a part of the value, never more. */
+static void test_interp__agent_share(void)
+{
+    run(HEAD
+        "defaults: {min: 0}\n"
+        "logon: {change: taskbar, stable: {region: taskbar, for: 5ms}, timeout: 10s}\n"
+        "loop:\n"
+        "  - think: 30ms\n"
+        "  - timer: a\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: win, timeout: 10s}\n"
+        "  - timer: b\n"
+        "    steps: [{key: enter}]\n"
+        "    until: {change: win, stable: {region: win, for: 5ms}, timeout: 10s}\n"
+        "measures: {m: {a: 1, b: 0.5}}\n");
+    app_on_key(KEYMAP_SC_ENTER, 20, 2);
+    F.stop_loops = 1;
+    F.ready_lag_us = 3000;
+    go("u", NULL, 1, 1);
+    CU_ASSERT_FATAL(F.nsamples >= 3);
+    for (int i = 0; i < 3; i++) {
+        const struct rec_sample *s = &F.samples[i];
+        CU_ASSERT_EQUAL(s->has_agent, 1);
+        CU_ASSERT((int64_t)s->agent_us <= s->value_us);
+    }
+    CU_ASSERT(F.samples[0].agent_us > 0 && F.samples[0].agent_us <= 3000);   /* ready was read after the paint's now */
+    CU_ASSERT(F.samples[1].agent_us > 0 && F.samples[1].agent_us <= 3000);
+    CU_ASSERT_EQUAL(F.samples[2].agent_us, llround(F.samples[0].agent_us + 0.5 * F.samples[1].agent_us));
+    done();
+}
+
+/* Timed-out samples carry no share, nor do any when the driver cannot tell (ready_us NULL is the
+ * x11 kind's case; a failed sample is the other). */
+static void test_interp__agent_share_failed(void)
+{
+    struct rec_sample out[4];
+    const char *y = HEAD "logon: {change: screen}\nloop:\n  - {timer: a, until: {change: win}}\n"
+        "measures: {g: {a: 1}}\n";
+    char err[WORKLOAD_ERR_LEN];
+    struct workload *wl = workload_load_string("m.yaml", y, strlen(y), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wl);
+    struct measure_track *mt = measure_track_new(wl);
+    memset(out, 0, sizeof out);
+    struct rec_sample a = { .value_us = 900, .ok = SAMPLE_OK, .has_agent = 1, .agent_us = 40 };
+    snprintf(a.name, sizeof a.name, "a");
+    measure_track_feed(mt, &a, emit_rec, out);
+    CU_ASSERT_EQUAL(out[0].has_agent, 1);
+    CU_ASSERT_EQUAL(out[0].agent_us, 40);
+    measure_track_reset(mt);
+    a.has_agent = 0;
+    measure_track_feed(mt, &a, emit_rec, out);
+    CU_ASSERT_EQUAL(out[1].has_agent, 0);           /* a member without one: the group has none */
+    measure_track_reset(mt);
+    a.has_agent = 1;
+    a.ok = SAMPLE_FAILED;
+    measure_track_feed(mt, &a, emit_rec, out);
+    CU_ASSERT_EQUAL(out[2].has_agent, 0);
+    measure_track_free(mt);
+    workload_free(wl);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -218,6 +281,8 @@ int main(void)
         UNIT_TEST(test_interp__exact_loops),
         UNIT_TEST(test_interp__think_seeded),
         UNIT_TEST(test_interp__measure_groups),
+        UNIT_TEST(test_interp__agent_share),
+        UNIT_TEST(test_interp__agent_share_failed),
         UNIT_END,
     };
     return unit_run("interp_steps", tests, NULL, NULL);

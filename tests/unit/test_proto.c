@@ -96,7 +96,8 @@ static void fill_records(struct proto_record r[4])
     r[2].kind = PROTO_REC_TRAFFIC;
     r[2].u.traffic = (struct rec_traffic){ 3, 10, 1u << 31, 5, 6, 7, 800, 99, 1000, 12, 3000, 0 };
     r[3].kind = PROTO_REC_HEALTH;
-    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, { 0, 0, 0, 0, 0, 0 }, 0 };
+    r[3].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456, { 0, 0, 0, 0, 0, 0 }, 0,
+                                         0, 0, 0, 0, 0, 0 };
 }
 
 /* Ends the RECORDS frame being built in b and decodes it into out; the test stops unless it decodes. */
@@ -136,7 +137,7 @@ static void test_proto__health_ext(void)
 {
     struct proto_record r[2] = { { .kind = PROTO_REC_HEALTH_EXT }, { .kind = PROTO_REC_HEALTH } };
     r[0].u.health = (struct rec_health){ 11, 30, 2, 100, 2000, 9000, 850, 123456,
-                                         { 5, 66, 1u << 20, 75000, 115000, 74000 }, 0 };
+                                         { 5, 66, 1u << 20, 75000, 115000, 74000 }, 0, 0, 0, 0, 0, 0, 0 };
     r[1].u.health = r[0].u.health;
     struct proto_buf b = { 0 };
     CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
@@ -150,6 +151,41 @@ static void test_proto__health_ext(void)
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.rss_kb, 123456);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext.sessions, 0);
     CU_ASSERT_EQUAL(o.u.records.recs[1].u.health.ext.client_pss_kb, 0);
+    proto_msg_clear(&o);
+    proto_buf_free(&b);
+}
+
+/* sample_agent and health_sched (sent when CONFIG agent_share asks) carry the agent's share of a
+ * sample and the scheduler figures; plain sample and health leave them out, so they decode as 0. */
+static void test_proto__agent_share(void)
+{
+    struct proto_record r[4] = { { .kind = PROTO_REC_SAMPLE_AGENT }, { .kind = PROTO_REC_SAMPLE },
+                                 { .kind = PROTO_REC_HEALTH_SCHED }, { .kind = PROTO_REC_HEALTH } };
+    r[0].u.sample = (struct rec_sample){ .session = 1, .value_us = 900000, .ok = 1, .is_measure = 1,
+                                         .has_agent = 1, .agent_us = 41000 };
+    strcpy(r[0].u.sample.name, "vsi");
+    r[1].u.sample = r[0].u.sample;
+    r[2].u.health = (struct rec_health){ .t_us = 11, .sessions_active = 20, .ext_capacity = 3, .has_sched = 1,
+                                         .loop_cpu_permille = 640, .loop_delay_permille = 310,
+                                         .delay_permille = 330, .loop_wakeups = 4000,
+                                         .throttled_permille = 250 };
+    r[3].u.health = r[2].u.health;
+    struct proto_buf b = { 0 };
+    CU_ASSERT_EQUAL(proto_records_begin(&b, 1), 0);
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(proto_records_add(&b, &r[i]), 0);
+    struct proto_msg o;
+    end_and_decode(&b, &o);
+    CU_ASSERT_EQUAL_FATAL(o.u.records.count, 4);
+    const struct proto_record *d = o.u.records.recs;
+    CU_ASSERT_EQUAL(d[0].kind, PROTO_REC_SAMPLE_AGENT);
+    CU_ASSERT_EQUAL(memcmp(&d[0].u.sample, &r[0].u.sample, sizeof r[0].u.sample), 0);
+    CU_ASSERT_EQUAL(d[1].u.sample.has_agent, 0);
+    CU_ASSERT_EQUAL(d[1].u.sample.agent_us, 0);
+    CU_ASSERT_EQUAL(d[2].kind, PROTO_REC_HEALTH_SCHED);
+    CU_ASSERT_EQUAL(memcmp(&d[2].u.health, &r[2].u.health, sizeof r[2].u.health), 0);
+    CU_ASSERT_EQUAL(d[3].u.health.has_sched, 0);
+    CU_ASSERT_EQUAL(d[3].u.health.loop_delay_permille, 0);
     proto_msg_clear(&o);
     proto_buf_free(&b);
 }
@@ -629,6 +665,7 @@ int main(void)
         UNIT_TEST(test_proto__health_cap),
         UNIT_TEST(test_proto__logon_and_traffic_rtt),
         UNIT_TEST(test_proto__logon_bad_phase),
+        UNIT_TEST(test_proto__agent_share),
         UNIT_TEST(test_proto__records_frame_limit),
         UNIT_TEST(test_proto__refuses_bad_frames),
         UNIT_TEST(test_proto__mac),

@@ -16,19 +16,6 @@
 
 static char errbuf[512];
 
-static long long raw_int(const char *path, const char *sql)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *s = NULL;
-    long long v = -999;
-    if (sqlite3_open(path, &db) == SQLITE_OK && sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK &&
-        sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
-
 static int64_t chunk_run(struct store *st)
 {
     struct store_run_info info = { .name = "chunks", .transport = "tcp", .score_params = "{}", .started_us = 1 };

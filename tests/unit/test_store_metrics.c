@@ -2,6 +2,8 @@
  * as NaN (NULL), in time order per run, and a version 11 file migrates to a working table. */
 #include "unit.h"
 
+#include "db/store_legacy.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,7 @@ static void test_store_metrics__migrate_v11(void)
     const char *path = db_path("v11.db");
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V12), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "DROP TABLE target_metrics; PRAGMA user_version = 11"), SQLITE_OK);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);

@@ -296,6 +296,7 @@ static void test_store__migrate_v8_ext_costs(void)
     const char *path = db_path("v8.db");
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V12), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_HEALTH_V8), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
@@ -356,6 +357,7 @@ static void test_store__migrate_v9_traffic_index(void)
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
     CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 13);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V12), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "DROP INDEX traffic_run_t;"
                                         "CREATE INDEX traffic_run_t ON traffic (run_id, t_us);"
@@ -392,6 +394,7 @@ static void test_store__migrate_v10_logon_phases(void)
     const char *path = db_path("v10.db");
     struct store *st = open_ok(path, STORE_WRITE);
     store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V12), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V10), SQLITE_OK);
     CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
                                         "INSERT INTO sessions (run_id, idx, state, launch_us, active_us, logon_us)"
@@ -427,6 +430,53 @@ static void test_store__migrate_v10_logon_phases(void)
     close_current(st, path);
 }
 
+/* 12 -> 13: a version-12 sample reads back with no agent share (the view's agent_us NULL) and
+ * a version-12 health row with no scheduler figures; new ones keep theirs, beside the old. */
+static void test_store__migrate_v12_agent_share(void)
+{
+    const char *path = db_path("v12.db");
+    struct store *st = open_ok(path, STORE_WRITE);
+    store_close(st);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, STORE_LEGACY_V12), SQLITE_OK);
+    CU_ASSERT_EQUAL_FATAL(raw_exec(path, "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                        "INSERT INTO timer_names (id, name) VALUES (1, 'vsi');"
+                                        "INSERT INTO samples (run_id, session, t_us, name_id, value_us, ok, is_measure)"
+                                        " VALUES (1, 0, 1000, 1, 800000, 1, 1);"
+                                        "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
+                                        " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
+                                        " VALUES (1, 1, 1000, 3, 0, 10, 20, 30, 400, 5000);"
+                                        "PRAGMA user_version = 12"), SQLITE_OK);
+    st = reopen_older(path, "schema version 12 (older");
+    struct rec_sample s = { .session = 1, .t_us = 2000, .value_us = 900000, .ok = 1, .is_measure = 1,
+                            .has_agent = 1, .agent_us = 12345 };
+    snprintf(s.name, sizeof s.name, "vsi");
+    CU_ASSERT_EQUAL(store_add_sample(st, 1, &s, 2), 0);
+    struct rec_health h = { .t_us = 2000, .sessions_active = 2, .has_sched = 1, .loop_cpu_permille = 300,
+                            .loop_delay_permille = 120, .delay_permille = 150, .loop_wakeups = 77 };
+    CU_ASSERT_EQUAL(store_add_health(st, 1, 1, &h), 0);
+    CU_ASSERT_EQUAL(store_flush(st), 0);
+    struct store_samples ss;
+    CU_ASSERT_EQUAL_FATAL(store_load_samples(st, 1, &ss), 0);
+    CU_ASSERT_EQUAL_FATAL(ss.count, 2);
+    CU_ASSERT_EQUAL(ss.rows[0].value_us, 800000);
+    CU_ASSERT_EQUAL(ss.rows[0].agent_us, -1);
+    CU_ASSERT_EQUAL(ss.rows[1].agent_us, 12345);
+    store_free_samples(&ss);
+    struct store_health_row *rows = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(store_load_health(st, 1, &rows, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(rows[0].h.has_sched, 0);
+    CU_ASSERT_EQUAL(rows[1].h.has_sched, 1);
+    CU_ASSERT_EQUAL(rows[1].h.loop_delay_permille, 120);
+    CU_ASSERT_EQUAL(rows[1].h.delay_permille, 150);
+    CU_ASSERT_EQUAL(rows[1].h.loop_wakeups, 77);
+    free(rows);
+    close_current(st, path);
+    CU_ASSERT_EQUAL(raw_int(path, "SELECT count(*) FROM samples WHERE agent_us IS NULL"), 1);
+    CU_ASSERT_EQUAL(raw_int(path, "SELECT agent_us FROM samples WHERE session = 1"), 12345);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -436,6 +486,7 @@ int main(void)
         UNIT_TEST(test_store__migrate_v8_ext_costs),
         UNIT_TEST(test_store__migrate_v9_traffic_index),
         UNIT_TEST(test_store__migrate_v10_logon_phases),
+        UNIT_TEST(test_store__migrate_v12_agent_share),
         UNIT_TEST(test_store__reader_migrates_v1),
         UNIT_TEST(test_store__refuses_foreign_file),
         UNIT_TEST(test_store__refuses_newer_schema),

@@ -15,6 +15,9 @@
 
 static char db_path[512];
 static int64_t run_pass, run_fail, run_stuck, run_cut, run_lost, run_lag, run_open, run_empty, run_auth;
+/* the agent gate: small share, large share from other processes / the agent's own work / its quota /
+ * cause unknown */
+static int64_t run_share_ok, run_share_others, run_share_own, run_share_quota, run_share_unknown;
 
 static int setup(void)
 {
@@ -66,6 +69,20 @@ static int setup(void)
     f.stuck_reason = FAIL_AUTH;
     f.thresholds[0] = NULL;
     run_auth = fixture_write_run(st, &f, NULL);
+    struct fixture_run g = { "share", "tcp", "sim", "lan", 60, 1000, 0, 0, 80000, { NULL }, 0, 0, FAIL_NONE };
+    static const struct fixture_agent agents[] = {
+        { 2000, 1, 50, 300, 0 },        /* 2 ms of a ~1850 ms threshold: passes, whatever the loop lag */
+        { 120000, 1, 50, 300, 0 },      /* 120 ms, the loop thread mostly waiting: other processes */
+        { 120000, 1, 900, 50, 0 },      /* 120 ms, the loop thread on a CPU nearly all the time */
+        { 120000, 1, 20, 700, 600 },    /* 120 ms, held back by its cgroup's quota */
+        { 120000, 0, 0, 0, 0 },         /* 120 ms, no scheduler figures */
+    };
+    int64_t *runs[] = { &run_share_ok, &run_share_others, &run_share_own, &run_share_quota, &run_share_unknown };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        fixture_agent = agents[i];
+        *runs[i] = fixture_write_run(st, &g, NULL);
+    }
+    memset(&fixture_agent, 0, sizeof fixture_agent);
     store_close(st);
     return run_empty > 0 && run_auth > 0 ? 0 : -1;
 }
@@ -390,6 +407,92 @@ static void test_verdict__score_exit_codes_and_json(void)
     json_decref(j);
 }
 
+/* Results of an agent older than the share (none measured) keep the loop-lag rule, labelled so. */
+static void test_verdict__lag_rule_only_without_share(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_lag, &s, &v), VERDICT_INCONCLUSIVE);
+    CU_ASSERT_TRUE(has_reason(&v, "no agent share measured (an older agent, or an external client), so the old rule"));
+    CU_ASSERT_EQUAL(s.agent_samples, 0);
+    summary_free(&s);
+}
+
+/* A share well inside its limit passes, and a loop lag p99 of 80 ms (above lag_p99_max_ms) is
+ * shown in the item, never the reason. */
+static void test_verdict__share_small_passes(void)
+{
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL(verdict_of(run_share_ok, &s, &v), VERDICT_PASS);
+    CU_ASSERT_TRUE(s.agent_samples > 100);
+    CU_ASSERT_EQUAL(s.agent_unmeasured, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.agent_mean_ms, 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(s.agent_p95_ms, 2.0, 1e-9);
+    CU_ASSERT_EQUAL(s.agent_delayed, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.loop_delay_pct, 30.0, 1e-9);
+    int found = 0;
+    for (size_t i = 0; i < v.validity_count; i++)
+        if (!strcmp(v.items[i].text, "agent_share <= 5 %")) {
+            found = 1;
+            CU_ASSERT_EQUAL(v.items[i].result, VERDICT_PASS);
+            CU_ASSERT_PTR_NOT_NULL(strstr(v.items[i].reason, "loop lag p99 80.0 ms"));
+        }
+    CU_ASSERT_TRUE(found);
+    summary_free(&s);
+}
+
+/* A share above 5 % of the threshold makes the run inconclusive, and the reason says why: the
+ * loop thread waiting for a CPU it did not need much of is other processes; needing nearly a
+ * whole CPU, or more than its cgroup's quota, is the agent's own work. */
+static void test_verdict__share_large_names_the_cause(void)
+{
+    struct { int64_t *run; const char *why; } cases[] = {
+        { &run_share_others, "the agent's CPU was taken by other processes: its loop thread waited for a CPU 30.0 %" },
+        { &run_share_own, "the agent's own work: its loop thread needed 95 % of a CPU" },
+        { &run_share_quota, "the agent's own work: it needed more CPU than its cgroup's quota allows (held back 60 %" },
+        { &run_share_unknown, "cause not known (no scheduler figures from the agents)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct summary s;
+        struct verdict v;
+        CU_ASSERT_EQUAL(verdict_of(*cases[i].run, &s, &v), VERDICT_INCONCLUSIVE);
+        CU_ASSERT_TRUE(has_reason(&v, "the agent's share could change the score: mean 120.0 ms"));
+        CU_ASSERT_TRUE(has_reason(&v, cases[i].why));
+        CU_ASSERT_FALSE(has_reason(&v, "loop lag"));
+        summary_free(&s);
+    }
+}
+
+/* With the mean allowed up to 100 % of the threshold, the samples each delayed over
+ * agent_delay_max_ms still make the run inconclusive; a bound above them passes it. */
+static void test_verdict__share_delayed_samples(void)
+{
+    char err[512];
+    struct store *st = store_open(db_path, STORE_READ, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    struct score_config c;
+    score_config_init(&c);
+    c.params.agent_share_max_pct = 100;
+    c.params.agent_delay_max_ms = 50;
+    struct summary s;
+    struct verdict v;
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run_share_own, &c, &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_INCONCLUSIVE);
+    CU_ASSERT_EQUAL(s.agent_delayed, s.agent_samples);
+    CU_ASSERT_TRUE(has_reason(&v, "samples (100.0 %, limit 5 %) took the agent over 50 ms"));
+    summary_free(&s);
+    c.params.agent_delay_max_ms = 120;               /* "over": 120 ms is not over 120 */
+    CU_ASSERT_EQUAL_FATAL(summary_load(st, run_share_own, &c, &s, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(verdict_evaluate(&s, &v, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(v.kind, VERDICT_PASS);
+    CU_ASSERT_EQUAL(s.agent_delayed, 0);
+    summary_free(&s);
+    score_config_free(&c);
+    store_close(st);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -399,6 +502,10 @@ int main(void)
         UNIT_TEST(test_verdict__cut_short_is_not_stuck),
         UNIT_TEST(test_verdict__lost_agent_is_inconclusive),
         UNIT_TEST(test_verdict__agent_lag_is_inconclusive),
+        UNIT_TEST(test_verdict__lag_rule_only_without_share),
+        UNIT_TEST(test_verdict__share_small_passes),
+        UNIT_TEST(test_verdict__share_large_names_the_cause),
+        UNIT_TEST(test_verdict__share_delayed_samples),
         UNIT_TEST(test_verdict__not_reached_cannot_decide),
         UNIT_TEST(test_verdict__unknown_timer_fails),
         UNIT_TEST(test_verdict__no_samples_is_a_verdict),
