@@ -10,7 +10,7 @@
 #include "controller/run/runner.h"
 #include "controller/web/live.h"
 #include "controller/web/live_page.h"
-#include "controller/web/server.h"
+#include "common/web_server.h"
 #include "db/store_write.h"
 
 struct webfeed {
