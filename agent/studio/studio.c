@@ -77,17 +77,19 @@ void studio_describe(const struct studio_step *steps, size_t n, struct studio_tr
     if (!r->timed)
         return;
     ms(f, sizeof f, r->floor_us);
-    if (r->status == SAMPLE_SUSPECT)
-        snprintf(t->floor, sizeof t->floor, "suspect: below the plausibility floor (%s %s) or held before "
-                 "the first input; a run stores it as ok=2, never scored", r->floor_echo ? "echo" : "min", f);
-    else if (r->status == SAMPLE_FAILED)
+    const char *kind = !r->floor_echo ? "min" : r->floor_hinted ? "echo of an earlier try" : "echo";
+    if (r->status == SAMPLE_FAILED)
         snprintf(t->floor, sizeof t->floor, "failed sample (ok=0)");
+    else if (r->floor_rejects)
+        snprintf(t->floor, sizeof t->floor, "suspect: the plausibility floor rejects it (%s %s%s); a run "
+                 "stores it as ok=2, never scored", kind, f,
+                 r->status == SAMPLE_SUSPECT && r->value_us >= (int64_t)r->floor_us ? ", or it held before the "
+                 "first input" : "");
     else if (r->floor_us)
-        snprintf(t->floor, sizeof t->floor, "ok: above the plausibility floor (%s %s)",
-                 r->floor_echo ? "echo" : "min", f);
+        snprintf(t->floor, sizeof t->floor, "ok: above the plausibility floor (%s %s)", kind, f);
     else if (r->floor_echo)
-        snprintf(t->floor, sizeof t->floor, "ok; the echo floor was not measured in this try (it needs 3 "
-                 "inputs outside timers: try the typing step with the timer)");
+        snprintf(t->floor, sizeof t->floor, "ok; no echo floor measured yet (it takes 3 untimed inputs: type "
+                 "something first, then try the timer)");
     else
         snprintf(t->floor, sizeof t->floor, "ok (min: 0, no floor)");
 }
@@ -103,13 +105,25 @@ static void one_line(const struct studio_rec *r, const struct studio_step *steps
     if (!p)
         goto done;
     p += 6;
-    const char *end = strstr(p, "  - think: 10ms\n");
-    for (; p < end && o + 1 < len; p++) {
+    const char *start = p, *end = strstr(p, "  - think: 10ms\n");
+    for (; p < end && o + 3 < len; p++) {
+        if ((p == start || p[-1] == '\n') && !strncmp(p, "  - ", 4)) {   /* a step: "; " between */
+            while (o && out[o - 1] == ' ')
+                o--;
+            if (o) {
+                out[o++] = ';';
+                out[o++] = ' ';
+            }
+            p += 3;
+            continue;
+        }
         char ch = *p == '\n' ? ' ' : *p;
-        if (ch == ' ' && o && out[o - 1] == ' ')
+        if (ch == ' ' && (!o || out[o - 1] == ' '))
             continue;
         out[o++] = ch;
     }
+    while (o && out[o - 1] == ' ')
+        o--;
     out[o] = '\0';
 done:
     free(y);
@@ -122,6 +136,8 @@ static void try_done(void *arg, const struct studio_try_result *r)
     memset(t, 0, sizeof *t);
     t->seq = ++s->ntried;
     t->r = *r;
+    if (r->echo_us)
+        s->echo_us = r->echo_us;
     one_line(&s->rec, s->cur_steps, s->cur_n, t->what, sizeof t->what);
     studio_describe(s->cur_steps, s->cur_n, t);
     studio_try_free(s->cur);
@@ -151,7 +167,7 @@ int studio_try_steps(struct studio *s, const struct studio_step *steps, size_t n
         return -1;
     memcpy(s->cur_steps, steps, n * sizeof *steps);
     s->cur_n = n;
-    if (!(s->cur = studio_try_start(s->base, ops, sess, wl, s->user, try_done, s))) {
+    if (!(s->cur = studio_try_start(s->base, ops, sess, wl, s->user, s->echo_us, try_done, s))) {
         snprintf(err, errlen, "cannot start the workload interpreter");
         return -1;
     }

@@ -49,6 +49,7 @@ struct studio {
     struct studio_tried tried[STUDIO_TRIES_KEPT];
     uint32_t ntried;                  /* tries ever ended; the latest is tried[(ntried-1) % KEPT] */
     int dirty;                        /* recorded since the last save */
+    uint64_t echo_us;                 /* the session's echo, as the latest try that measured one */
     char *png;                        /* the latest frame's PNG, for frame png_frame */
     size_t png_len;
     uint64_t png_frame;

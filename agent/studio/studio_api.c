@@ -207,26 +207,45 @@ static int region_page(struct studio *s, const struct evkeyvalq *q, char **body,
                     body, len, type);
 }
 
+/* An input with conditions is the input and a wait for them: tried together, the wait is armed
+ * at the input as in a run, so a launcher that opens at once is not missed. */
+static size_t split_wait(struct studio_step st[2])
+{
+    if ((st[0].kind != STUDIO_KEY && st[0].kind != STUDIO_TYPE && st[0].kind != STUDIO_CLICK) || !st[0].nconds)
+        return 1;
+    st[1] = (struct studio_step){ .kind = STUDIO_WAIT, .nconds = st[0].nconds, .timeout_ms = st[0].timeout_ms };
+    memcpy(st[1].conds, st[0].conds, sizeof st[0].conds);
+    st[0].nconds = 0;
+    st[0].timeout_ms = 0;
+    return 2;
+}
+
 static int step_page(struct studio *s, const struct evkeyvalq *q, char **body, size_t *len, const char **type)
 {
-    struct studio_step st;
+    struct studio_step st[2];
     enum studio_part part;
     char err[ERR_LEN];
     const char *rec = arg(q, "record"), *run = arg(q, "run");
     int record = rec && !strcmp(rec, "1"), go = run && !strcmp(run, "1");
     if (part_arg(q, &part) != 0)
         return error_out(400, "part is loop or logoff", body, len, type);
-    if (step_arg(q, &st, err, sizeof err) != 0)
+    if (step_arg(q, &st[0], err, sizeof err) != 0)
         return error_out(400, err, body, len, type);
+    size_t n = split_wait(st);
     if (go && s->cur)
         return error_out(409, "a try is running: wait for it to end", body, len, type);
-    if (record && studio_rec_append(&s->rec, part, &st, err, sizeof err) != 0)
-        return error_out(400, err, body, len, type);
+    for (size_t i = 0; record && i < n; i++)
+        if (studio_rec_append(&s->rec, part, &st[i], err, sizeof err) != 0) {
+            if (i)
+                studio_rec_undo(&s->rec, part);
+            return error_out(400, err, body, len, type);
+        }
     if (record)
         s->dirty = 1;
-    if (go && studio_try_steps(s, &st, 1, err, sizeof err) != 0)
+    if (go && studio_try_steps(s, st, n, err, sizeof err) != 0)
         return error_out(400, err, body, len, type);
-    return json_out(json_pack("{s:b,s:b}", "recorded", record, "running", go), 200, body, len, type);
+    return json_out(json_pack("{s:b,s:b,s:i}", "recorded", record, "running", go, "steps", (int)n), 200, body, len,
+                    type);
 }
 
 static int try_page(struct studio *s, const struct evkeyvalq *q, char **body, size_t *len, const char **type)

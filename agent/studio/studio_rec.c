@@ -110,7 +110,7 @@ static void cond_yaml(FILE *f, const struct studio_cond *c)
     case STUDIO_STABLE:
         fprintf(f, "stable: {region: %s", c->region);
         if (c->for_ms)
-            fprintf(f, ", for: %ums", c->for_ms);
+            fprintf(f, c->for_ms % 1000 ? ", for: %ums" : ", for: %us", c->for_ms % 1000 ? c->for_ms : c->for_ms / 1000);
         fputc('}', f);
         break;
     case STUDIO_PIXEL:
@@ -129,7 +129,8 @@ static void wait_yaml(FILE *f, const struct studio_cond *c, size_t n, uint32_t t
         cond_yaml(f, &c[i]);
     }
     if (timeout_ms)
-        fprintf(f, "%stimeout: %ums", n ? ", " : "", timeout_ms);
+        fprintf(f, timeout_ms % 1000 ? "%stimeout: %ums" : "%stimeout: %us", n ? ", " : "",
+                timeout_ms % 1000 ? timeout_ms : timeout_ms / 1000);
     fputc('}', f);
 }
 
@@ -181,13 +182,14 @@ static void head_yaml(FILE *f, const struct studio_rec *r, const char *name)
     }
 }
 
-static char *close_text(FILE *f, char *buf)
+/* Closes the memstream; its buffer is only final after fclose, hence the pointer to it. */
+static char *close_text(FILE *f, char **buf)
 {
     if (fclose(f) != 0) {
-        free(buf);
+        free(*buf);
         return NULL;
     }
-    return buf;
+    return *buf;
 }
 
 char *studio_rec_yaml(const struct studio_rec *r)
@@ -209,7 +211,7 @@ char *studio_rec_yaml(const struct studio_rec *r)
         for (size_t i = 0; i < r->nsteps[STUDIO_LOGOFF]; i++)
             step_yaml(f, &r->steps[STUDIO_LOGOFF][i]);
     }
-    return close_text(f, buf);
+    return close_text(f, &buf);
 }
 
 char *studio_rec_try_yaml(const struct studio_rec *r, const struct studio_step *steps, size_t n)
@@ -226,7 +228,7 @@ char *studio_rec_try_yaml(const struct studio_rec *r, const struct studio_step *
     for (size_t i = 0; i < n; i++)
         step_yaml(f, &steps[i]);
     fputs("  - think: 10ms\n", f);
-    return close_text(f, buf);
+    return close_text(f, &buf);
 }
 
 /* ---------------------------------------------------------------- checking */

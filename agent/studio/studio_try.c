@@ -23,7 +23,7 @@ struct studio_try {
     struct interp *in;
     struct result_sink sink;
     struct event *end_ev;
-    uint64_t start_us;
+    uint64_t start_us, echo_hint_us;
     int ended;
     struct studio_try_result res;
     void (*done)(void *arg, const struct studio_try_result *r);
@@ -65,11 +65,16 @@ static void note_floor(struct studio_try *t)
     for (size_t i = 0; i < t->wl->nloop; i++)
         if (t->wl->loop[i].kind == WORKLOAD_STEP_TIMER)
             timer = &t->wl->loop[i];
+    t->res.echo_us = interp_echo_us(t->in);
     if (!timer)
         return;
     t->res.floor_echo = timer->wait.min == WORKLOAD_MIN_ECHO;
-    t->res.floor_us = timer->wait.min == WORKLOAD_MIN_FIXED ? timer->wait.min_us
-                      : t->res.floor_echo ? interp_echo_us(t->in) : 0;
+    uint64_t echo = t->res.echo_us ? t->res.echo_us : t->echo_hint_us;
+    t->res.floor_hinted = t->res.floor_echo && !t->res.echo_us && echo;
+    t->res.floor_us = timer->wait.min == WORKLOAD_MIN_FIXED ? timer->wait.min_us : t->res.floor_echo ? echo : 0;
+    t->res.floor_rejects = t->res.timed && (t->res.status == SAMPLE_SUSPECT ||
+                           (t->res.status == SAMPLE_OK &&
+                            interp_floor_rejects(&timer->wait, (uint64_t)t->res.value_us, echo)));
 }
 
 /* The steps ended (or failed): report on the next loop turn. */
@@ -129,7 +134,7 @@ static void on_finished(void *t, enum failure_reason reason, const char *detail)
 }
 
 struct studio_try *studio_try_start(struct event_base *base, const struct driver_ops *ops, void *sess,
-                                    struct workload *wl, const char *user,
+                                    struct workload *wl, const char *user, uint64_t echo_hint_us,
                                     void (*done)(void *arg, const struct studio_try_result *r), void *arg)
 {
     struct studio_try *t = calloc(1, sizeof *t);
@@ -137,7 +142,7 @@ struct studio_try *studio_try_start(struct event_base *base, const struct driver
         workload_free(wl);
         return NULL;
     }
-    *t = (struct studio_try){ .ops = ops, .sess = sess, .wl = wl, .done = done, .arg = arg,
+    *t = (struct studio_try){ .ops = ops, .sess = sess, .wl = wl, .done = done, .arg = arg, .echo_hint_us = echo_hint_us,
                               .sink = { .sample = on_sample } };
     t->sink.ctx = t;
     struct interp_host host = {

@@ -31,14 +31,19 @@ struct studio_try_result {
     int64_t elapsed_us;             /* the try from its start to its last step's end */
     /* The plausibility floor (docs/workload-language.md) of the last timer */
     int floor_echo;                 /* 1: `min: echo`, 0: fixed or none */
-    uint64_t floor_us;              /* its value: the echo measured during the try or `min`; 0: none */
+    uint64_t floor_us;              /* its value: `min`, or the echo (this try's, else the hint); 0: none */
+    int floor_hinted;               /* the echo is the caller's hint: this try measured none */
+    int floor_rejects;              /* the floor makes the sample suspect (interp_floor_rejects) */
+    uint64_t echo_us;               /* the echo this try measured (3 or more untimed inputs); 0: none */
 };
 
-/* Starts a try of `wl` (owned from here on, freed with the try) on ops/sess. done(arg, result)
+/* Starts a try of `wl` (owned from here on, freed with the try) on ops/sess. echo_hint_us: the
+ * session's echo measured by an earlier try (0: none), the floor of a timer tried alone, whose
+ * try has no untimed inputs to measure one. done(arg, result)
  * is called once, from the loop, when the steps ended; free the try there or later. NULL when the
  * interpreter could not be made. */
 struct studio_try *studio_try_start(struct event_base *base, const struct driver_ops *ops, void *sess,
-                                    struct workload *wl, const char *user,
+                                    struct workload *wl, const char *user, uint64_t echo_hint_us,
                                     void (*done)(void *arg, const struct studio_try_result *r), void *arg);
 
 /* The session painted rects[0..n-1]: the try's conditions look at them. */
