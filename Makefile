@@ -72,6 +72,7 @@ bench: deps
 	@echo "== bench/drive-copy.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/drive-copy.sh
 	@echo "== bench/simhost-bandwidth.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/simhost-bandwidth.sh
 	@echo "== bench/netem.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/netem.sh
+	@echo "== bench/agent-flood.sh"; SESSMAX_BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/agent-flood.sh
 
 # libFuzzer harnesses (tests/fuzz) built with clang in $(FUZZ_BUILD), each run FUZZ_SECONDS
 # (or FUZZ_RUNS executions when set).

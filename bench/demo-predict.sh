@@ -45,7 +45,8 @@ PRED=$(sed -n 's/^predicted smax for the plan: \([0-9][0-9]*\).*/\1/p' "$T/predi
 MEASURED=""
 for i in $(seq 1 "$RUNS"); do
   rc=0   # the demo exits with its verdict's code: any verdict (0, 1, 2) is a measurement
-  (cd "$S" && $LOCKED $RTS "$B/sessmax" demo --plan "$PLAN" --out "$T/run$i" >"$T/run$i.log" 2>&1) || rc=$?
+  # --as-planned: the run the prediction above is for (the demo would otherwise size the ramp itself)
+  (cd "$S" && $LOCKED $RTS "$B/sessmax" demo --as-planned --plan "$PLAN" --out "$T/run$i" >"$T/run$i.log" 2>&1) || rc=$?
   [ $rc -le 2 ] || { echo "demo-predict: run $i failed, exit $rc (log below)" >&2; tail -20 "$T/run$i.log" >&2; exit 1; }
   M=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d.get("smax")
 print("nr%s" % d.get("active", "?") if v is None else v)' "$T/run$i/verdict.json")

@@ -40,7 +40,7 @@ const char *failure_reason_name(enum failure_reason r);
 enum failure_reason failure_reason_parse(const char *name);
 
 /* rec_sample.ok. SUSPECT: the condition held, but sooner than the timer's plausibility floor
- * (`min:` in the workload, by default the session's own input echo time), so the sample may
+ * (`min:` in the workload, by default the session's fastest recent input echo), so the sample may
  * time the echo of its input rather than the response: stored and shown, never scored as ok. */
 enum sample_status { SAMPLE_FAILED = 0, SAMPLE_OK = 1, SAMPLE_SUSPECT = 2 };
 

@@ -23,8 +23,7 @@ static void format_fp(const unsigned char *md, unsigned n, char fp[TLS_FP_LEN])
         off += snprintf(fp + off, (size_t)(TLS_FP_LEN - off), i ? ":%02X" : "%02X", md[i]);
 }
 
-/* The certificate's sha256 fingerprint as the agents pin it. */
-static void cert_fingerprint(X509 *x, char fp[TLS_FP_LEN])
+void tls_cert_fingerprint(X509 *x, char fp[TLS_FP_LEN])
 {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned n = 0;
@@ -63,7 +62,7 @@ SSL_CTX *tls_server_ctx(char fp[TLS_FP_LEN], char *err, size_t errlen)
     if (!ctx || !SSL_CTX_use_certificate(ctx, x) || !SSL_CTX_use_PrivateKey(ctx, key))
         goto fail;
     SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);   /* RFC 9266 exporter binding */
-    cert_fingerprint(x, fp);
+    tls_cert_fingerprint(x, fp);
     X509_free(x);
     EVP_PKEY_free(key);
     return ctx;
@@ -133,7 +132,7 @@ SSL_CTX *tls_server_ctx_files(const char *cert_path, const char *key_path, char 
         goto out;
     }
     SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);   /* RFC 9266 exporter binding */
-    cert_fingerprint(x, fp);
+    tls_cert_fingerprint(x, fp);
 out:
     X509_free(x);
     EVP_PKEY_free(key);
@@ -145,7 +144,7 @@ int tls_file_fingerprint(const char *path, char fp[TLS_FP_LEN], char *err, size_
     X509 *x = read_cert(path, err, errlen);
     if (!x)
         return -1;
-    cert_fingerprint(x, fp);
+    tls_cert_fingerprint(x, fp);
     X509_free(x);
     return 0;
 }
@@ -167,7 +166,7 @@ int tls_peer_fingerprint(SSL *ssl, char fp[TLS_FP_LEN])
     X509 *x = ssl ? SSL_get1_peer_certificate(ssl) : NULL;
     if (!x)
         return -1;
-    cert_fingerprint(x, fp);
+    tls_cert_fingerprint(x, fp);
     X509_free(x);
     return 0;
 }

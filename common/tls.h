@@ -14,6 +14,7 @@
 
 typedef struct ssl_ctx_st SSL_CTX;
 typedef struct ssl_st SSL;
+typedef struct x509_st X509;
 
 #define TLS_FP_LEN 104   /* "sha256:" + 32 x "AA:" */
 
@@ -31,6 +32,8 @@ int tls_file_fingerprint(const char *path, char fp[TLS_FP_LEN], char *err, size_
 SSL_CTX *tls_client_ctx(char *err, size_t errlen);
 /* The peer certificate's fingerprint ("sha256:AA:BB:..."); -1 when there is none. */
 int tls_peer_fingerprint(SSL *ssl, char fp[TLS_FP_LEN]);
+/* The certificate's sha256 fingerprint as sessmax pins certificates ("sha256:AA:BB:..."). */
+void tls_cert_fingerprint(X509 *x, char fp[TLS_FP_LEN]);
 /* 1 when the two fingerprints name the same certificate (case and colons ignored). */
 int tls_fingerprint_equal(const char *a, const char *b);
 

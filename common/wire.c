@@ -3,11 +3,13 @@
  * States: HELLO_WAIT (controller) / HELLO_SENT (agent) -> AUTH_WAIT / CHALLENGED -> (controller:
  * PINGING, then WELCOME) -> READY -> CLOSED. Before AUTH only the handshake messages of the current state are
  * accepted and frames are limited to 4 KiB, so an unauthenticated peer can neither send commands
- * nor make us buffer much. From AUTH on every frame carries a tag; one bad tag closes the link. */
+ * nor make us buffer much. From AUTH on every frame carries a tag; one bad tag closes the link
+ * (without ERROR: a broken link, not a refusal). */
 #include "common/wire.h"
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/names.h"
 #include "common/proto_auth.h"
 #include "common/tls.h"
 
@@ -162,6 +164,13 @@ static void on_hello(struct wire *w, struct proto_msg *m)
         wire_close(w, t);
         return;
     }
+    if (!name_is_safe(m->u.hello.name)) {   /* it goes into logs, the console and reports */
+        char t[200];
+        snprintf(t, sizeof t, "agent name refused: use 1 to %d characters, each one of %s", RESULTS_NAME_LEN - 1,
+                 NAMES_CHARSET_TEXT);
+        wire_close(w, t);
+        return;
+    }
     w->hello = m->u.hello;
     m->u.hello.name = NULL;            /* moved */
     proto_transcript(&w->hello, PROTO_VERSION, w->my_nonce, w->th);
@@ -171,6 +180,8 @@ static void on_hello(struct wire *w, struct proto_msg *m)
     mac(w, PROTO_LABEL_CTL, c.u.challenge.proof);
     wire_send(w, &c);
     w->state = W_AUTH_WAIT;
+    if (w->p.hello)
+        w->p.hello(w, &w->hello, w->cb.arg);
 }
 
 static void send_ping(struct wire *w)
@@ -222,6 +233,8 @@ static void on_auth(struct wire *w, struct proto_msg *m)
     }
     start_tagging(w);
     w->state = W_PINGING;
+    if (w->p.authenticated)
+        w->p.authenticated(w, w->cb.arg);
     send_ping(w);
 }
 
@@ -366,10 +379,16 @@ static void read_cb(struct bufferevent *bev, void *arg)
         struct proto_msg m;
         int rc = frame && plen >= 0 ? proto_decode(frame + 4, (size_t)plen, &m, err, sizeof err) : -1;
         evbuffer_drain(in, 4 + (size_t)n);
+        if (rc < 0 && frame && plen < 0) {
+            /* a forged, altered or replayed frame: the link cannot go on (the sequence numbers no
+             * longer agree), but nothing says the peer itself is false. Closed without ERROR, so
+             * an agent reconnects and resumes as after any broken link. */
+            snprintf(err, sizeof err, "message authentication failed (a forged, altered or replayed frame from "
+                     "%s)", w->peer);
+            close_now(w, err);
+            break;
+        }
         if (rc < 0) {
-            if (frame && plen < 0)
-                snprintf(err, sizeof err, "message authentication failed (a forged or altered frame from %s)",
-                         w->peer);
             wire_close(w, frame ? err : "out of memory");
             break;
         }
@@ -438,7 +457,11 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
     uint64_t now = clock_now_us();
     char t[200];
     w->depth++;
-    if (w->state < W_READY && now - w->born_us > (uint64_t)w->p.handshake_ms * 1000) {
+    int preauth = w->p.role == WIRE_CONTROLLER && w->state < W_CLOSING && !w->rx_tagged;
+    if (preauth && w->p.auth_ms < w->p.handshake_ms && now - w->born_us > (uint64_t)w->p.auth_ms * 1000) {
+        snprintf(t, sizeof t, "%s did not prove the token within %u ms", w->peer, w->p.auth_ms);
+        close_now(w, t);
+    } else if (w->state < W_READY && now - w->born_us > (uint64_t)w->p.handshake_ms * 1000) {
         snprintf(t, sizeof t, "%s did not complete the handshake within %u ms", w->peer, w->p.handshake_ms);
         close_now(w, t);
     } else if (w->state == W_READY && now - w->last_rx_us > (uint64_t)w->p.timeout_ms * 1000) {
@@ -471,6 +494,8 @@ struct wire *wire_new(struct event_base *base, struct bufferevent *bev, const st
         w->p.timeout_ms = 15000;
     if (!w->p.handshake_ms)
         w->p.handshake_ms = 10000;
+    if (!w->p.auth_ms || w->p.auth_ms > w->p.handshake_ms)
+        w->p.auth_ms = w->p.handshake_ms;
     if (!w->p.max_frame)
         w->p.max_frame = PROTO_MAX_FRAME;
     if (!w->p.pings)

@@ -37,6 +37,8 @@ struct wire_params {
     uint32_t heartbeat_ms;         /* send a heartbeat this often; default 1000 */
     uint32_t timeout_ms;           /* peer silent this long = gone; default 15000 */
     uint32_t handshake_ms;         /* authentication must finish within; default 10000 */
+    uint32_t auth_ms;              /* controller: the agent must prove the token (AUTH) within;
+                                    * default handshake_ms */
     uint32_t max_frame;            /* after authentication; default PROTO_MAX_FRAME */
     /* agent side */
     const char *name;
@@ -50,6 +52,10 @@ struct wire_params {
     /* The agent proved the token: fill in (or keep) the WELCOME (agent id, resume fields) or
      * refuse with a reason (return -1). Optional; gets the callbacks' arg. */
     int (*admit)(struct wire *w, struct proto_welcome *wm, char *why, size_t whylen, void *arg);
+    /* Optional, controller side: the agent's HELLO arrived (nothing is proven yet). */
+    void (*hello)(struct wire *w, const struct proto_hello *h, void *arg);
+    /* Optional, controller side: the agent proved the token (clock probes and admit follow). */
+    void (*authenticated)(struct wire *w, void *arg);
 };
 
 struct wire_callbacks {

@@ -447,9 +447,15 @@ void x11_argv_free(char **argv)
     }
 }
 
+/* 1 when s (NULL: empty) holds a CR or LF: it would start a new key=value line of the ICA file. */
+static int breaks_line(const char *s) { return s && strpbrk(s, "\r\n") != NULL; }
+
 int x11_ica_file(const struct x11_client *c, const struct x11_vars *v, const char *password,
                  char *out, size_t outlen)
 {
+    if (breaks_line(v->host) || breaks_line(v->port) || breaks_line(v->user) || breaks_line(v->domain) ||
+        breaks_line(password) || breaks_line(v->width) || breaks_line(v->height))
+        return -2;
     /* HDXoverUDP: Off keeps ICA on TCP; Preferred lets the client use EDT (UDP) and fall back
      * to TCP when the server or the network refuses it. */
     const char *udp = !strcmp(x11_client_transport(c), "edt") ? "Preferred" : "Off";

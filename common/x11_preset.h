@@ -83,7 +83,8 @@ int x11_client_argv(const struct x11_client *c, const struct x11_vars *v, char *
 void x11_argv_free(char **argv);
 
 /* The Citrix ICA file for one session (the password inside: write it 0600). Returns the
- * length written (< outlen), or -1 when it does not fit. */
+ * length written (< outlen), -1 when it does not fit, or -2 when a value (user, password,
+ * domain, host...) holds a CR or LF, which would add lines of its own to the file. */
 int x11_ica_file(const struct x11_client *c, const struct x11_vars *v, const char *password,
                  char *out, size_t outlen);
 

@@ -1,4 +1,4 @@
--- schema.sql -- the sessmax results store, schema version 11 (STORE_SCHEMA_VERSION in store.h).
+-- schema.sql -- the sessmax results store, schema version 12 (STORE_SCHEMA_VERSION in store.h).
 --
 -- Compiled into the binary (db/CMakeLists.txt) and run on a new, empty file inside the same
 -- transaction that sets PRAGMA user_version and application_id. Older files are brought here by
@@ -246,3 +246,25 @@ CREATE TABLE target_load (
     others_permille  INTEGER NOT NULL
 );
 CREATE INDEX target_load_run_t ON target_load (run_id, t_us);
+
+-- Added in version 12: the target's resources, scraped by the controller from the exporters a
+-- plan's target.metrics names (node_exporter, windows_exporter, or a Prometheus server's
+-- federation of one host), one row per scrape and source with the rates since the previous one.
+-- A NULL column is a figure the source does not report.
+CREATE TABLE target_metrics (
+    run_id           INTEGER NOT NULL,
+    t_us             INTEGER NOT NULL,   -- controller wall clock of the scrape
+    source           TEXT NOT NULL,      -- "HOST:PORT" of the exporter, or the Prometheus instance label
+    active           INTEGER NOT NULL,   -- sessions active at the scrape
+    cpu_pct          REAL,               -- busy % of all the host's CPUs
+    mem_used_bytes   REAL,
+    mem_avail_bytes  REAL,
+    disk_read_bps    REAL,               -- bytes/s, summed over the disks
+    disk_write_bps   REAL,
+    disk_busy_pct    REAL,               -- the busiest disk's busy %
+    net_rx_bps       REAL,               -- bytes/s, summed over the interfaces but loopback
+    net_tx_bps       REAL,
+    net_pct          REAL,               -- the busiest interface's share of its link speed
+    sessions         REAL                -- sessions the host itself reports
+);
+CREATE INDEX target_metrics_run_t ON target_metrics (run_id, t_us);

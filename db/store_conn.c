@@ -4,8 +4,10 @@
 #include "db/store_conn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #define STORE_BUSY_TIMEOUT_MS 5000
@@ -77,6 +79,12 @@ int store_connect(const char *path, int flags, sqlite3 **out, char *err, size_t 
     if (!(flags & SQLITE_OPEN_CREATE) && stat(path, &sb) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
+    }
+    if (flags & SQLITE_OPEN_CREATE) {   /* a new database is owner-only (it names users and hosts); SQLite
+                                         * gives its -wal and -shm files the same mode */
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            close(fd);
     }
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {

@@ -109,6 +109,7 @@ const char STORE_LEGACY_SAMPLES_V7[] =
     "CREATE INDEX samples_run_t ON samples (run_id, t_us);";
 
 const char STORE_LEGACY_V10[] =
+    "DROP TABLE IF EXISTS target_metrics;"   /* 12 */
     "DROP INDEX traffic_run_t;"
     "ALTER TABLE traffic DROP COLUMN min_rtt_us;"
     "CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,"

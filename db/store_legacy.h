@@ -16,7 +16,7 @@ extern const char STORE_LEGACY_SAMPLES_V7[];
 /* SQL that turns a current file's health table back into that of versions 2-8 (empty: no
  * external clients' costs), for tests that step a new file back to version 8 or below. */
 extern const char STORE_LEGACY_HEALTH_V8[];
-/* SQL that takes a current file back to version 10 (no logon phases, no minimum RTT), for tests
+/* SQL that takes a current file back to version 10 (no logon phases, no minimum RTT, no target_metrics), for tests
  * that step a new file back to version 10 or below; run it before the others. */
 extern const char STORE_LEGACY_V10[];
 

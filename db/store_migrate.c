@@ -159,6 +159,13 @@ static const char MIGRATE_10_TO_11[] =
     "CREATE INDEX traffic_run_t ON traffic (run_id, t_us, session, bytes_in, bytes_out, wire_in, wire_out, rtt_us,"
     " frames, data_segs_out, retrans, data_segs_in, min_rtt_us);";
 
+/* 11 -> 12: the target's resources from its exporters (target.metrics): a new table. */
+static const char MIGRATE_11_TO_12[] =
+    "CREATE TABLE target_metrics (run_id INTEGER NOT NULL, t_us INTEGER NOT NULL, source TEXT NOT NULL,"
+    " active INTEGER NOT NULL, cpu_pct REAL, mem_used_bytes REAL, mem_avail_bytes REAL, disk_read_bps REAL,"
+    " disk_write_bps REAL, disk_busy_pct REAL, net_rx_bps REAL, net_tx_bps REAL, net_pct REAL, sessions REAL);"
+    "CREATE INDEX target_metrics_run_t ON target_metrics (run_id, t_us);";
+
 static const struct migration migrations[] = {
     { 1, MIGRATE_1_TO_2, NULL },
     { 2, MIGRATE_2_TO_3, NULL },
@@ -170,6 +177,7 @@ static const struct migration migrations[] = {
     { 8, MIGRATE_8_TO_9, NULL },
     { 9, MIGRATE_9_TO_10, NULL },
     { 10, MIGRATE_10_TO_11, NULL },
+    { 11, MIGRATE_11_TO_12, NULL },
 };
 
 static int exec(sqlite3 *db, const char *path, const char *sql, const char *what, char *err, size_t errlen)

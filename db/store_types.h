@@ -8,8 +8,9 @@
  * profile and TCP segment counters; 4: copy_timers; 5: runs.client, runs.matrix_id/cell and
  * matrices; 6: agents.clock_offset_us and rtt_us; 7: target_load; 8: samples packed in
  * sample_chunks, `samples` a view; 9: external clients' costs in health; 10: the traffic index
- * covers the columns readers load. */
-#define STORE_SCHEMA_VERSION 11
+ * covers the columns readers load; 11: the logon's phases per session and traffic.min_rtt_us;
+ * 12: target_metrics. */
+#define STORE_SCHEMA_VERSION 12
 
 struct store;
 

@@ -135,6 +135,16 @@ static int batch_row(struct store *st)
     return batch_due(st) ? store_flush(st) : 0;
 }
 
+int store_batch_begin(struct store *st)
+{
+    return batch_open(st);
+}
+
+int store_batch_add(struct store *st)
+{
+    return batch_row(st);
+}
+
 void store_set_batch(struct store *st, unsigned max_rows, uint64_t max_age_us)
 {
     st->max_rows = max_rows ? max_rows : 1;

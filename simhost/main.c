@@ -2,6 +2,7 @@
  * Serves RDP (see sim_server.h), or with --predict prints the capacity of C CPUs for a workload
  * loop from the measured cost model, or with --calibrate only prints the cost table. */
 #include "common/log.h"
+#include "common/nodump.h"
 #include "simhost/server/opts.h"
 #include "simhost/model/predict.h"
 #include "simhost/model/ramp_plan.h"
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
     struct sim_opts opts;
     char err[1024];
     log_init("sessmax-simhost", LOG_INFO);
+    nodump_apply();   /* the users' passwords */
     int p = sim_opts_parse(argc, argv, &opts, err, sizeof err);
     if (p != 0) {
         if (p < 0)
@@ -57,7 +59,7 @@ int main(int argc, char **argv)
         sim_selfcheck_predict(&opts, &server.costs, stdout);
     int rc = 0;
     if (opts.plan)
-        rc = sim_ramp_plan_main(opts.plan, opts.cpus, &server.costs, stdout);
+        rc = sim_ramp_plan_main(opts.plan, opts.cpus, (unsigned)opts.ramp_to, &server.costs, stdout);
     else if (opts.predict) {
         struct sim_predict_args pa = { .path = opts.predict, .measure = opts.measure, .cpus = opts.cpus,
                                        .offset_ms = opts.threshold_offset_ms };

@@ -13,6 +13,7 @@
 #include "agent/front/standalone.h"
 #include "agent/front/studio_cmd.h"
 #include "common/log.h"
+#include "common/nodump.h"
 
 static const char USAGE[] =
     "usage: sessmax-agent COMMAND [options]   (COMMAND --help for its options)\n"
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
     const char *lvl = getenv("SESSMAX_LOG");
     int level = lvl ? log_parse_level(lvl) : LOG_WARN;
     log_init("sessmax-agent", level < 0 ? LOG_WARN : (enum log_level)level);
+    nodump_apply();   /* the token and the sessions' passwords */
 
     enum { O_VERSION = 256 };
     static const struct option longopts[] = {

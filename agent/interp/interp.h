@@ -48,9 +48,9 @@ void interp_logoff(struct interp *in);
 uint32_t interp_loops(const struct interp *in);
 /* Repaints requested during logon (driver_ops.refresh calls). */
 uint32_t interp_logon_repaints(const struct interp *in);
-/* The session's input echo: the median over the latest 16 inputs outside timers of the time
- * from the input to the first paint after it, in µs; 0 before three were measured. Timers with
- * `min: echo` (the default) are suspect below it. */
+/* The session's fastest input echo: the least, over the latest 16 inputs outside timers, of the
+ * time from the input to the first paint after it, in µs; 0 before three were measured. Timers
+ * with `min: echo` (the default) are suspect below it. */
 uint64_t interp_echo_us(const struct interp *in);
 /* The plausibility floor (docs/workload-language.md): 1 when a timer whose `until` is w, met
  * value_us after its first input, is below its `min` (a fixed time, or with `min: echo` the

@@ -19,7 +19,7 @@ struct workload;
 struct workload_step;
 
 #define FRAMES_MAX 40
-#define ECHO_RING 16                     /* input echoes kept for the session's echo time */
+#define ECHO_RING 16                     /* input echoes kept for the session's echo floor */
 #define LOGON_REPAINTS_MAX 3             /* repaint requests per logon */
 
 enum phase { PH_IDLE, PH_LOGON, PH_RUN, PH_LOGOFF, PH_DONE, PH_DEAD };

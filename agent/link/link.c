@@ -29,6 +29,7 @@
 #include "common/clock.h"
 #include "common/hostport.h"
 #include "common/log.h"
+#include "common/names.h"
 #include "common/proto.h"
 #include "common/proto_auth.h"
 #include "common/tls.h"
@@ -637,9 +638,10 @@ int link_main(int argc, char **argv)
     }
     l.name = o.name;
     if (!l.name) {
-        char host[48] = "agent";
+        char host[64] = "agent", safe[64];
         gethostname(host, sizeof host - 1);
-        snprintf(name, sizeof name, "%s-%ld", host, (long)getpid());
+        name_sanitize(host, safe, sizeof safe);   /* the controller takes names of the name set only */
+        snprintf(name, sizeof name, "%.*s-%ld", RESULTS_NAME_LEN - 13, safe, (long)getpid());
         l.name = name;
     }
     signal(SIGPIPE, SIG_IGN);

@@ -1,6 +1,7 @@
 /* link_opts.c -- options and token of `sessmax-agent connect` (see link_opts.h). */
 #include "agent/link/link_opts.h"
 
+#include "common/names.h"
 #include "common/numarg.h"
 #include "common/proto.h"
 #include "common/secret_file.h"
@@ -105,7 +106,14 @@ static int option(struct link_opts *o, int c, const char *v)
 {
     unsigned fd;
     switch (c) {
-    case O_NAME: o->name = v; return 0;
+    case O_NAME:
+        if (!name_is_safe(v)) {
+            fprintf(stderr, "sessmax-agent connect: --name: use 1 to %d characters, each one of %s\n",
+                    RESULTS_NAME_LEN - 1, NAMES_CHARSET_TEXT);
+            return -1;
+        }
+        o->name = v;
+        return 0;
     case O_CAPACITY: return number("--capacity", v, 1, CAPACITY_MAX, &o->capacity);
     case O_TLS: o->tls = 1; return 0;
     case O_PIN: o->pin = v; o->tls = 1; return 0;
@@ -211,6 +219,7 @@ char *link_opts_token(const struct link_opts *o)
                         "--token-file FILE\n");
     }
     unsetenv("SESSMAX_TOKEN");
+    unsetenv("SESSMAX_PASSWORD");   /* passwords come in START; one inherited (export=ALL) is no use here */
     if (t && (strlen(t) < PROTO_TOKEN_MIN_LEN || strlen(t) > PROTO_TOKEN_MAX_LEN)) {
         fprintf(stderr, "sessmax-agent connect: the token must have %d-%d characters (it has %zu)\n",
                 PROTO_TOKEN_MIN_LEN, PROTO_TOKEN_MAX_LEN, strlen(t));

@@ -158,7 +158,9 @@ static int write_ica(const struct x11_launch_ctx *c, const struct x11_vars *v, c
     explicit_bzero(text, sizeof text);
     if (fd >= 0)
         close(fd);
-    if (!ok && n < 0)
+    if (!ok && n == -2)
+        snprintf(err, errlen, "ICA file: the user, password, domain or address holds a line break");
+    else if (!ok && n < 0)
         snprintf(err, errlen, "ICA file too long");
     else if (!ok && fd >= 0)
         snprintf(err, errlen, "%s: cannot write", v->icafile);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outfile.h"
 #include "controller/report/ab.h"
 #include "controller/report/compare.h"
 #include "controller/score/runsel.h"
@@ -164,14 +165,17 @@ static int compare(int argc, char **argv)
         return cmd_usage_error(&cmd_compare, "expected a results database");
     const char *path = argv[optind];
     if (ab) {
-        FILE *ao = out ? fopen(out, "w") : stdout;
+        char err[1024];
+        FILE *ao = out ? outfile_open(out, err, sizeof err) : stdout;
         if (!ao) {
-            fprintf(stderr, "sessmax compare: %s: cannot write: %s\n", out, strerror(errno));
+            fprintf(stderr, "sessmax compare: %s\n", err);
             return EX_CANTCREAT;
         }
         int rc = compare_ab(path, argv + optind + 1, argc - optind - 1, lim, all, ao);
-        if (ao != stdout)
-            fclose(ao);
+        if (ao != stdout && outfile_commit(ao, err, sizeof err) < 0) {
+            fprintf(stderr, "sessmax compare: %s\n", err);
+            return EX_IOERR;
+        }
         return rc;
     }
     if (lim)
@@ -187,9 +191,10 @@ static int compare(int argc, char **argv)
         code = EX_DATAERR;
         goto done;
     }
-    o = out ? fopen(out, "w") : stdout;
+    char err[1024];
+    o = out ? outfile_open(out, err, sizeof err) : stdout;
     if (!o) {
-        fprintf(stderr, "sessmax compare: %s: cannot write: %s\n", out, strerror(errno));
+        fprintf(stderr, "sessmax compare: %s\n", err);
         code = EX_CANTCREAT;
         goto done;
     }
@@ -199,9 +204,14 @@ static int compare(int argc, char **argv)
         fprintf(stderr, "sessmax compare: write failed: %s\n", strerror(errno));
         code = EX_IOERR;
     }
+    if (o != stdout && code == 0 && outfile_commit(o, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax compare: %s\n", err);
+        code = EX_IOERR;
+    } else if (o != stdout && code) {
+        outfile_discard(o);
+    }
+    o = NULL;
 done:
-    if (o && o != stdout)
-        fclose(o);
     for (size_t i = 0; i < n; i++)
         summary_free(&runs[i]);
     free(runs);

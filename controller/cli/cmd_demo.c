@@ -6,8 +6,11 @@
  * when sessmax runs real-time), runs workloads/demo-plan.yaml with
  * its local agents pinned to CPU 0, then prints the summary and writes demo-out/report.html and
  * demo-out/results.db. The plan's target port and certificate pin are replaced by the live
- * simhost's (the demo pins the fingerprint simhost prints). */
+ * simhost's (the demo pins the fingerprint simhost prints). Before that (unless --as-planned) it
+ * runs simhost's predictor on simhost's CPUs and sizes the ramp past the knee it predicts on this
+ * machine (demo_size.h). */
 #include "controller/cli/cmd_demo.h"
+#include "controller/cli/demo_size.h"
 
 #include "common/hostport.h"
 #include "common/proto_auth.h"
@@ -23,6 +26,7 @@
 #include <getopt.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,6 +47,7 @@ struct demo {
     unsigned users;                /* simhost's --users: enough for every session's user name */
     char fingerprint[200];
     uint16_t port;
+    uint16_t metrics_port;         /* simhost's --metrics-listen (its own node_exporter-style metrics); 0 none */
     pid_t simhost;
 };
 
@@ -94,28 +99,46 @@ static void make_cgroup(struct demo *d, uint32_t percent)
     }
 }
 
+/* In a child that becomes simhost (or its predictor): SCHED_OTHER whatever the caller runs as
+ * (make_cgroup says why; the nice value is kept), before joining a group (a real-time task cannot
+ * join a group without real-time runtime). */
+static void child_sched_other(void)
+{
+    struct sched_param sp = { .sched_priority = 0 };
+    sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
+/* In that child: simhost's CPUs (the plan's target.local.cpus), when there is more than one. */
+static void child_pin(const struct demo *d)
+{
+    cpu_set_t set;
+    if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && targetload_parse_cpus(d->cpus, &set) > 0)
+        sched_setaffinity(0, sizeof set, &set);
+}
+
+/* In that child: stdout and stderr into path. */
+static void child_output(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+    }
+}
+
 static void child_simhost(const struct demo *d)
 {
     char listen[64], procs[PATH_MAX + 32], pid[32], bin[PATH_MAX + 32], state[PATH_MAX + 32], users[16], scale[32];
     setpgid(0, 0);   /* Ctrl-C on the terminal goes to sessmax, which logs off before stopping simhost */
-    /* SCHED_OTHER whatever the caller runs as (make_cgroup says why; the nice value is kept), and
-     * before joining the group: a real-time task cannot join a group without real-time runtime */
-    struct sched_param sp = { .sched_priority = 0 };
-    sched_setscheduler(0, SCHED_OTHER, &sp);
+    child_sched_other();
     int joined = 0;
     if (d->cgroup[0]) {
         snprintf(procs, sizeof procs, "%s/cgroup.procs", d->cgroup);
         snprintf(pid, sizeof pid, "%ld", (long)getpid());
         joined = write_file(procs, pid);
     }
-    cpu_set_t set;
-    if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && targetload_parse_cpus(d->cpus, &set) > 0)
-        sched_setaffinity(0, sizeof set, &set);
-    int fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-    }
+    child_pin(d);
+    child_output(d->log);
     if (joined < 0)
         fprintf(stderr, "sessmax demo: simhost could not join %s: it runs outside the plan's CPU quota\n", d->cgroup);
     snprintf(listen, sizeof listen, "127.0.0.1:%u", d->port);
@@ -123,7 +146,10 @@ static void child_simhost(const struct demo *d)
     snprintf(state, sizeof state, "%s/simhost", d->out);
     snprintf(users, sizeof users, "%u", d->users);
     snprintf(scale, sizeof scale, "%.17g", d->work_scale);
-    char *argv[] = { bin, "--listen", listen, "--users", users, "--work-scale", scale, "--state-dir", state, NULL };
+    char metrics[64];
+    snprintf(metrics, sizeof metrics, "127.0.0.1:%u", d->metrics_port);
+    char *argv[] = { bin, "--listen", listen, "--users", users, "--work-scale", scale, "--state-dir", state,
+                     d->metrics_port ? "--metrics-listen" : NULL, metrics, NULL };
     agentspawn_exec(bin, argv);
 }
 
@@ -168,6 +194,98 @@ static void stop_simhost(struct demo *d)
         rmdir(d->cgroup);
 }
 
+/* The CPUs simhost gets: those of its CPU list (all of them on a one-CPU machine, where it is not
+ * pinned) times the plan's cpu_percent. */
+static double budget_cpus(const struct demo *d, uint32_t percent)
+{
+    cpu_set_t set;
+    int n = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? targetload_parse_cpus(d->cpus, &set) : 1;
+    double c = n > 0 ? n : 1;
+    return percent && percent / 100.0 < c ? percent / 100.0 : c;
+}
+
+/* Runs `sessmax-simhost --predict --plan PLAN --cpus C --ramp-to CAP` on simhost's CPUs, as
+ * simhost would run (SCHED_OTHER), its output into OUT/predict.txt; parses it into *k.
+ * Returns 0, or -1 (the predictor failed or printed no prediction). */
+static int predict_knee(const struct demo *d, double cpus, unsigned cap, struct demo_knee *k)
+{
+    char bin[PATH_MAX + 32], state[PATH_MAX + 32], path[PATH_MAX + 32], c[32], to[16], scale[32];
+    snprintf(bin, sizeof bin, "%s/sessmax-simhost", d->bindir);
+    snprintf(state, sizeof state, "%s/predict", d->out);
+    snprintf(path, sizeof path, "%s/predict.txt", d->out);
+    snprintf(c, sizeof c, "%g", cpus);
+    snprintf(to, sizeof to, "%u", cap);
+    snprintf(scale, sizeof scale, "%.17g", d->work_scale);
+    pid_t pid = fork();
+    if (pid == 0) {
+        child_sched_other();
+        child_pin(d);
+        child_output(path);
+        char *argv[] = { bin, "--predict", "--plan", (char *)d->plan, "--cpus", c, "--ramp-to", to,
+                         "--work-scale", scale, "--state-dir", state, NULL };
+        agentspawn_exec(bin, argv);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return -1;
+    FILE *f = fopen(path, "r");
+    static char text[1 << 16];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = 0;
+    return demo_size_parse(text, k);
+}
+
+/* Sizes the plan's ramp past the knee the predictor expects on this machine and says what it
+ * decided and why; a failed prediction leaves the plan as written (k->smax 0, k->reached 0). */
+static void size_ramp(const struct demo *d, struct plan *p, uint32_t percent, struct demo_knee *out)
+{
+    *out = (struct demo_knee){ 0 };
+    double cpus = budget_cpus(d, percent);
+    unsigned cap = demo_size_cap(p->sessions, p->launch_window_us);
+    if (!cap || p->loops)
+        return;
+    printf("sessmax demo: predicting the knee on this machine (sessmax-simhost --predict --plan --cpus %g "
+           "--ramp-to %u, on CPU %s; about 20 s)\n", cpus, cap, d->cpus);
+    fflush(stdout);
+    struct demo_knee k;
+    struct demo_size z;
+    if (predict_knee(d, cpus, cap, &k) < 0) {
+        printf("sessmax demo: no prediction (see %s/predict.txt): ramping as the plan says, %u users over %.0f s\n",
+               d->out, p->sessions, p->launch_window_us / 1e6);
+        return;
+    }
+    demo_size_ramp(p->sessions, p->launch_window_us, &k, &z);
+    double rate = p->sessions / (p->launch_window_us / 1e6);
+    if (!k.reached)
+        printf("sessmax demo: no knee predicted within %u users on this machine (%.3f s of CPU per loop): ramping "
+               "to %u over %.0f s; the run may end without one\n", cap, k.loop_cpu_s, z.sessions,
+               z.launch_window_us / 1e6);
+    else if (z.kept)
+        printf("sessmax demo: predicted knee %u on this machine (%.3f s of CPU per loop): the plan's %u users "
+               "ramp %.2fx past it\n", k.smax, k.loop_cpu_s, z.sessions, z.past);
+    else
+        printf("sessmax demo: predicted knee %u on this machine (%.3f s of CPU per loop): ramping to %u users "
+               "(%.2fx the knee%s) over %.0f s, the plan's %.2f users/s\n", k.smax, k.loop_cpu_s, z.sessions,
+               z.past, z.capped ? ", as far as a 10-minute ramp goes" : "", z.launch_window_us / 1e6, rate);
+    p->sessions = z.sessions;
+    p->launch_window_us = z.launch_window_us;
+    *out = k;
+}
+
+/* Minutes the run should take: the ramp and steady state, or with early_stop and a predicted knee
+ * k up to that knee plus the margin; then half the logoff deadline. */
+static double expect_minutes(const struct plan *p, const struct demo_knee *k)
+{
+    double s = (p->launch_window_us + p->steady_state_us) / 1e6;
+    if (p->early_stop && k->reached && p->sessions) {
+        double cross = (k->smax + 1) * (p->launch_window_us / 1e6) / p->sessions + p->early_stop_margin_us / 1e6;
+        s = cross < s ? cross : s;
+    }
+    return (s + p->logoff_deadline_us / 2e6) / 60;
+}
+
 static void set_paths(struct demo *d, const char *out, const char *plan)
 {
     ssize_t n = readlink("/proc/self/exe", d->bindir, sizeof d->bindir - 1);
@@ -197,6 +315,21 @@ static void keep_off_target(const char *agent_cpus)
         printf("sessmax demo: controller pinned to CPU %s (the agents' CPUs)\n", agent_cpus);
 }
 
+/* The run scrapes simhost's own metrics (unless the plan names exporters of its own), so the demo
+ * says which resource ran out at the knee. */
+static void scrape_simhost(struct plan *p, const struct demo *d)
+{
+    struct plan_metrics *m = &p->target.metrics;
+    char url[64];
+    if (!d->metrics_port || m->n)
+        return;
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/metrics", d->metrics_port);
+    if (!(m->ep[0].url = strdup(url)))
+        return;
+    m->ep[0].interval_us = 2000000;
+    m->n = 1;
+}
+
 /* Points the plan at the live simhost: its port, its certificate pinned. */
 static void retarget(struct plan *p, const struct demo *d)
 {
@@ -211,16 +344,18 @@ static void retarget(struct plan *p, const struct demo *d)
 static int demo(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "out", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' }, { NULL, 0, NULL, 0 },
+        { "out", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
+        { "as-planned", no_argument, NULL, 'a' }, { NULL, 0, NULL, 0 },
     };
     const char *out = "demo-out", *plan_path = NULL;
-    int c;
+    int c, as_planned = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'p': plan_path = optarg; break;
+        case 'a': as_planned = 1; break;
         default: return cmd_usage_error(&cmd_demo, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
@@ -247,11 +382,16 @@ static int demo(int argc, char **argv)
         return EX_OSERR;
     }
     d.port = (uint16_t)port;
+    int mport = hostport_free_loopback();
+    d.metrics_port = mport > 0 && mport != port ? (uint16_t)mport : 0;
     struct plan_target_local *tl = &pc.plan->target.local;
     uint32_t percent = tl->cpu_percent ? tl->cpu_percent : 100;
     d.cpus = tl->cpus ? tl->cpus : "1";
     d.work_scale = tl->simhost_work_scale > 0 ? tl->simhost_work_scale : 1;
     tl->simhost_work_scale = 0;   /* applied here: the run has nothing to say about it */
+    struct demo_knee knee = { 0 };
+    if (!as_planned)
+        size_ramp(&d, pc.plan, percent, &knee);
     d.users = pc.plan->cred.first + pc.plan->sessions - 1;   /* simuser001.. up to the last session's n */
     d.users = d.users < 60 ? 60 : d.users > 9999 ? 9999 : d.users;   /* simhost's --users range ends at 9999 */
     make_cgroup(&d, percent);
@@ -281,6 +421,15 @@ static int demo(int argc, char **argv)
         return EX_UNAVAILABLE;
     }
     retarget(pc.plan, &d);
+    scrape_simhost(pc.plan, &d);
+    if (!tl->cgroup && !tl->process) {   /* no quota group: simhost is sampled by its pid (targetproc.h) */
+        char pid[24];
+        snprintf(pid, sizeof pid, "%ld", (long)d.simhost);
+        tl->process = strdup(pid);
+        if (!tl->cpus)
+            tl->cpus = strdup(d.cpus);
+        tl->set = 1;
+    }
     keep_off_target(pc.plan->agents.cpus);
     snprintf(db, sizeof db, "%s/results.db", d.out);
     snprintf(report, sizeof report, "%s/report.html", d.out);
@@ -290,8 +439,9 @@ static int demo(int argc, char **argv)
         printf("sessmax demo: %u users over %.0f s, each running %u loops of %s\n", pc.plan->sessions,
                pc.plan->launch_window_us / 1e6, pc.plan->loops, pc.wl->name);
     else
-        printf("sessmax demo: %u users over %.0f s; expect about %.0f minutes\n", pc.plan->sessions,
-               pc.plan->launch_window_us / 1e6, (pc.plan->launch_window_us + pc.plan->steady_state_us) / 60e6 + 1);
+        printf("sessmax demo: %u users over %.0f s; expect about %.0f minutes%s\n", pc.plan->sessions,
+               pc.plan->launch_window_us / 1e6, ceil(expect_minutes(pc.plan, &knee)),
+               pc.plan->early_stop && knee.reached ? " (the run stops after the knee)" : "");
     fflush(stdout);
     struct run_options o = { .db_path = db, .tty = -1, .report_path = report, .verdict_path = verdict };
     struct run_outcome res;
@@ -305,13 +455,17 @@ static int demo(int argc, char **argv)
 }
 
 const struct cmd cmd_demo = {
-    "demo", "run the shipped demo: simhost on one CPU, ~120 users, summary and HTML report (~6 min)",
-    "usage: sessmax demo [--out DIR] [--plan PLAN]\n\n"
+    "demo", "run the shipped demo: simhost on one CPU, ramped past its knee, summary and HTML report (~5 min)",
+    "usage: sessmax demo [--out DIR] [--plan PLAN] [--as-planned]\n\n"
     "Starts sessmax-simhost on a free loopback port within a CPU budget of one CPU (pinned to\n"
     "CPU 1; as root with cgroup v1 also a cfs quota of one CPU), runs workloads/demo-plan.yaml\n"
-    "(120 task workers ramped over 4 minutes, simhost at work-scale 0.5, local agents pinned to\n"
+    "(at least 120 task workers at 0.5 users/s, simhost at work-scale 0.5, local agents pinned to\n"
     "CPU 0), prints the summary and writes DIR/results.db, DIR/report.html and DIR/verdict.json\n"
     "(DIR defaults to demo-out).\n"
+    "First it predicts the knee on this machine (sessmax-simhost --predict --plan, about 20 s) and,\n"
+    "when the plan's sessions reach less than 1.3x it, ramps to 1.4x it at the plan's rate (a\n"
+    "launch window of at most 10 minutes; the plan's early_stop ends the run after the knee).\n"
+    "--as-planned runs the plan's sessions and launch window as written.\n"
     "A random password is made for the run; nothing is needed beforehand. Exits with the\n"
     "verdict's code, as `sessmax run` does (on a busy machine the verdict can be inconclusive).\n",
     demo,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/outfile.h"
 #include "controller/report/export.h"
 #include "controller/score/runsel.h"
 #include "db/store.h"
@@ -56,9 +57,10 @@ static int export(int argc, char **argv)
     int64_t run = st ? runsel_pick("export", st, argv[optind], run_text, &code) : -1;
     if (run < 0 || runsel_load("export", st, run, NULL, 0, &s, &v, &code) < 0)
         goto done;
-    o = out ? fopen(out, "w") : stdout;
+    char err[1024];
+    o = out ? outfile_open(out, err, sizeof err) : stdout;
     if (!o) {
-        fprintf(stderr, "sessmax export: %s: cannot write: %s\n", out, strerror(errno));
+        fprintf(stderr, "sessmax export: %s\n", err);
         code = EX_CANTCREAT;
         goto done;
     }
@@ -67,9 +69,14 @@ static int export(int argc, char **argv)
         fprintf(stderr, "sessmax export: %s: write failed: %s\n", out ? out : "stdout", strerror(errno));
         code = EX_IOERR;
     }
-done:
-    if (o && o != stdout && fclose(o) != 0 && code == 0)
+    if (o != stdout && code == 0 && outfile_commit(o, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax export: %s\n", err);
         code = EX_IOERR;
+    } else if (o != stdout && code) {
+        outfile_discard(o);
+    }
+    o = NULL;
+done:
     store_close(st);
     summary_free(&s);
     return code;

@@ -2,8 +2,6 @@
 #include "controller/cli/cmd_report.h"
 
 #include <getopt.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +18,7 @@ static const char usage[] =
     "response time and index vs active sessions, active sessions and the target's CPU over time,\n"
     "timer percentiles, logon times, bandwidth per session, agent health, and what one session cost\n"
     "on the agent host. It prints as it shows (the browser's print to PDF).\n"
-    "Also writes verdict.json beside the report (or to --verdict FILE).\n"
+    "With --verdict FILE also writes the verdict as JSON there.\n"
     "With several --run, one page overlays the runs' index curves and thresholds on one capacity\n"
     "chart with a side-by-side table (no verdict.json).\n"
     "Writing the report is a success whatever the verdict: gate on `sessmax score`.\n";
@@ -82,9 +80,7 @@ static int report(int argc, char **argv)
             return cmd_usage_error(&cmd_report, "--verdict is for a one-run report");
         return overlay(argv[optind], ids, nids, out);
     }
-    char vdefault[PATH_MAX], copy[PATH_MAX], err[1024];
-    snprintf(copy, sizeof copy, "%s", out);
-    snprintf(vdefault, sizeof vdefault, "%s/verdict.json", dirname(copy));
+    char err[1024];
     struct summary s;
     struct verdict v;
     memset(&s, 0, sizeof s);
@@ -93,7 +89,7 @@ static int report(int argc, char **argv)
     if (run < 0 || runsel_load("report", st, run, NULL, 0, &s, &v, &code) < 0)
         goto done;
     if (report_write_summary(&s, &v, out, err, sizeof err) < 0 ||
-        verdict_write_json(&s, &v, vpath ? vpath : vdefault, err, sizeof err) < 0) {
+        (vpath && verdict_write_json(&s, &v, vpath, err, sizeof err) < 0)) {
         fprintf(stderr, "sessmax report: %s\n", err);
         code = EX_IOERR;
         goto done;

@@ -15,6 +15,7 @@
 #include "controller/cli/exit_codes.h"
 
 #include "common/log.h"
+#include "common/nodump.h"
 
 #include <malloc.h>
 #include <signal.h>
@@ -88,6 +89,7 @@ static void malloc_for_analysis(const char *verb)
 int main(int argc, char **argv)
 {
     log_init("sessmax", LOG_INFO);
+    nodump_apply();   /* run, serve and demo hold tokens and passwords */
     signal(SIGPIPE, SIG_IGN);
     const char *lvl = getenv("SESSMAX_LOG");
     if (lvl && log_parse_level(lvl) >= 0)

@@ -160,8 +160,10 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
     struct acc rtt = { 0 }, retrans = { 0 };
     size_t open = 0;
     uint32_t open_min = UINT32_MAX;
+    char bound[CELL] = "";
     for (size_t k = 0; k < m; k++) {
         const struct summary *s = &runs[members[k]];
+        resources_bound_add(bound, sizeof bound, &s->res);
         if (s->score.reached)
             acc_add(&smax, s->score.smax);
         else if (s->score.status == SCORE_OK) {
@@ -199,6 +201,7 @@ static void fill_row(char (*row)[CELL], const struct summary *runs, const size_t
     num(row[c++], acc_mean(&rtt), "%.1f");
     num(row[c++], acc_mean(&retrans), "%.2f");
     num(row[c++], acc_mean(&stuck), m > 1 ? "%.1f" : "%.0f");
+    snprintf(row[c++], CELL, "%s", bound[0] ? bound : "-");
 }
 
 static int build(struct table *tb, const struct summary *runs, size_t n, unsigned by, enum compare_stat stat)
@@ -206,7 +209,7 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
     static const char *const stat_names[] = { "p50", "p95", "p99" };
     const char *timers[MAXCOLS];
     int copy[MAXCOLS] = { 0 };
-    size_t nt = timer_columns(runs, n, timers, (MAXCOLS - 8) / 2), ncopy = 0;
+    size_t nt = timer_columns(runs, n, timers, (MAXCOLS - 9) / 2), ncopy = 0;
     for (size_t t = 0; t < nt; t++)
         ncopy += (size_t)(copy[t] = is_copy_column(runs, n, timers[t]));
     size_t *members = malloc((n ? n : 1) * sizeof *members);
@@ -216,7 +219,7 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
         free(members); free(done);
         return -1;
     }
-    tb->cols = nt + ncopy + 8;
+    tb->cols = nt + ncopy + 9;
     size_t c = 0;
     const char *head[] = { by ? "group" : "run", "runs", "smax", "baseline_ms" };
     for (size_t k = 0; k < 4; k++)
@@ -230,6 +233,7 @@ static int build(struct table *tb, const struct summary *runs, size_t n, unsigne
     snprintf(tb->cell[0][c++], CELL, "rtt_p50_ms");
     snprintf(tb->cell[0][c++], CELL, "retrans_pct");
     snprintf(tb->cell[0][c++], CELL, "stuck_sessions");
+    snprintf(tb->cell[0][c++], CELL, "bound_at_knee");
     tb->rows = 1;
     for (size_t i = 0; i < n; i++) {
         if (done[i])

@@ -12,6 +12,7 @@
 #include "controller/report/report_logon.h"
 #include "controller/report/report_deck.h"
 #include "controller/report/report_html.h"
+#include "controller/report/report_resources.h"
 #include "controller/score/summary.h"
 #include "controller/score/summary_copy.h"
 #include "controller/score/summary_load.h"
@@ -236,6 +237,7 @@ static void body(FILE *o, const struct summary *s, const struct verdict *v)
     report_chart_response(o, s);
     report_chart_sessions(o, s);
     report_chart_target(o, s);
+    report_resources(o, s);
     fprintf(o, "<h2>Timers</h2>\n");
     report_chart_timers(o, s);
     timer_table(o, s);

@@ -6,6 +6,7 @@
 #include "common/log.h"
 #include "common/tls.h"
 #include "common/wire.h"
+#include "controller/run/agentgate.h"
 #include "controller/run/agentspawn.h"
 #include "controller/run/run_limits.h"
 
@@ -23,9 +24,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* Connections still authenticating at one time; one more is refused until one of them ends
- * (a handshake ends within the wire's 10 s at most). */
-#define MAX_PENDING 256
+/* A connection must prove the token within this (a TLS handshake and one round trip more). */
+#define AUTH_MS 3000
 
 struct agentpool {
     struct event_base *base;
@@ -35,8 +35,7 @@ struct agentpool {
     SSL_CTX *ssl_ctx;
     char fingerprint[TLS_FP_LEN];
     char address[160];
-    struct agentpool_agent *pending[MAX_PENDING];   /* connections not (yet) agents */
-    size_t npending;
+    struct agentgate gate;                          /* connections not (yet) agents */
     struct agentpool_agent *ready[RUN_MAX_AGENTS];  /* by slot */
     size_t nready;
     pid_t children[RUN_MAX_AGENTS];
@@ -45,14 +44,7 @@ struct agentpool {
     char *token;
 };
 
-static void pending_remove(struct agentpool *p, struct agentpool_agent *a)
-{
-    for (size_t i = 0; i < p->npending; i++)
-        if (p->pending[i] == a) {
-            p->pending[i] = p->pending[--p->npending];
-            return;
-        }
-}
+static void pending_remove(struct agentpool *p, struct agentpool_agent *a) { agentgate_remove(&p->gate, a); }
 
 static int is_child(const struct agentpool *p, uint32_t pid)
 {
@@ -277,22 +269,62 @@ static void agent_close(struct wire *w, const char *reason, void *arg)
     }
 }
 
+/* A connection that had not authenticated gives way to a newcomer (agentgate.h). */
+static void evict(struct agentpool *p, struct agentpool_agent *a, const char *newcomer)
+{
+    log_ratelimited(LOG_WARN, "pool-evict", "agent connection from %s closed before it authenticated, for one "
+                    "from %s (%zu connections are still authenticating)", a->host, newcomer,
+                    agentgate_count(&p->gate));
+    agentgate_remove(&p->gate, a);
+    wire_free(a->wire);
+    free(a);
+}
+
+/* The agent's HELLO shows the resume ticket of an agent of this run: its link never gives way to
+ * newcomers while it proves the token. */
+static void agent_hello(struct wire *w, const struct proto_hello *h, void *arg)
+{
+    struct agentpool_agent *a = arg, *old;
+    (void)w;
+    if (!ticket_blank(h->ticket) && (old = by_ticket(a->pool, h->ticket)) && old->state != AGENTPOOL_AGENT_LOST)
+        agentgate_keep(&a->pool->gate, a);
+}
+
+static void agent_authenticated(struct wire *w, void *arg)
+{
+    struct agentpool_agent *a = arg;
+    (void)w;
+    agentgate_keep(&a->pool->gate, a);
+}
+
+/* "ADDR:PORT" of a peer into host, and ADDR alone into addr. */
+static void peer_name(const struct sockaddr *sa, char *host, size_t hostlen, char *addr, size_t addrlen)
+{
+    snprintf(host, hostlen, "?");
+    snprintf(addr, addrlen, "?");
+    if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+        return;
+    char ip[INET6_ADDRSTRLEN] = "?";
+    const void *in = sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+                                              : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+    uint16_t port = ntohs(sa->sa_family == AF_INET ? ((const struct sockaddr_in *)sa)->sin_port
+                                                   : ((const struct sockaddr_in6 *)sa)->sin6_port);
+    evutil_inet_ntop(sa->sa_family, in, ip, sizeof ip);
+    snprintf(host, hostlen, "%s:%u", ip, port);
+    snprintf(addr, addrlen, "%s", ip);
+}
+
 static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
     struct agentpool *p = arg;
     (void)l;
-    char host[128] = "?";
-    if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6) {
-        char ip[INET6_ADDRSTRLEN] = "?";
-        const void *addr = sa->sa_family == AF_INET ? (const void *)&((struct sockaddr_in *)sa)->sin_addr
-                                                     : (const void *)&((struct sockaddr_in6 *)sa)->sin6_addr;
-        uint16_t port = ntohs(sa->sa_family == AF_INET ? ((struct sockaddr_in *)sa)->sin_port
-                                                       : ((struct sockaddr_in6 *)sa)->sin6_port);
-        evutil_inet_ntop(sa->sa_family, addr, ip, sizeof ip);
-        snprintf(host, sizeof host, "%s:%u", ip, port);
-    }
     (void)salen;
-    struct agentpool_agent *a = p->npending < MAX_PENDING ? calloc(1, sizeof *a) : NULL;
+    char host[128], addr[AGENTGATE_ADDR_LEN];
+    peer_name(sa, host, sizeof host, addr, sizeof addr);
+    struct agentpool_agent *victim;
+    while ((victim = agentgate_victim(&p->gate, addr)))
+        evict(p, victim, host);
+    struct agentpool_agent *a = calloc(1, sizeof *a);
     struct bufferevent *bev = NULL;
     if (a && p->ssl_ctx) {
         SSL *ssl = SSL_new(p->ssl_ctx);
@@ -303,23 +335,22 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
     if (!bev) {
         free(a);
         evutil_closesocket(fd);
-        log_ratelimited(LOG_WARN, "pool-full", "agent connection from %s dropped (%zu connections are still "
-                        "authenticating, or no memory)", host, p->npending);
+        log_ratelimited(LOG_WARN, "pool-full", "agent connection from %s dropped: no memory", host);
         return;
     }
     a->pool = p;
     a->slot = UINT32_MAX;
     snprintf(a->host, sizeof a->host, "%s", host);
     struct wire_params wp = { .role = WIRE_CONTROLLER, .token = p->token, .peer = host,
-                              .timeout_ms = p->cfg.timeout_ms, .agent_id = ++p->next_id,
-                              .grace_ms = p->cfg.grace_ms, .admit = agent_admit };
+                              .timeout_ms = p->cfg.timeout_ms, .auth_ms = AUTH_MS, .agent_id = ++p->next_id,
+                              .grace_ms = p->cfg.grace_ms, .admit = agent_admit, .hello = agent_hello,
+                              .authenticated = agent_authenticated };
     struct wire_callbacks cb = { a, agent_ready, agent_msg, agent_close };
     a->wire = wire_new(p->base, bev, &wp, &cb);
-    if (!a->wire) {
+    if (!a->wire || agentgate_add(&p->gate, a, addr, clock_now_us()) < 0) {
+        wire_free(a->wire);
         free(a);
-        return;
     }
-    p->pending[p->npending++] = a;
 }
 
 static int spawn_locals(struct agentpool *p, char *err, size_t errlen)
@@ -378,6 +409,7 @@ struct agentpool *agentpool_new(struct event_base *base, const struct agentpool_
     }
     p->base = base;
     p->cfg = *cfg;
+    agentgate_init(&p->gate, cfg->local ? 0 : AGENTGATE_PER_ADDRESS);   /* local agents all come from loopback */
     p->ev = *ev;
     p->token = strdup(cfg->token);
     p->cfg.token = NULL;
@@ -399,9 +431,10 @@ void agentpool_free(struct agentpool *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->npending; i++) {
-        wire_free(p->pending[i]->wire);
-        free(p->pending[i]);
+    for (struct agentpool_agent *a; (a = agentgate_at(&p->gate, 0));) {
+        agentgate_remove(&p->gate, a);
+        wire_free(a->wire);
+        free(a);
     }
     for (size_t i = 0; i < p->nready; i++) {
         wire_free(p->ready[i]->wire);

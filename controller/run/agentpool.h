@@ -5,7 +5,8 @@
  * the token through an inherited pipe (never argv or the environment). Remote agents are
  * accepted until `count` are ready; more are refused. Every event is reported through
  * agentpool_events on the loop thread. Agent slots are numbered 0..count-1 in the order they became
- * ready.
+ * ready. Connections that have not authenticated give way to newcomers (agentgate.h), so a
+ * flood of them cannot lock a real agent out.
  *
  * Resume: a remote agent whose link breaks is `away`, not lost, for the grace period. If it comes
  * back (a new connection that proves the token again and shows the resume ticket of its last

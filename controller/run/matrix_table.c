@@ -28,6 +28,7 @@ void matrix_stat_compute(const struct summary *runs, const size_t *members, size
     out->smax_mean = out->smax_min = out->smax_max = out->open_min = NAN;
     for (size_t i = 0; i < n; i++) {
         const struct summary *s = &runs[members[i]];
+        resources_bound_add(out->bound, sizeof out->bound, &s->res);
         out->runs++;
         out->unscored += s->score.status != SCORE_OK;
         if (s->score.reached) {
@@ -75,7 +76,11 @@ void matrix_stat_text(const struct matrix_stat *st, char *buf, size_t len)
         snprintf(smax, sizeof smax, "n/a (no score in %zu run%s)", st->unscored, st->unscored == 1 ? "" : "s");
     snprintf(base, sizeof base, isfinite(st->baseline_ms) ? "%.0f ms" : "- ms", st->baseline_ms);
     snprintf(kbps, sizeof kbps, isfinite(st->kbps) ? "%.1f kbit/s" : "- kbit/s", st->kbps);
-    snprintf(buf, len, "%s / %s / %s", smax, base, kbps);
+    if (!st->bound[0])
+        snprintf(buf, len, "%s / %s / %s", smax, base, kbps);
+    else
+        snprintf(buf, len, "%s / %s / %s / %s%s", smax, base, kbps, st->bound,
+                 strcmp(st->bound, "none") ? "-bound" : " ran out");
 }
 
 int matrix_table_counts(const char *status)
@@ -318,7 +323,8 @@ static json_t *cell_json(const struct matrix_stat *st)
               jsonv_set(j, "smax_at_least", jsonv_number(st->open_min)) +
               jsonv_set(j, "runs_without_score", json_integer((json_int_t)st->unscored)) +
               jsonv_set(j, "baseline_ms", jsonv_number(st->baseline_ms)) +
-              jsonv_set(j, "kbps_per_session", jsonv_number(st->kbps));
+              jsonv_set(j, "kbps_per_session", jsonv_number(st->kbps)) +
+              jsonv_set(j, "bound_at_knee", st->bound[0] ? json_string(st->bound) : json_null());
     if (bad < 0) {
         json_decref(j);
         return NULL;

@@ -30,6 +30,8 @@ struct matrix_stat {
     double smax_mean, smax_min, smax_max;   /* NaN when no run reached smax */
     double open_min;                        /* not reached: the lowest "smax >= N-1"; NaN when none */
     double baseline_ms, kbps;               /* means over the runs; NaN when none */
+    char bound[64];                         /* the resource at the knee (resources.h): "CPU",
+                                               "CPU/memory", "none"; "" when not measured */
 };
 
 /* 1 when a run of this status is a figure of its cell: completed, or failed (a night whose
@@ -39,7 +41,8 @@ int matrix_table_counts(const char *status);
 /* Figures of the runs listed by index in `members`. */
 void matrix_stat_compute(const struct summary *runs, const size_t *members, size_t n, struct matrix_stat *out);
 
-/* "79.3 (78-81) / 812 ms / 96.1 kbit/s", "> 40 / ...", "n/a (no score in 2 runs) / ..." when no
+/* "79.3 (78-81) / 812 ms / 96.1 kbit/s" (and " / CPU-bound" or " / none ran out" when the runs
+ * measured the target's resources), "> 40 / ...", "n/a (no score in 2 runs) / ..." when no
  * run of the cell has a score, "-" when the cell has no run. */
 void matrix_stat_text(const struct matrix_stat *st, char *buf, size_t len);
 

@@ -9,6 +9,8 @@
 #include "common/secret_file.h"
 #include "common/ydoc.h"
 #include "controller/run/run_limits.h"
+#include "controller/run/plan_metrics.h"
+#include "controller/run/plan_pin.h"
 #include "controller/run/targetload.h"
 
 #include <stdarg.h>
@@ -85,35 +87,17 @@ static int pick(struct ctx *c, const struct ydoc_node *n, const char *const *nam
 
 static char *resolve(const struct plan *p, const char *rel)
 {
-    if (rel[0] == '/' || !p->dir[0])
-        return strdup(rel);
-    size_t n = strlen(p->dir) + strlen(rel) + 2;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s/%s", p->dir, rel);
-    return s;
+    return plan_path_resolve(p->dir, rel);
 }
 
 static int check_fingerprint(struct ctx *c, const struct ydoc_node *n, const char *fp)
 {
-    if (strncmp(fp, "sha256:", 7) != 0)
-        return ydoc_error(c->doc, n, c->err, c->errlen,
-                          "fingerprint must start with 'sha256:' (as printed by sessmax-simhost)");
-    int hex = 0;
-    for (const char *s = fp + 7; *s; s++) {
-        if ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'))
-            hex++;
-        else if (*s != ':' && *s != ',')
-            return ydoc_error(c->doc, n, c->err, c->errlen, "fingerprint: unexpected character '%c'", *s);
-    }
-    if (hex < 64)
-        return ydoc_error(c->doc, n, c->err, c->errlen, "fingerprint: a SHA-256 needs 64 hex digits, found %d", hex);
-    return 0;
+    return plan_fingerprint_check(c->doc, n, fp, c->err, c->errlen);
 }
 
 static int parse_local(struct ctx *c, const struct ydoc_node *m)
 {
-    static const char *const keys[] = { "cgroup", "cpus", "cpu_percent", "simhost_work_scale", NULL };
+    static const char *const keys[] = { "cgroup", "cpus", "cpu_percent", "simhost_work_scale", "process", NULL };
     struct plan_target_local *l = &c->p->target.local;
     cpu_set_t set;
     if (!m)
@@ -122,6 +106,7 @@ static int parse_local(struct ctx *c, const struct ydoc_node *m)
     l->set = 1;
     if (ydoc_check_keys(c->doc, m, keys, "target.local", c->err, c->errlen) < 0 ||
         get_str(c, m, "cgroup", &l->cgroup) < 0 || get_str(c, m, "cpus", &l->cpus) < 0 ||
+        get_str(c, m, "process", &l->process) < 0 ||
         get_u32(c, m, "cpu_percent", 1, 100 * CPU_SETSIZE, &l->cpu_percent) < 0 ||
         (ws && ydoc_double(c->doc, ws, 0.001, 1000, &l->simhost_work_scale, c->err, c->errlen) < 0))
         return -1;
@@ -133,7 +118,8 @@ static int parse_local(struct ctx *c, const struct ydoc_node *m)
 
 static int parse_target(struct ctx *c, const struct ydoc_node *t)
 {
-    static const char *const keys[] = { "host", "port", "fingerprint", "verify", "security", "domain", "local", NULL };
+    static const char *const keys[] = { "host", "port", "fingerprint", "verify", "security", "domain", "local",
+                                        "metrics", NULL };
     static const char *const sec[] = { "negotiate", "tls", "nla", "rdp", NULL };
     struct plan_target *pt = &c->p->target;
     if (ydoc_check_keys(c->doc, t, keys, "target", c->err, c->errlen) < 0 || require(c, t, "host", "target") < 0)
@@ -141,7 +127,8 @@ static int parse_target(struct ctx *c, const struct ydoc_node *t)
     uint32_t port = 3389;
     if (get_str(c, t, "host", &pt->host) < 0 || get_u32(c, t, "port", 1, 65535, &port) < 0 ||
         get_str(c, t, "fingerprint", &pt->fingerprint) < 0 || get_str(c, t, "domain", &pt->domain) < 0 ||
-        parse_local(c, ydoc_get(t, "local")) < 0)
+        parse_local(c, ydoc_get(t, "local")) < 0 ||
+        plan_metrics_parse(c->doc, ydoc_get(t, "metrics"), c->p->dir, &pt->metrics, c->err, c->errlen) < 0)
         return -1;
     pt->port = (uint16_t)port;
     const struct ydoc_node *n = ydoc_get(t, "security");
@@ -328,6 +315,8 @@ static void target_clear(struct plan_target *t)
     free(t->domain);
     free(t->local.cgroup);
     free(t->local.cpus);
+    free(t->local.process);
+    plan_metrics_free(&t->metrics);
     memset(t, 0, sizeof *t);
 }
 

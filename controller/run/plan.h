@@ -13,6 +13,7 @@
 
 #include "common/netprofile.h"
 #include "controller/run/plan_client.h"
+#include "controller/run/plan_metrics.h"
 
 struct ydoc;
 struct ydoc_node;
@@ -34,9 +35,12 @@ struct plan_target {
         int set;                   /* the plan has target.local */
         char *cgroup;              /* cgroup v1 cpu group of its processes; NULL: none (demo makes one) */
         char *cpus;                /* its CPUs ("1", "0-1"); NULL: the group's affinity (demo: "1") */
+        char *process;             /* without cgroup: its processes by name or pid (targetproc.h); NULL:
+                                    * with cpus, the processes pinned within those CPUs */
         uint32_t cpu_percent;      /* demo: cfs quota in % of one CPU; 0: default (100) */
         double simhost_work_scale; /* demo: the --work-scale of the simhost it starts; 0: default (1) */
     } local;
+    struct plan_metrics metrics;   /* target.metrics: exporters scraped during the run (plan_metrics.h) */
 };
 
 struct plan_gateway {              /* transport: gateway */

@@ -8,6 +8,7 @@
 #include "common/ydoc.h"
 #include <sysexits.h>
 #include "controller/run/plan.h"
+#include "controller/run/targetproc.h"
 #include "controller/run/plan_client.h"
 #include "controller/score/textesc.h"
 
@@ -270,6 +271,17 @@ void plan_check_describe(const struct plan_checked *pc, FILE *out)
     fprintf(out, "  target     %s:%u (%s, %s%s)\n", textesc(e[0], sizeof e[0], p->target.host, TEXTESC_LINE),
             p->target.port, plan_security_name(p->target.security), p->target.no_verify ? "certificate not verified"
             : "pinned ", textesc(e[1], sizeof e[1], p->target.no_verify ? "" : p->target.fingerprint, TEXTESC_LINE));
+    if (p->target.local.set) {   /* what the run will sample: the words the run prints */
+        char what[512];
+        targetproc_describe(p->target.local.set, p->target.local.cgroup, p->target.local.process,
+                            p->target.local.cpus, what, sizeof what);
+        fprintf(out, "  local      %s\n", textesc(e[0], sizeof e[0], what, TEXTESC_LINE));
+    }
+    for (size_t i = 0; i < p->target.metrics.n; i++)
+        fprintf(out, "  metrics    %s%s%s, every %g s\n", textesc(e[0], sizeof e[0], p->target.metrics.ep[i].url, TEXTESC_LINE),
+                p->target.metrics.ep[i].instance ? " instance " : "",
+                textesc(e[1], sizeof e[1], p->target.metrics.ep[i].instance ? p->target.metrics.ep[i].instance : "",
+                        TEXTESC_LINE), p->target.metrics.ep[i].interval_us / 1e6);
     char client[64];
     plan_client_label(&p->client, client, sizeof client);
     fprintf(out, "  labels     transport=%s platform=%s network=%s client=%s\n",

@@ -20,7 +20,9 @@
 #include "controller/run/plan_check.h"
 #include "controller/run/runner.h"
 #include "controller/run/targetcap.h"
+#include "controller/run/runscrape.h"
 #include "controller/run/targetload.h"
+#include "controller/run/targetproc.h"
 #include "controller/run/webfeed.h"
 #include "controller/score/score_run.h"
 #include "db/store.h"
@@ -112,7 +114,9 @@ static void announce_slurm(struct runner *r)
     }
     uint32_t cap = p->agents.capacity ? p->agents.capacity : (p->sessions + p->agents.count - 1) / p->agents.count;
     const char *src = getenv("SESSMAX_SOURCE_DIR") ? getenv("SESSMAX_SOURCE_DIR") : SESSMAX_SOURCE_DIR;
-    runner_note(r, "or as a Slurm job array: sbatch --array=0-%u --export=ALL,SESSMAX_CONTROLLER=%s,SESSMAX_CAPACITY=%u%s%s "
+    /* --export=NONE and named variables: the job (and Slurm's saved job state) gets no password or token */
+    runner_note(r, "or as a Slurm job array: sbatch --array=0-%u --export=NONE,HOME,PATH,SESSMAX_AGENT,"
+                   "SESSMAX_TOKEN_FILE,SESSMAX_CONTROLLER=%s,SESSMAX_CAPACITY=%u%s%s "
                    "%s/deploy/slurm/sessmax-agents.sbatch", p->agents.count - 1, ctl, cap,
                 p->agents.tls ? ",SESSMAX_TLS_PIN=" : "", p->agents.tls ? agentpool_tls_fingerprint(r->pool) : "", src);
 }
@@ -280,6 +284,7 @@ static void teardown(struct runner *r)
 {
     webfeed_stop(r);   /* before the loop it runs on */
     agentpool_free(r->pool);
+    runscrape_stop(r);   /* before the loop its requests run on */
     targetload_free(r->target_load);
     if (r->tick) event_free(r->tick);
     if (r->launch_ev) event_free(r->launch_ev);
@@ -331,6 +336,12 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
         code = EX_NOPERM;
         goto out;
     }
+    /* the exporters' bearer tokens are read before the store too: an unreadable one leaves no run */
+    if (runscrape_start(&r, err, sizeof err) < 0) {
+        fprintf(stderr, "sessmax run: %s\n", err);
+        code = EX_CONFIG;
+        goto out;
+    }
     /* before the store: a bad --web-token-file or a busy port leaves no run behind */
     if ((code = webfeed_start(&r, o->web_addr, o->web_token_file)) != 0 || (code = get_token(&r)) != 0 ||
         (code = open_store(&r, db_path)) != 0)
@@ -340,9 +351,15 @@ int run_execute(struct plan_checked *pc, const struct run_options *o, struct run
     if (pc->plan->target.local.simhost_work_scale > 0)   /* `sessmax demo` consumes it (cmd_demo.c) */
         runner_note(&r, "target.local.simhost_work_scale %g is for the simhost `sessmax demo` starts; "
                     "`sessmax run` starts no server, so it was not applied", pc->plan->target.local.simhost_work_scale);
-    if (pc->plan->target.local.cgroup &&
-        !(r.target_load = targetload_new(pc->plan->target.local.cgroup, pc->plan->target.local.cpus, err, sizeof err)))
-        runner_note(&r, "%s", err);   /* the run goes on; its report says nothing about the target's CPUs */
+    const struct plan_target_local *tl = &pc->plan->target.local;
+    if (tl->set && (tl->cgroup || tl->process || tl->cpus)) {
+        char what[512];
+        targetproc_describe(tl->set, tl->cgroup, tl->process, tl->cpus, what, sizeof what);
+        runner_note(&r, "target.local: sampling %s", what);
+        if (!(r.target_load = tl->cgroup ? targetload_new(tl->cgroup, tl->cpus, err, sizeof err)
+                                         : targetload_new_procs(tl->process, tl->cpus, err, sizeof err)))
+            runner_note(&r, "%s", err);   /* the run goes on; its report says nothing about the target's CPUs */
+    }
     r.t_start_us = clock_now_us();
     if ((code = start_pool(&r, db_path)) != 0) {
         snprintf(r.message, sizeof r.message, "agents could not start");

@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "controller/run/agentpool.h"
+#include "controller/score/textesc.h"
 #include "db/store.h"
 
 #include <stdarg.h>
@@ -11,11 +12,12 @@
 
 void runner_note(struct runner *r, const char *fmt, ...)
 {
-    char line[512];
+    char raw[512], line[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    textesc(line, sizeof line, raw, TEXTESC_LINE);   /* notes quote what agents sent (reasons, names) */
     progress_note(&r->progress, "%s", line);
     if (r->st && r->run > 0)
         store_add_event(r->st, r->run, clock_wall_us(), "info", line);

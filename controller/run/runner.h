@@ -15,6 +15,7 @@
 #include "controller/run/ticklag.h"
 
 struct run_options;
+struct scrape;
 struct targetload;
 struct webfeed;
 
@@ -63,6 +64,7 @@ struct runner {
     FILE *out;
     struct targetload *target_load;  /* the plan's target.local, sampled every few seconds; NULL none */
     uint64_t target_load_next_us;
+    struct scrape *scrape;           /* the plan's target.metrics, scraped on the loop; NULL none */
     struct webfeed *web;             /* --web: the live view; NULL none (webfeed.h) */
     /* Begins the logoff with `why` when the results store fails (runner_stored): run.c sets it to
      * phases_begin_logoff, so this file needs nothing of the phases above it; NULL: no logoff. */

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "common/file_read.h"
+#include "controller/run/targetproc.h"
 
 #define CGROUP_CPU "/sys/fs/cgroup/cpu"
 #define TL_MAX_PROCS 4096
@@ -18,7 +19,9 @@
 struct proc_time { int pid; uint64_t ticks; };
 
 struct targetload {
-    char procs_path[4352];
+    char procs_path[4352];         /* the cgroup's cgroup.procs; "" when sel says which processes */
+    struct targetproc_sel sel;
+    int pids[TL_MAX_PROCS];
     cpu_set_t set;
     int ncpus;
     struct proc_time prev[TL_MAX_PROCS], cur[TL_MAX_PROCS];
@@ -100,6 +103,12 @@ static uint64_t proc_ticks(int pid)
 /* The group's processes and their CPU time into t->cur; returns how many, -1 when unreadable. */
 static long read_group(struct targetload *t)
 {
+    if (!t->procs_path[0]) {
+        size_t n = targetproc_list(&t->sel, t->pids, TL_MAX_PROCS);
+        for (size_t i = 0; i < n; i++)
+            t->cur[i] = (struct proc_time){ t->pids[i], proc_ticks(t->pids[i]) };
+        return (long)n;
+    }
     FILE *f = fopen(t->procs_path, "re");
     int pid;
     size_t n = 0;
@@ -109,6 +118,23 @@ static long read_group(struct targetload *t)
         t->cur[n++] = (struct proc_time){ pid, proc_ticks(pid) };
     fclose(f);
     return (long)n;
+}
+
+/* The CPUs the target is measured on: `cpus`, else the first process's affinity, else ours. */
+static struct targetload *set_cpus(struct targetload *t, long n, const char *cpus, char *err, size_t errlen)
+{
+    if (cpus)
+        t->ncpus = targetload_parse_cpus(cpus, &t->set);
+    else if (n == 0 || sched_getaffinity(t->cur[0].pid, sizeof t->set, &t->set) != 0)
+        t->ncpus = sched_getaffinity(0, sizeof t->set, &t->set) == 0 ? CPU_COUNT(&t->set) : -1;
+    else
+        t->ncpus = CPU_COUNT(&t->set);
+    if (t->ncpus <= 0) {
+        snprintf(err, errlen, "target.local: bad CPU list '%s'", cpus ? cpus : "(affinity)");
+        free(t);
+        return NULL;
+    }
+    return t;
 }
 
 struct targetload *targetload_new(const char *cgroup, const char *cpus, char *err, size_t errlen)
@@ -125,18 +151,28 @@ struct targetload *targetload_new(const char *cgroup, const char *cpus, char *er
         free(t);
         return NULL;
     }
-    if (cpus)
-        t->ncpus = targetload_parse_cpus(cpus, &t->set);
-    else if (n == 0 || sched_getaffinity(t->cur[0].pid, sizeof t->set, &t->set) != 0)
-        t->ncpus = sched_getaffinity(0, sizeof t->set, &t->set) == 0 ? CPU_COUNT(&t->set) : -1;
-    else
-        t->ncpus = CPU_COUNT(&t->set);
-    if (t->ncpus <= 0) {
-        snprintf(err, errlen, "target.local: bad CPU list '%s'", cpus ? cpus : "(affinity)");
+    return set_cpus(t, n, cpus, err, errlen);
+}
+
+struct targetload *targetload_new_procs(const char *process, const char *cpus, char *err, size_t errlen)
+{
+    struct targetload *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    cpu_set_t set;
+    if (cpus && targetload_parse_cpus(cpus, &set) <= 0) {
+        snprintf(err, errlen, "target.local: bad CPU list '%s'", cpus);
         free(t);
         return NULL;
     }
-    return t;
+    if (targetproc_init(&t->sel, process, cpus ? &set : NULL, err, errlen) < 0) {
+        free(t);
+        return NULL;
+    }
+    /* none may be running yet: the target may start later, and is sampled from then on */
+    return set_cpus(t, read_group(t), cpus, err, errlen);
 }
 
 int targetload_sample(struct targetload *t, uint64_t wall_us, struct store_target_load *out)

@@ -1,6 +1,7 @@
 /* webfeed.c -- the run's live web view, fed from the loop thread (webfeed.h). */
 #include "controller/run/webfeed.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sysexits.h>
@@ -9,8 +10,10 @@
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
 #include "controller/web/live.h"
+#include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
 #include "common/web_server.h"
+#include "db/store_metrics.h"
 #include "db/store_write.h"
 
 struct webfeed {
@@ -99,4 +102,23 @@ void webfeed_target(struct runner *r, const struct store_target_load *tl)
 {
     if (r->web && tl->cpus)
         web_live_target(&r->web->live, tl->target_permille / 10.0, tl->others_permille / 10.0);
+}
+
+static double sum2(double a, double b)
+{
+    return isfinite(a) || isfinite(b) ? (isfinite(a) ? a : 0) + (isfinite(b) ? b : 0) : NAN;
+}
+
+void webfeed_metrics(struct runner *r, const struct store_target_metrics *m)
+{
+    if (!r->web)
+        return;
+    double total = m->mem_used_bytes + m->mem_avail_bytes;
+    struct web_live_resources x = { .active = m->active, .cpu_pct = m->cpu_pct,
+                                    .mem_pct = total > 0 ? m->mem_used_bytes / total * 100 : NAN,
+                                    .disk_busy_pct = m->disk_busy_pct, .net_pct = m->net_pct,
+                                    .disk_bytes_s = sum2(m->disk_read_bps, m->disk_write_bps),
+                                    .net_bytes_s = sum2(m->net_rx_bps, m->net_tx_bps), .sessions = m->sessions };
+    snprintf(x.source, sizeof x.source, "%s", m->source);
+    web_live_resources(&r->web->live, &x);
 }

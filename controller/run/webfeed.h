@@ -10,6 +10,7 @@
 
 struct runner;
 struct store_target_load;
+struct store_target_metrics;
 
 /* Starts the server on r->base at `addr` (NULL: no web view) with the token in `token_file`
  * (NULL: a random one) and prints its URL. 0, or an exit code with one line on stderr. */
@@ -21,5 +22,7 @@ void webfeed_traffic(struct runner *r, const struct rec_traffic *t);
 void webfeed_health(struct runner *r, const char *agent, const struct rec_health *h);
 void webfeed_lost(struct runner *r, const char *agent);
 void webfeed_target(struct runner *r, const struct store_target_load *tl);
+/* A row scraped from the target's exporters (target.metrics). */
+void webfeed_metrics(struct runner *r, const struct store_target_metrics *m);
 
 #endif

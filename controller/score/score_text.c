@@ -164,6 +164,10 @@ void score_text_print(FILE *o, const struct summary *s, const struct verdict *v,
     fprintf(o, "network    %s\n", textesc(line, sizeof line, net, TEXTESC_LINE));
     summary_target_line(s, net, sizeof net);
     fprintf(o, "target     %s\n", textesc(line, sizeof line, net, TEXTESC_LINE));
+    for (size_t i = 0; i < s->res.nsrc; i++) {   /* target.metrics: what ran out at the knee */
+        resources_line(&s->res, i, net, sizeof net);
+        fprintf(o, "resources  %s\n", textesc(line, sizeof line, net, TEXTESC_LINE));
+    }
     fprintf(o, "agents     %zu (%zu lost), loop lag p99 ", s->agents, s->agents_lost);
     if (isfinite(s->lag_p99_ms))
         fprintf(o, "%.1f ms, max %.1f ms, cpu max %.0f %%\n", s->lag_p99_ms, s->lag_max_ms, s->cpu_max_pct);

@@ -278,5 +278,6 @@ void summary_free(struct summary *s)
     free(s->buckets);
     free(s->logons);
     free(s->failures);
+    resources_free(&s->res);
     memset(s, 0, sizeof *s);
 }

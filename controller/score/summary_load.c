@@ -75,6 +75,8 @@ int summary_load_flags(struct store *st, int64_t run, const struct score_config 
     struct summary_input in = { &info, &names, sess, nsess, traffic, ntraffic, health, nhealth, agents, nagents,
                                 copies, ncopies, tl, ntl, &acc, flags };
     rc = summary_compute(&in, override ? override : &cfg, out, err, errlen);
+    if (rc == 0 && (rc = resources_load(st, run, &out->score, &out->res, err, errlen)) < 0)
+        summary_free(out);
 done:
     score_config_free(&cfg);
     summary_samples_free(&acc);

@@ -10,6 +10,7 @@
 
 #include "controller/score/score.h"
 #include "controller/score/score_config.h"
+#include "controller/score/resources.h"
 #include "db/store.h"
 
 struct summary_timer {
@@ -110,6 +111,9 @@ struct summary {
     uint32_t target_cpus;
     double target_cpu_pct, target_cpu_max_pct, others_cpu_pct, others_cpu_max_pct;
     int target_shared;             /* the others used SUMMARY_TARGET_SHARED_PCT or more on average */
+    /* The target's resources from its exporters (plan target.metrics) and the one that ran out at
+     * the knee (resources.h); filled by summary_load, count 0 when not measured. */
+    struct resources res;
 };
 
 struct summary_samples;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <sysexits.h>
+#include "common/outfile.h"
 #include "controller/score/jsonv.h"
 #include "controller/score/summary_metric.h"
 
@@ -326,20 +327,18 @@ int verdict_write_json(const struct summary *s, const struct verdict *v, const c
                        char *err, size_t errlen)
 {
     char *text = verdict_to_json(s, v);
-    FILE *f = text ? fopen(path, "w") : NULL;
+    FILE *f = text ? outfile_open(path, err, errlen) : NULL;
     int rc = -1;
     if (!text)
         snprintf(err, errlen, "%s: out of memory", path);
-    else if (!f)
-        snprintf(err, errlen, "%s: cannot write: %m", path);
-    else if (fputs(text, f) < 0 || fflush(f) != 0)
+    else if (f && fputs(text, f) < 0)
         snprintf(err, errlen, "%s: write failed: %m", path);
-    else
+    else if (f)
         rc = 0;
-    if (f && fclose(f) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s: close failed: %m", path);
-        rc = -1;
-    }
+    if (rc == 0)
+        rc = outfile_commit(f, err, errlen);
+    else
+        outfile_discard(f);
     free(text);
     return rc;
 }

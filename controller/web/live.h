@@ -46,6 +46,15 @@ struct web_live_agent {
 
 struct web_live_point { float t_s, index_ms; uint32_t active; };
 
+#define WEB_LIVE_MAX_SOURCES 8
+/* The newest figures of one of the target's exporters (plan target.metrics); NaN: not reported. */
+struct web_live_resources {
+    char source[96];
+    uint32_t active;                /* sessions active at the scrape */
+    double cpu_pct, mem_pct, disk_busy_pct, net_pct;
+    double disk_bytes_s, net_bytes_s, sessions;
+};
+
 struct web_live {
     char run_name[128], platform[64], transport[32], network[64];
     int64_t run_id;
@@ -60,6 +69,9 @@ struct web_live {
     uint64_t point_every_us, next_point_us;
     /* target CPU (target.local), -1 when not sampled */
     double target_cpu_pct, target_others_pct;
+    /* the target's resources from its exporters, newest per source (live_resources.c) */
+    struct web_live_resources res[WEB_LIVE_MAX_SOURCES];
+    size_t nres;
     /* traffic: bytes of every session, RTT of each session's newest record */
     uint32_t nsess;
     uint64_t *sess_bytes;           /* newest cumulative bytes per session */

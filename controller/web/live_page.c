@@ -59,19 +59,34 @@ static json_t *agents_json(const struct web_live *w)
                      (json_int_t)w->c.agents_expected, "list", a);
 }
 
+/* The target's resources from its exporters: one object per source, NaN figures as null. */
+static json_t *resources_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < w->nres; i++) {
+        const struct web_live_resources *r = &w->res[i];
+        json_array_append_new(a, json_pack("{s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "source", r->source, "active",
+                                           (json_int_t)r->active, "cpu_pct", num(r->cpu_pct), "mem_pct", num(r->mem_pct),
+                                           "disk_busy_pct", num(r->disk_busy_pct), "net_pct", num(r->net_pct),
+                                           "disk_bytes_s", num(r->disk_bytes_s), "net_bytes_s", num(r->net_bytes_s),
+                                           "sessions", num(r->sessions)));
+    }
+    return a;
+}
+
 char *web_live_json(const struct web_live *w)
 {
     json_t *target = w->target_cpu_pct < 0 ? json_null()
                                            : json_pack("{s:f,s:f}", "cpu_pct", w->target_cpu_pct, "others_pct",
                                                        w->target_others_pct);
     json_t *o = json_pack(
-        "{s:{s:I,s:s,s:s,s:s,s:s},s:s,s:o,s:o,s:o,s:o,s:b,s:f,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o}}", "run", "id",
+        "{s:{s:I,s:s,s:s,s:s,s:s},s:s,s:o,s:o,s:o,s:o,s:b,s:f,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o},s:o}", "run", "id",
         (json_int_t)w->run_id, "name", w->run_name, "platform", w->platform, "transport", w->transport, "network",
         w->network, "phase", w->c.phase ? w->c.phase : "", "sessions", sessions_json(w), "index_ms",
         num(w->c.index_ms), "baseline_ms", num(w->c.baseline_ms), "threshold_ms", num(w->c.threshold_ms), "crossed",
         w->c.crossed, "left_s", w->c.left_s, "samples", (json_int_t)w->c.samples, "points", points_json(w), "timers",
         timers_json(w), "agents", agents_json(w), "target", target, "net", "kbit_per_session",
-        num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)));
+        num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)), "resources", resources_json(w));
     if (!o)
         return NULL;
     char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));

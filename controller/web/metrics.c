@@ -115,6 +115,26 @@ static void agents(FILE *o, const struct web_live *w)
     }
 }
 
+/* The target's resources from its exporters (target.metrics), one series per source. */
+static void resources(FILE *o, const struct web_live *w)
+{
+    static const struct { const char *name, *help; } m[] = {
+        { "live_target_cpu_busy_ratio", "The target's CPU busy share from its exporter (target.metrics)." },
+        { "live_target_memory_used_ratio", "The target's physical memory in use from its exporter." },
+        { "live_target_disk_busy_ratio", "The target's busiest disk's busy share from its exporter." },
+        { "live_target_network_ratio", "The target's busiest link's share of its speed from its exporter." },
+        { "live_target_host_sessions", "Sessions the target itself reports (windows_terminal_services_sessions, node_logind_sessions)." },
+    };
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        head(o, m[k].name, "gauge", m[k].help);
+        for (size_t i = 0; i < w->nres; i++) {
+            const struct web_live_resources *r = &w->res[i];
+            double v[] = { r->cpu_pct / 100, r->mem_pct / 100, r->disk_busy_pct / 100, r->net_pct / 100, r->sessions };
+            series(o, w, m[k].name, "source", r->source, v[k]);
+        }
+    }
+}
+
 void web_metrics_write(FILE *o, const struct web_live *w)
 {
     sessions(o, w);
@@ -127,6 +147,7 @@ void web_metrics_write(FILE *o, const struct web_live *w)
           sampled ? w->target_cpu_pct / 100 : NAN);
     gauge(o, w, "live_target_others_cpu_cores", "Other processes on the target's CPUs.",
           sampled ? w->target_others_pct / 100 : NAN);
+    resources(o, w);
     gauge(o, w, "live_bandwidth_bits_per_session", "RDP payload bits per second per active session.",
           web_live_kbit_per_session(w) * 1000);
     gauge(o, w, "live_rtt_seconds", "Median of the sessions' newest TCP round-trip times.", web_live_rtt_p50_ms(w) / 1000);

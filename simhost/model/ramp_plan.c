@@ -158,7 +158,15 @@ static int ucmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c, FILE *out)
+void sim_ramp_plan_ramp_to(struct sim_ramp_plan *p, unsigned sessions)
+{
+    if (!sessions || !p->sessions)
+        return;
+    p->launch_window_s *= (double)sessions / p->sessions;
+    p->sessions = sessions;
+}
+
+int sim_ramp_plan_main(const char *plan, double cpus, unsigned ramp_to, const struct sim_costs *c, FILE *out)
 {
     struct sim_ramp_plan p;
     struct sim_loop l;
@@ -168,6 +176,11 @@ int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c,
         return EX_DATAERR;
     }
     p.cpus = cpus;
+    if (ramp_to) {
+        fprintf(out, "sessmax-simhost: --ramp-to %u: the plan's %u sessions over %.0f s carried on at the same "
+                "rate\n", ramp_to, p.sessions, p.launch_window_s);
+        sim_ramp_plan_ramp_to(&p, ramp_to);
+    }
     fprintf(out, "sessmax-simhost: plan %s: %u sessions launched over %.0f s, then %.0f s steady, on %g CPU at "
             "work-scale %g; measure %s, threshold +%.0f ms, window %u + %g x active\n", plan, p.sessions,
             p.launch_window_s, p.steady_state_s, cpus, c->scale, l.measure[0] ? l.measure : "(none)",

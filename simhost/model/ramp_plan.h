@@ -27,8 +27,13 @@ char *sim_ramp_plan_workload(const char *plan, char *err, size_t errlen);
  * starts) into *scale; left as it is when the plan has none. Returns 0, or -1 with err. */
 int sim_ramp_plan_work_scale(const char *plan, double *scale, char *err, size_t errlen);
 
+/* The same ramp rate carried on to `sessions` sessions: the launch window scaled by sessions /
+ * p->sessions (unchanged when either is 0). */
+void sim_ramp_plan_ramp_to(struct sim_ramp_plan *p, unsigned sessions);
+
 /* Prints the plan's ramp, the steady-state prediction beside it and "predicted smax for the
- * plan: N"; returns the exit code (0, or 65 on a bad plan or workload). */
-int sim_ramp_plan_main(const char *plan, double cpus, const struct sim_costs *c, FILE *out);
+ * plan: N"; with ramp_to > 0 the plan's ramp carried on to that many sessions at its rate
+ * (sim_ramp_plan_ramp_to). Returns the exit code (0, or 65 on a bad plan or workload). */
+int sim_ramp_plan_main(const char *plan, double cpus, unsigned ramp_to, const struct sim_costs *c, FILE *out);
 
 #endif

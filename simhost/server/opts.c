@@ -21,13 +21,15 @@ void sim_opts_usage(void)
           "                       [--handshake-timeout S] [--max-conns N] [--freerdp-log]\n"
           "                       [--max-pending N] [--max-pending-mb M]\n"
           "                       [--log-level error|warn|info|debug] [--drive-redirection on|off|probe-eof]\n"
-          "                       [--io-fairshare on|off] [--ignore-logoff]\n"
+          "                       [--io-fairshare on|off] [--ignore-logoff] [--metrics-listen HOST:PORT]\n"
           "       sessmax-simhost --predict WORKLOAD.yaml --cpus C [--measure NAME] [--threshold-offset-ms MS]\n"
           "       sessmax-simhost --predict --plan PLAN.yaml --cpus C   (the smax of that plan's ramp)\n"
-          "                       [--work-scale X] [--state-dir DIR] [--session-loops N]\n"
+          "                       [--work-scale X] [--state-dir DIR] [--session-loops N] [--ramp-to N]\n"
           "  --session-loops N: after the synthetic calibration, play N loops of the workload into one\n"
           "  real session of a simhost child and scale the cost model to its CPU per loop (default 2;\n"
           "  0: the synthetic model alone)\n"
+          "  --ramp-to N: simulate N sessions launched at the plan's rate (its launch window stretched\n"
+          "  by N / its sessions): the knee that ramp rate meets (sessmax demo sizes its ramp with it)\n"
           "       sessmax-simhost --calibrate [--work-scale X]\n"
           "Password: env SESSMAX_PASSWORD, or --users-file F (mode 0600).\n", stdout);
 }
@@ -85,7 +87,7 @@ enum {
     O_NLA = 256, O_FREERDP_LOG, O_CALIBRATE, O_LISTEN, O_USERS, O_MAX_SESSIONS, O_WORK_SCALE,
     O_CPUS, O_THRESHOLD_OFFSET, O_BPP, O_CODEC, O_SIZE, O_HANDSHAKE, O_MAX_CONNS, O_MAX_PENDING, O_MAX_PENDING_MB, O_LOG_LEVEL,
     O_IO_FAIRSHARE, O_IGNORE_LOGOFF, O_DRIVES, O_STATE_DIR, O_CERT, O_KEY, O_SAM_FILE, O_USERS_FILE, O_EVENT_LOG,
-    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN, O_SESSION_LOOPS,
+    O_INPUT_LOG, O_PREDICT, O_MEASURE, O_PLAN, O_SESSION_LOOPS, O_METRICS_LISTEN, O_RAMP_TO,
 };
 
 static const struct option LONGOPTS[] = {
@@ -122,6 +124,8 @@ static const struct option LONGOPTS[] = {
     { "measure", required_argument, NULL, O_MEASURE },
     { "plan", required_argument, NULL, O_PLAN },
     { "session-loops", required_argument, NULL, O_SESSION_LOOPS },
+    { "metrics-listen", required_argument, NULL, O_METRICS_LISTEN },
+    { "ramp-to", required_argument, NULL, O_RAMP_TO },
     { NULL, 0, NULL, 0 },
 };
 
@@ -150,6 +154,7 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
                              errlen);
     case O_CPUS: return numarg_double("--cpus", v, 0.01, 4096, &o->cpus, err, errlen);
     case O_SESSION_LOOPS: return set_int("--session-loops", v, 0, 1000, &o->session_loops, err, errlen);
+    case O_RAMP_TO: return set_int("--ramp-to", v, 1, 100000, &o->ramp_to, err, errlen);
     case O_THRESHOLD_OFFSET:
         return numarg_double("--threshold-offset-ms", v, 1, 1e7, &o->threshold_offset_ms, err, errlen);
     case O_BPP:
@@ -197,6 +202,7 @@ static int set_value(struct sim_opts *o, int c, const char *v, char *err, size_t
     case O_USERS_FILE: o->users_file = v; return 0;
     case O_EVENT_LOG: o->event_log = v; return 0;
     case O_INPUT_LOG: o->input_log = v; return 0;
+    case O_METRICS_LISTEN: o->metrics_listen = v; return 0;
     case O_PREDICT:   /* `--predict --plan PLAN`: getopt took "--plan" as the workload */
         o->predict = strcmp(v, "--plan") ? v : NULL;
         o->plan_next = !o->predict;
@@ -228,6 +234,10 @@ static int check_combinations(const struct sim_opts *o, char *err, size_t errlen
     }
     if ((o->predict || o->plan) && o->cpus <= 0) {
         snprintf(err, errlen, "--predict needs --cpus C");
+        return -1;
+    }
+    if (o->ramp_to && !o->plan) {
+        snprintf(err, errlen, "--ramp-to goes with --predict --plan PLAN");
         return -1;
     }
     return 0;

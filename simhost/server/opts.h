@@ -43,11 +43,14 @@ struct sim_opts {
     double threshold_offset_ms;  /* --threshold-offset-ms MS (with --predict; default 1000) */
     int session_loops;           /* --session-loops N (with --predict): loops played into a real
                                     session to scale the cost model (default 2, 0: off) */
+    int ramp_to;                 /* --ramp-to N (with --predict --plan): simulate N sessions at the
+                                    plan's launch rate instead of its sessions (0: the plan's) */
     int drives;                  /* --drive-redirection on|off|probe-eof: enum sim_drives_mode (default on) */
     int io_fairshare;            /* --io-fairshare on|off: throttle appstart's file I/O per session */
     int ignore_logoff;           /* --ignore-logoff: `logoff` does nothing (a server whose logoff
                                     hangs), to test that clients do not count it as done */
     int calibrate_only;          /* --calibrate: print the cost table and exit */
+    const char *metrics_listen;  /* --metrics-listen HOST:PORT: own metrics in node_exporter's names (metrics.h) */
 };
 
 /* Returns 0 to run, 1 when help was printed, -1 with err on a usage error. */

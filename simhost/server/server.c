@@ -8,6 +8,7 @@
 #include "simhost/desktop/apps.h"
 #include "simhost/desktop/codec.h"
 #include "simhost/server/loop.h"
+#include "simhost/server/metrics.h"
 #include "simhost/server/peer.h"
 
 #include <errno.h>
@@ -154,6 +155,7 @@ int sim_server_run(struct sim_server *srv)
     freerdp_listener *l = freerdp_listener_new();
     pthread_t wd;
     int wd_started = 0, rc = 1;
+    struct sim_metrics *metrics = NULL;
     if (!l || !(srv->loops = sim_loops_start(srv)))
         goto done;
     srv->adopt = sim_loops_adopt;
@@ -167,6 +169,8 @@ int sim_server_run(struct sim_server *srv)
         goto done;
     wd_started = 1;
     printf("sessmax-simhost: platform simhost/%s, up to %d bpp\n", sim_codec_name(o->codec), o->bpp);
+    if (o->metrics_listen && !(metrics = sim_metrics_start(srv, o->metrics_listen)))
+        goto done;
     printf("sessmax-simhost: listening on %s:%d fingerprint %s\n", o->host, o->port, srv->tls.fingerprint);
     fflush(stdout);
     while (!srv->stop) {
@@ -187,6 +191,7 @@ int sim_server_run(struct sim_server *srv)
     }
     rc = 0;
 done:
+    sim_metrics_stop(metrics);
     if (l) {
         l->Close(l);
         freerdp_listener_free(l);

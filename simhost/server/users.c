@@ -3,13 +3,13 @@
 
 #include "common/file_read.h"
 #include "common/names.h"
+#include "common/secret_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 static int parse_simuser(const char *name, int count)
 {
@@ -92,18 +92,8 @@ int sim_users_parse(struct sim_users *u, int count, const char *path, char *text
 
 static int load_file(struct sim_users *u, int count, const char *path, char *err, size_t errlen)
 {
-    struct stat st;
     size_t len = 0;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot open users file: %s", path, strerror(errno));
-        return -1;
-    }
-    if (st.st_mode & 077) {
-        snprintf(err, errlen, "%s: users file is readable by group/others (mode %03o); chmod 600 it",
-                 path, (unsigned)(st.st_mode & 0777));
-        return -1;
-    }
-    char *text = file_read_all(path, FILE_READ_MAX_CONFIG, &len, err, errlen);
+    char *text = secret_file_read_all(path, "users file", FILE_READ_MAX_CONFIG, &len, err, errlen);
     if (!text)
         return -1;
     int rc = sim_users_parse(u, count, path, text, err, errlen);

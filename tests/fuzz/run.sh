@@ -15,7 +15,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:?usage: run.sh FUZZ_BUILD_DIR [NAME...]}
 shift
-NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args fuzz_x224 fuzz_rdpdr_info}
+NAMES=${*:-fuzz_proto fuzz_workload fuzz_ydoc fuzz_plan fuzz_score fuzz_report fuzz_netprofile fuzz_sim_users fuzz_matrix fuzz_client fuzz_drives fuzz_simhost fuzz_args fuzz_x224 fuzz_rdpdr_info fuzz_promtext}
 D="$B/fuzz"
 mkdir -p "$D/artifacts" "$D/logs"
 
@@ -52,6 +52,8 @@ seeds() {
     fuzz_x224) printf '\003\000\000\023\016\320\000\000\000\000\000\002\037\010\000\001\000\000\000' >"$dir/tls"
                printf '\003\000\000\023\016\320\000\000\000\000\000\003\000\010\000\005\000\000\000' >"$dir/failure"
                printf '\003\000\000\013\006\320\000\000\000\000\000' >"$dir/legacy" ;;
+    fuzz_promtext) printf '# TYPE node_cpu_seconds_total counter\nnode_cpu_seconds_total{cpu="0",mode="idle"} 329.43\nnode_memory_MemAvailable_bytes 1e9 1700000000000\n' >"$dir/node"
+                   printf 'windows_logical_disk_idle_seconds_total{volume="C:"} 5000\nwindows_terminal_services_sessions{session_state="active"} 84\nx{a="\\"q\\n"} +Inf\n' >"$dir/windows" ;;
     fuzz_rdpdr_info) printf '\026\000\000\000\000\020\000\000\000\000\000\000\000\000\020\000\000\000\000\000\001\000\000\000\000\000' >"$dir/file1m" ;;
     esac
     # inputs that once found something (tests/fuzz/seeds/NAME/crash-*), kept as regression seeds

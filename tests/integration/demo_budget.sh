@@ -28,7 +28,7 @@ agents: {local: 1, cpus: "0"}
 results: $WORK/unused.db
 YAML
 
-chrt -b 0 "$B/sessmax" demo --plan "$WORK/plan.yaml" --out "$WORK/out" > "$WORK/demo.log" 2>&1 &
+chrt -b 0 "$B/sessmax" demo --as-planned --plan "$WORK/plan.yaml" --out "$WORK/out" > "$WORK/demo.log" 2>&1 &
 DEMO=$!
 PIDS+=("$DEMO")
 SIM=""

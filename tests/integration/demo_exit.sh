@@ -25,7 +25,7 @@ agents: {local: 1}
 YAML
 
 set +e
-"$B/sessmax" demo --plan "$WORK/plan.yaml" --out "$WORK/out" > "$WORK/demo.log" 2>&1
+"$B/sessmax" demo --as-planned --plan "$WORK/plan.yaml" --out "$WORK/out" > "$WORK/demo.log" 2>&1
 rc=$?
 set -e
 cat "$WORK/demo.log"
@@ -40,7 +40,7 @@ grep -q "^verdict    inconclusive" "$WORK/demo.log" || fail "the demo did not pr
 cat > "$WORK/Makefile" <<MK
 BUILD := $B
 $(sed -n '/^demo: deps/,/^$/p' "$S/Makefile" | sed -e 's/^demo: deps/demo:/' -e '/MAKE.*build/d' \
-    -e "s|sessmax demo;|sessmax demo --plan $WORK/plan.yaml --out $WORK/out2;|")
+    -e "s|sessmax demo;|sessmax demo --as-planned --plan $WORK/plan.yaml --out $WORK/out2;|")
 MK
 set +e
 make -s -C "$WORK" demo > "$WORK/make.log" 2>&1

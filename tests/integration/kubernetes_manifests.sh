@@ -7,7 +7,11 @@
 #  2. the rendered objects are checked: the controller Job and the Service that selects its pod,
 #     the agents' Indexed Job (completions = the plan's agents.expect), the Secrets mounted where
 #     the plan and the agents' command line read them, the agents' controller address = the
-#     Service's name and port (= the plan's listen port), failure policies, no stale figures;
+#     Service's name and port (= the plan's listen port), failure policies, no stale figures, and
+#     Pod Security "restricted" (non-root, seccomp RuntimeDefault, no privilege escalation, ALL
+#     capabilities dropped, allowed volume types) plus: no service-account token, no Secret in an
+#     environment variable, size limits on emptyDirs, pinned images, NetworkPolicies that let only
+#     the agents reach the controller;
 #  3. an overlay (2 agents, capacity 2, a plan against simhost on loopback) is rendered and its
 #     pods' commands are run as local processes (lib/kube_pods.py: env, Secret and ConfigMap
 #     volumes laid out and moded as the kubelet does, mount paths mapped to local folders, the
@@ -49,7 +53,8 @@ kubectl apply --dry-run=client --validate=false -k "$K" >"$WORK/apply.log" 2>&1 
 cat "$WORK/apply.log"
 for o in configmap/sessmax-agent-config configmap/sessmax-plan secret/sessmax-agent-token \
          secret/sessmax-controller-tls secret/sessmax-target-password service/sessmax-controller \
-         persistentvolumeclaim/sessmax-results job.batch/sessmax-controller job.batch/sessmax-agents; do
+         persistentvolumeclaim/sessmax-results job.batch/sessmax-controller job.batch/sessmax-agents \
+         networkpolicy.networking.k8s.io/sessmax-controller networkpolicy.networking.k8s.io/sessmax-agents; do
     grep -q "^$o created (dry run)" "$WORK/apply.log" || fail "$o not created in the dry run"
 done
 
@@ -115,8 +120,58 @@ if arg("--token-fd") != "3" or "3<%s/token" % atok not in words: fail("the agent
 if arg("--controller-wait") != "$SESSMAX_CONTROLLER_WAIT" or not cfg.get("controller_wait"): fail("no --controller-wait")
 env = {e["name"]: e for e in ac.get("env", [])}
 if "SESSMAX_TOKEN" in env: fail("the agents' token must not be an environment variable")
-cenv = {e["name"]: e for e in cc["env"]}
-if cenv["SESSMAX_TOKEN"]["valueFrom"]["secretKeyRef"]["name"] != "sessmax-agent-token": fail("controller token")
+# secrets are files, never environment variables of the pod spec
+for c in (cc, ac):
+    for e in c.get("env", []):
+        if "secretKeyRef" in e.get("valueFrom", {}): fail("%s: %s comes from a Secret as an environment variable" % (c["name"], e["name"]))
+(ctok,), (cpw,) = secret_at(cm, "sessmax-agent-token"), secret_at(cm, "sessmax-target-password")
+pwfile = plan["credentials"].get("password_file")
+if not pwfile or "cat %s/password >%s" % (cpw, pwfile) not in cmd: fail("the controller does not copy the password file the plan names")
+if "SESSMAX_TOKEN=$(cat %s/token)" % ctok not in cmd: fail("the controller does not read the token from its Secret file")
+# Pod Security "restricted" (https://kubernetes.io/docs/concepts/security/pod-security-standards/)
+ALLOWED_VOLUMES = {"configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"}
+def restricted(name, pod):
+    ps, psc = pod["spec"], pod["spec"].get("securityContext", {})
+    for k in ("hostNetwork", "hostPID", "hostIPC"):
+        if ps.get(k): fail("%s: %s" % (name, k))
+    if ps.get("automountServiceAccountToken") is not False: fail("%s: the service-account token is mounted" % name)
+    for v in ps.get("volumes", []):
+        kinds = set(v) - {"name"}
+        if not kinds <= ALLOWED_VOLUMES: fail("%s: volume %s of type %s" % (name, v["name"], kinds))
+        if "emptyDir" in v and not v["emptyDir"].get("sizeLimit"): fail("%s: emptyDir %s has no sizeLimit" % (name, v["name"]))
+    for c in ps["containers"] + ps.get("initContainers", []):
+        sc = c.get("securityContext", {})
+        def pick(k): return sc.get(k, psc.get(k))
+        if pick("runAsNonRoot") is not True: fail("%s/%s: runAsNonRoot" % (name, c["name"]))
+        if pick("runAsUser") == 0: fail("%s/%s: runAsUser 0" % (name, c["name"]))
+        if (pick("seccompProfile") or {}).get("type") not in ("RuntimeDefault", "Localhost"):
+            fail("%s/%s: seccompProfile must be RuntimeDefault" % (name, c["name"]))
+        if sc.get("privileged") or sc.get("allowPrivilegeEscalation") is not False:
+            fail("%s/%s: privilege escalation allowed" % (name, c["name"]))
+        caps = sc.get("capabilities", {})
+        if "ALL" not in caps.get("drop", []) or set(caps.get("add", [])) - {"NET_BIND_SERVICE"}:
+            fail("%s/%s: capabilities must drop ALL" % (name, c["name"]))
+        if any("hostPort" in p for p in c.get("ports", [])): fail("%s/%s: hostPort" % (name, c["name"]))
+        img = c["image"]
+        if ":" not in img.rsplit("/", 1)[-1] or img.endswith(":latest"): fail("%s/%s: image %s is not pinned" % (name, c["name"], img))
+restricted("controller", cpod)
+restricted("agents", apod)
+# NetworkPolicies: only agent pods reach the controller's listener; the agents may reach it
+def labels_of(sel): return sel.get("matchLabels", {}).items()
+npc, npa = get("NetworkPolicy", "sessmax-controller"), get("NetworkPolicy", "sessmax-agents")
+for np, pod in ((npc, cpod), (npa, apod)):
+    if not labels_of(np["spec"]["podSelector"]) <= pod["metadata"]["labels"].items(): fail("%s selects the wrong pods" % np["metadata"]["name"])
+    if set(np["spec"]["policyTypes"]) != {"Ingress", "Egress"}: fail("%s: want Ingress and Egress" % np["metadata"]["name"])
+ing = npc["spec"]["ingress"]
+if len(ing) != 1 or [p["port"] for p in ing[0]["ports"]] != [listen]: fail("controller ingress: the listen port only")
+for f in ing[0]["from"]:
+    if set(f) != {"podSelector"} or not labels_of(f["podSelector"]) <= apod["metadata"]["labels"].items() \
+            or labels_of(f["podSelector"]) <= cpod["metadata"]["labels"].items():
+        fail("controller ingress: from the agent pods only")
+if npa["spec"].get("ingress"): fail("nothing may connect to the agents")
+if not any(any(labels_of(t.get("podSelector", {})) <= cpod["metadata"]["labels"].items() for t in e.get("to", []))
+           and [p["port"] for p in e["ports"]] == [listen] for e in npa["spec"]["egress"]):
+    fail("the agents may not reach the controller")
 # the sizing comment quotes the current per-session memory figure of docs/benchmarks.md
 m = re.search(r"agent: RSS per session[^|]*\|\s*([0-9.]+) MiB", open(bench).read())
 if not m or (m.group(1) + " MiB RSS per session") not in open(agents_file).read():
@@ -134,7 +189,7 @@ cat >"$WORK/overlay/plan.yaml" <<YAML
 version: 1
 name: k8s-local
 target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
-credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
+credentials: {user: "simuser{n:03}", password_file: /run/sessmax/password}
 platform: simhost-e2e
 workload: /usr/local/share/sessmax/workloads/simhost-task-worker.yaml
 sessions: 4

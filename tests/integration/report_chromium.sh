@@ -10,8 +10,8 @@ scratch_dir TMP sessmax-report-chromium
 command -v chromium >/dev/null || fail "chromium not installed (Debian package chromium)"
 # 1. a store written through db/store.h by the report unit test, left at $TMP/fixture.db
 ( cd "$TMP" && SESSMAX_FIXTURE_DB="$TMP/fixture.db" "$B/tests/test_report" >/dev/null ) || fail "test_report fixture"
-"$B/sessmax" report "$TMP/fixture.db" --run 1 -o "$TMP/report.html" || fail "sessmax report"
-[ -s "$TMP/verdict.json" ] || fail "no verdict.json beside the report"
+"$B/sessmax" report "$TMP/fixture.db" --run 1 -o "$TMP/report.html" --verdict "$TMP/verdict.json" || fail "sessmax report"
+[ -s "$TMP/verdict.json" ] || fail "no verdict.json at --verdict"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"]=="pass", d' "$TMP/verdict.json" \
     || fail "verdict.json"
 expected=$(( $("$B/sessmax" export "$TMP/fixture.db" --run 1 --format csv --points | wc -l) - 1 ))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # report_cli.sh -- the analysis verbs as a CI job uses them: exit codes of score (pass, fail,
 # inconclusive, usage, data, missing file), verdict.json, compare/export formats written to
-# files, and the dashboard, on a store written by the report unit test.
+# files, and the dashboard, on a store written by the report unit test; outputs replace a link
+# planted at their name instead of writing through it.
 set -euo pipefail
 B=${SESSMAX_BUILD_DIR:?}
 S=$B/sessmax
@@ -78,7 +79,24 @@ expect_rc 0 "$S" dashboard "$DB" -o "$TMP/dash"
 for f in index.html run-1.html run-2.html run-3.html; do [ -s "$TMP/dash/$f" ] || fail "dashboard $f"; done
 mkdir -p "$TMP/r"
 expect_rc 0 "$S" report "$DB" --run 2 -o "$TMP/r/report.html"
-[ -s "$TMP/r/verdict.json" ] || fail "verdict.json beside the report"
+[ -e "$TMP/r/verdict.json" ] && fail "report wrote a verdict.json nobody asked for"
+expect_rc 0 "$S" report "$DB" --run 2 -o "$TMP/r/report.html" --verdict "$TMP/r/v.json"
+[ -s "$TMP/r/v.json" ] || fail "no verdict.json at --verdict"
+# outputs never write through a link planted at their name: the link is replaced, its target kept;
+# files are owner-only (they name users and hosts)
+echo precious >"$TMP/victim"
+mkdir -p "$TMP/plant"
+for f in report.html export.csv compare.csv v.json index.html; do ln -sf "$TMP/victim" "$TMP/plant/$f"; done
+expect_rc 0 "$S" report "$DB" --run 2 -o "$TMP/plant/report.html" --verdict "$TMP/plant/v.json"
+expect_rc 0 "$S" export "$DB" --run 2 --format csv -o "$TMP/plant/export.csv"
+expect_rc 0 "$S" compare "$DB" --format csv -o "$TMP/plant/compare.csv"
+expect_rc 0 "$S" dashboard "$DB" -o "$TMP/plant"
+[ "$(cat "$TMP/victim")" = precious ] || fail "an output was written through a planted link"
+for f in report.html export.csv compare.csv v.json index.html; do
+    [ -f "$TMP/plant/$f" ] && [ ! -L "$TMP/plant/$f" ] && [ -s "$TMP/plant/$f" ] || fail "$f is not a new file"
+    [ "$(stat -c %a "$TMP/plant/$f")" = 600 ] || fail "$f is mode $(stat -c %a "$TMP/plant/$f"), not 600"
+done
+ls -A "$TMP/plant" | grep -q '^\.' && fail "a temporary file was left: $(ls -A "$TMP/plant")"
 expect_rc 74 "$S" report "$DB" --run 2 -o "$TMP/nodir/x/report.html"
 # a tampered runs.score_params (a \u escape then 40,000 bytes) overflowed the old hand-written
 # JSON reader (exit 139); now every verb that reads it says what is wrong in one line

@@ -27,6 +27,8 @@ echo "submitting: $LINE"
 case "$LINE" in *"$SESSMAX_TOKEN"*) fail "the token is in the sbatch line" ;; esac
 grep -q -- "--array=0-3 " <<<"$LINE" || fail "expected an array of 4 tasks: $LINE"
 grep -q "SESSMAX_CAPACITY=25" <<<"$LINE" || fail "expected capacity 25: $LINE"
+grep -q -- "--export=NONE," <<<"$LINE" || fail "the sbatch line must export only named variables: $LINE"
+case "$LINE" in *ALL*|*PASSWORD*) fail "the sbatch line exports the password: $LINE" ;; esac
 (cd "$WORK" && env -u SESSMAX_TOKEN SESSMAX_TOKEN_FILE="$WORK/token" SESSMAX_AGENT="$B/sessmax-agent" $LINE) \
     >"$WORK/sbatch.log" 2>&1 || fail "sbatch failed: $(cat "$WORK/sbatch.log")"
 JOB=$(grep -o "[0-9]*$" "$WORK/sbatch.log")

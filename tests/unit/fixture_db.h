@@ -15,7 +15,7 @@
 #include "unit.h"
 
 /* What store_check reports for a file at the current schema version. */
-#define FIXTURE_DB_CURRENT "schema version 11\n"
+#define FIXTURE_DB_CURRENT "schema version 12\n"
 
 /* Opens `path` and asserts it opened (a failure prints the store's error). */
 static inline struct store *open_ok(const char *path, enum store_mode mode)

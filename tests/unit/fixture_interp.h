@@ -31,6 +31,11 @@ struct fake {
     struct workload_rect app_rect;
     int app_paints, app_left;
     uint32_t colour;
+    /* the keyboard's echo: on release of scancode sc (< 128) with reply_us[sc] > 0, paints
+     * reply_rect reply_us[sc] - 1 µs later (1: at once, on the next turn of the loop) */
+    uint64_t reply_us[128];
+    struct workload_rect reply_rect;
+    struct event *reply_ev[128];
     struct event *app_ev, *logon_ev, *poll_ev, *guard_ev;
     int stop_inputs, stop_samples;
     uint32_t stop_loops;
@@ -77,12 +82,24 @@ static void app_cb(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+static void reply_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd; (void)what; (void)arg;
+    paint(F.reply_rect);
+}
+
 static int f_key(void *s, uint32_t sc, int down)
 {
     (void)s;
     logf_("k%x%c ", sc, down ? '+' : '-', 0);
     if (F.fail_keys)
         return -1;
+    if (!down && sc < 128 && F.reply_us[sc]) {
+        if (!F.reply_ev[sc])
+            F.reply_ev[sc] = evtimer_new(F.base, reply_cb, NULL);
+        struct timeval tv = { (time_t)((F.reply_us[sc] - 1) / 1000000), (suseconds_t)((F.reply_us[sc] - 1) % 1000000) };
+        evtimer_add(F.reply_ev[sc], &tv);
+    }
     if (!down && sc == F.trigger_sc && F.app_paints) {
         F.app_left = F.app_paints;
         struct timeval tv = { 0, 3000 };
@@ -238,6 +255,9 @@ static void done(void)
     event_free(F.logon_ev);
     event_free(F.poll_ev);
     event_free(F.guard_ev);
+    for (int i = 0; i < 128; i++)
+        if (F.reply_ev[i])
+            event_free(F.reply_ev[i]);
     event_base_free(F.base);
     workload_free(F.wl);
 }

@@ -233,6 +233,45 @@ static void test_interp__logon_repaint_and_timer_shots(void)
     done();
 }
 
+/* min: echo (the default) is the fastest of the session's recent echoes, not a typical one: the
+ * untimed keys echo after 30 ms once and 300 ms three times; a timer answered after 100 ms (below
+ * the median echo, above the fastest) is ok, one met at once (below every echo: the echo of its
+ * own key, say) is suspect. */
+static void test_interp__echo_floor(void)
+{
+    run(HEAD
+        "logon: {pixel: {x: 0, y: 0, rgb: \"#000000\"}}\n"
+        "loop:\n"
+        "  - key: a\n"
+        "  - key: s\n"
+        "  - think: 400ms\n"
+        "  - key: s\n"
+        "  - think: 400ms\n"
+        "  - key: s\n"
+        "  - think: 400ms\n"
+        "  - timer: answered\n"
+        "    steps: [{key: b}]\n"
+        "    until: {change: win}\n"
+        "  - think: 200ms\n"
+        "  - timer: at_once\n"
+        "    steps: [{key: c}]\n"
+        "    until: {change: win}\n"
+        "  - think: 1s\n");
+    F.reply_rect = (struct workload_rect){ 20, 20, 10, 10 };
+    F.reply_us[0x1E] = 30000;    /* a */
+    F.reply_us[0x1F] = 300000;   /* s */
+    F.reply_us[0x30] = 100000;   /* b */
+    F.reply_us[0x2E] = 1;        /* c */
+    go_samples(2, "u", NULL);
+    CU_ASSERT_EQUAL_FATAL(F.nsamples, 2);
+    CU_ASSERT_TRUE(interp_echo_us(F.in) >= 30000 && interp_echo_us(F.in) < 100000);
+    CU_ASSERT_STRING_EQUAL(F.samples[0].name, "answered");
+    CU_ASSERT_EQUAL(F.samples[0].ok, SAMPLE_OK);
+    CU_ASSERT_STRING_EQUAL(F.samples[1].name, "at_once");
+    CU_ASSERT_EQUAL(F.samples[1].ok, SAMPLE_SUSPECT);
+    done();
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
@@ -242,6 +281,7 @@ int main(void)
         UNIT_TEST(test_interp__logon_timeout),
         UNIT_TEST(test_interp__shot_name_stays_inside),
         UNIT_TEST(test_interp__suspect_samples),
+        UNIT_TEST(test_interp__echo_floor),
         UNIT_TEST(test_interp__wait_armed_at_input),
         UNIT_TEST(test_interp__change_except),
         UNIT_TEST(test_interp__logon_repaint_and_timer_shots),

@@ -5,6 +5,7 @@
 #include "agent/link/link_opts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
@@ -67,6 +68,8 @@ static void test_link_opts__bad_values_name_option_and_value(void)
         { "h:1 --buffer-mib 0", "--buffer-mib: expected an integer in [1, 65536], got '0'" },
         { "h:1 --frobnicate", "unknown option '--frobnicate'" },
         { "h:1 --name", "option needs a value: '--name'" },
+        { "h:1 --name a\x1b[2Jb", "--name: use 1 to 47 characters, each one of letters" },
+        { "h:1 --name a/b", "--name: use 1 to 47 characters" },
         { "h:1 h:2", "unexpected argument 'h:2'" },
         { "--name x", "missing HOST:PORT" },
         { "h:1 --tls", "--tls-pin" },
@@ -86,9 +89,26 @@ static void test_link_opts__bad_values_name_option_and_value(void)
     }
 }
 
+/* The token from the environment is taken, then it and any inherited SESSMAX_PASSWORD (a Slurm
+ * job submitted with --export=ALL) leave the agent's environment. */
+static void test_link_opts__token_and_password_leave_the_environment(void)
+{
+    struct link_opts o;
+    char err[512];
+    setenv("SESSMAX_TOKEN", "0123456789abcdef0123456789abcdef", 1);
+    setenv("SESSMAX_PASSWORD", "target-pw", 1);
+    CU_ASSERT_EQUAL_FATAL(parse("h:1", &o, err, sizeof err), 0);
+    char *t = link_opts_token(&o);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    CU_ASSERT_PTR_NULL(getenv("SESSMAX_TOKEN"));
+    CU_ASSERT_PTR_NULL(getenv("SESSMAX_PASSWORD"));
+    free(t);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
+        UNIT_TEST(test_link_opts__token_and_password_leave_the_environment),
         UNIT_TEST(test_link_opts__good_line_and_defaults),
         UNIT_TEST(test_link_opts__bad_values_name_option_and_value),
         UNIT_END,

@@ -131,7 +131,8 @@ static void test_report__compare_runs_and_groups(void)
     char expect[64];
     snprintf(expect, sizeof expect, ",2,%.1f,", (sums[0].score.smax + sums[1].score.smax) / 2.0);
     CU_ASSERT_PTR_NOT_NULL(strstr(csv, expect));
-    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",kbps_per_session,rtt_p50_ms,retrans_pct,stuck_sessions\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",kbps_per_session,rtt_p50_ms,retrans_pct,stuck_sessions,bound_at_knee\n"));
+    CU_ASSERT_EQUAL(count(csv, ",-\n"), 2);   /* no target.metrics in these runs: not measured */
     free(csv);
     char *md = render_compare(by, COMPARE_MARKDOWN);
     CU_ASSERT_PTR_NOT_NULL(strstr(md, "| group "));

@@ -3,10 +3,12 @@
 
 #include "simhost/server/users.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *write_file(const char *name, const char *text, int mode)
 {
@@ -100,9 +102,38 @@ static void test_sim_users__unsafe_names(void)
     sim_users_free(&u);
 }
 
+static void on_alarm(int sig) { (void)sig; }
+
+/* The users file is a secret file (common/secret_file.h): a link to a good file and a FIFO are
+ * refused, neither followed nor waited on. */
+static void test_sim_users__users_file_no_link_no_fifo(void)
+{
+    struct sim_users u;
+    char err[256], link[512], fifo[512];
+    const char *good = write_file("users-good", "s3cret\n", 0600);
+    snprintf(link, sizeof link, "%s/users-link", unit_tmpdir());
+    snprintf(fifo, sizeof fifo, "%s/users-fifo", unit_tmpdir());
+    unlink(link);
+    unlink(fifo);
+    CU_ASSERT_EQUAL_FATAL(symlink(good, link), 0);
+    CU_ASSERT_EQUAL(sim_users_load(&u, 5, link, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "symbolic link"));
+    sim_users_free(&u);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    struct sigaction sa = { .sa_handler = on_alarm }, old;
+    sigaction(SIGALRM, &sa, &old);   /* a safety net: a blocked open returns EINTR instead of hanging */
+    alarm(5);
+    CU_ASSERT_EQUAL(sim_users_load(&u, 5, fifo, err, sizeof err), -1);
+    alarm(0);
+    sigaction(SIGALRM, &old, NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a regular file"));
+    sim_users_free(&u);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
+        UNIT_TEST(test_sim_users__users_file_no_link_no_fifo),
         UNIT_TEST(test_sim_users__env_password), UNIT_TEST(test_sim_users__file),
         UNIT_TEST(test_sim_users__unsafe_names), UNIT_END,
     };

@@ -241,6 +241,7 @@ static void test_store__migrate_v5_agent_clock(void)
                                         "DROP TABLE target_load;"
                                         "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
                                         "INSERT INTO agents (run_id, name, capacity) VALUES (1, 'old-agent', 7);"
+                                        "DROP TABLE IF EXISTS target_metrics;"
                                         "PRAGMA user_version = 5",
                                   "schema version 5 (older");
     int64_t agent = store_add_agent(st, 1, "new-agent", "127.0.0.1:1", 9);
@@ -267,6 +268,7 @@ static void test_store__migrate_v6_target_load(void)
     const char *path = db_path("v6.db");
     struct store *st = open_older(path, "DROP TABLE target_load;"
                                         "INSERT INTO runs (name, started_us) VALUES ('old', 1);"
+                                        "DROP TABLE IF EXISTS target_metrics;"
                                         "PRAGMA user_version = 6",
                                   "schema version 6 (older");
     struct store_target_load a = { 2000000, 1, 430, 610 }, b = { 1000000, 1, 20, 5 };
@@ -300,6 +302,7 @@ static void test_store__migrate_v8_ext_costs(void)
                                         "INSERT INTO health (run_id, agent_id, t_us, sessions_active, sessions_connecting,"
                                         " lag_p50_us, lag_p99_us, lag_max_us, cpu_permille, rss_kb)"
                                         " VALUES (1, 1, 1000, 3, 0, 10, 20, 30, 400, 5000);"
+                                        "DROP TABLE IF EXISTS target_metrics;"
                                         "PRAGMA user_version = 8"), SQLITE_OK);
     char report[2048];
     CU_ASSERT_EQUAL(store_check(path, report, sizeof report), 0);
@@ -360,6 +363,7 @@ static void test_store__migrate_v9_traffic_index(void)
                                         "INSERT INTO traffic (run_id, session, t_us, bytes_in, bytes_out, wire_in,"
                                         " wire_out, rtt_us, frames) VALUES (1, 5, 2000, 50, 0, 0, 0, 300, 1),"
                                         " (1, 2, 2000, 20, 0, 0, 0, 300, 1), (1, 9, 1000, 90, 0, 0, 0, 300, 1);"
+                                        "DROP TABLE IF EXISTS target_metrics;"
                                         "PRAGMA user_version = 9"), SQLITE_OK);
     CU_ASSERT_EQUAL(index_columns(path, "traffic_run_t"), 2);
     st = reopen_older(path, "schema version 9 (older");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char errbuf[512];
@@ -28,6 +29,23 @@ static void test_store__create_and_check(void)
     /* reopening a current file changes nothing */
     st = store_open(path, STORE_WRITE, errbuf, sizeof errbuf);
     CU_ASSERT_PTR_NOT_NULL(st);
+    store_close(st);
+}
+
+/* A new database and its WAL are owner-only whatever the umask: they name users and hosts. */
+static void test_store__new_database_is_owner_only(void)
+{
+    const char *path = db_path("mode.db");
+    char wal[4200];
+    struct stat sb;
+    mode_t old = umask(022);
+    struct store *st = open_ok(path, STORE_WRITE);
+    umask(old);
+    CU_ASSERT_EQUAL_FATAL(stat(path, &sb), 0);
+    CU_ASSERT_EQUAL(sb.st_mode & 0777, 0600);
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &sb) == 0)
+        CU_ASSERT_EQUAL(sb.st_mode & 0777, 0600);
     store_close(st);
 }
 
@@ -255,6 +273,7 @@ int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_store__create_and_check),
+        UNIT_TEST(test_store__new_database_is_owner_only),
         UNIT_TEST(test_store__round_trip),
         UNIT_TEST(test_store__matrix_cells),
         UNIT_TEST(test_store__batch_by_count_and_close),

@@ -9,6 +9,7 @@
 
 #include "controller/report/prom_label.h"
 #include "controller/web/live.h"
+#include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
 #include "controller/web/metrics.h"
 
@@ -125,6 +126,38 @@ static void test_web__json_parses(void)
     web_live_free(&w);
 }
 
+/* The target's resources (target.metrics): newest per source, bounded, in /metrics and the JSON. */
+static void test_web__resources(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 3, 0), 0);
+    struct web_live_resources r = { .source = "rds01:9182", .active = 80, .cpu_pct = 50, .mem_pct = 40,
+                                    .disk_busy_pct = NAN, .net_pct = NAN, .sessions = 80 };
+    web_live_resources(&w, &r);
+    r.cpu_pct = 97;
+    web_live_resources(&w, &r);
+    for (int i = 0; i < WEB_LIVE_MAX_SOURCES + 3; i++) {
+        snprintf(r.source, sizeof r.source, "h%d", i);
+        web_live_resources(&w, &r);
+    }
+    CU_ASSERT_EQUAL(w.nres, WEB_LIVE_MAX_SOURCES);
+    char *m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_target_cpu_busy_ratio{run=\"0\",name=\"\",platform=\"\","
+                                     "transport=\"\",network=\"\",source=\"rds01:9182\"} 0.97\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_target_disk_busy_ratio gauge\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_target_disk_busy_ratio{"));   /* NaN: left out */
+    free(m);
+    char *s = web_live_json(&w);
+    json_t *o = s ? json_loads(s, 0, NULL) : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *first = json_array_get(json_object_get(o, "resources"), 0);
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(first, "cpu_pct")), 97, 1e-9);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(first, "disk_busy_pct")));
+    json_decref(o);
+    free(s);
+    web_live_free(&w);
+}
+
 static void test_web__pages(void)
 {
     struct web_live w;
@@ -155,7 +188,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_web__label_escaping), UNIT_TEST(test_web__histogram_and_quantiles),
         UNIT_TEST(test_web__counts_points_bounded), UNIT_TEST(test_web__agents_bounded),
-        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__pages), UNIT_END,
+        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__pages), UNIT_END,
     };
     return unit_run("web", tests, NULL, NULL);
 }

@@ -18,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #define TOKEN "0123456789abcdef0123456789abcdef-token"
 
 struct end {
     struct wire *w;
-    int ready, closed, msgs;
+    int ready, closed, msgs, refused;
     char reason[300];
 };
 
@@ -33,6 +34,8 @@ struct mitm {
     int saw_auth;
     int forge_welcome;          /* plain: swallow the controller's frames after CHALLENGE, forge WELCOME */
     int challenge_seen;
+    int dup_next;               /* repeat the agent's next frame (a replay) */
+    int ctl_gone;               /* plain: the controller closed its leg */
     uint8_t hello_nonce[PROTO_NONCE_LEN];
 };
 
@@ -49,6 +52,7 @@ static void end_close(struct wire *w, const char *reason, void *arg)
 {
     struct end *e = arg;
     e->closed = 1;
+    e->refused = wire_refused(w);
     snprintf(e->reason, sizeof e->reason, "%s", reason);
     wire_free(w);
     e->w = NULL;
@@ -105,12 +109,34 @@ static void relay(struct mitm *m, struct bufferevent *from, struct bufferevent *
             m->challenge_seen = 1;
         if (!swallow)
             bufferevent_write(to, f, 4 + n);
+        if (m->dup_next && from == m->to_agent) {
+            m->dup_next = 0;
+            bufferevent_write(to, f, 4 + n);
+        }
         evbuffer_drain(in, 4 + n);
     }
 }
 
 static void from_agent(struct bufferevent *bev, void *arg) { struct mitm *m = arg; relay(m, bev, m->to_ctl); }
 static void from_ctl(struct bufferevent *bev, void *arg) { struct mitm *m = arg; relay(m, bev, m->to_agent); }
+
+/* The controller closed its leg: the agent's leg is closed too once what was relayed is out. */
+static void agent_leg_drained(struct bufferevent *bev, void *arg)
+{
+    struct mitm *m = arg;
+    if (m->ctl_gone)
+        shutdown(bufferevent_getfd(bev), SHUT_WR);
+}
+static void ctl_leg_event(struct bufferevent *bev, short what, void *arg)
+{
+    struct mitm *m = arg;
+    (void)bev;
+    if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) || m->tls)
+        return;
+    m->ctl_gone = 1;
+    if (evbuffer_get_length(bufferevent_get_output(m->to_agent)) == 0)
+        agent_leg_drained(m->to_agent, m);
+}
 
 static struct bufferevent *leg(struct scene *s, int fd, SSL_CTX *ctx, int accepting)
 {
@@ -147,8 +173,8 @@ static void scene_open(struct scene *s, int tls)
     s->m.to_agent = leg(s, a[1], mitm_srv, 1);
     s->m.to_ctl = leg(s, c[0], s->cli_ctx, 0);
     SSL_CTX_free(mitm_srv);   /* the SSL objects keep their own reference */
-    bufferevent_setcb(s->m.to_agent, from_agent, NULL, NULL, &s->m);
-    bufferevent_setcb(s->m.to_ctl, from_ctl, NULL, NULL, &s->m);
+    bufferevent_setcb(s->m.to_agent, from_agent, agent_leg_drained, NULL, &s->m);
+    bufferevent_setcb(s->m.to_ctl, from_ctl, NULL, ctl_leg_event, &s->m);
     bufferevent_enable(s->m.to_agent, EV_READ | EV_WRITE);
     bufferevent_enable(s->m.to_ctl, EV_READ | EV_WRITE);
     wire_start(s->agent.w);
@@ -222,6 +248,30 @@ static void test_wire__forged_frame_after_handshake_is_refused(void)
     CU_ASSERT(s.agent.closed);
     CU_ASSERT_EQUAL(s.agent.msgs, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(s.agent.reason, "message authentication failed"));
+    show(&s);
+    scene_close(&s);
+}
+
+static int both_closed(struct scene *s) { return s->agent.closed && s->ctl.closed; }
+
+/* Plain TCP: the relay replays one of the agent's frames after the handshake. The controller drops
+ * it and closes the link, but as a broken link, not a refusal: the agent would reconnect and
+ * resume instead of exiting. */
+static void test_wire__replayed_frame_costs_the_link_not_the_agent(void)
+{
+    struct scene s;
+    scene_open(&s, 0);
+    spin(&s, 3000, agent_settled);
+    CU_ASSERT_FATAL(s.agent.ready && s.ctl.ready);
+    s.m.dup_next = 1;
+    struct proto_msg hb = { .type = PROTO_HEARTBEAT };
+    wire_send(s.agent.w, &hb);
+    spin(&s, 5000, both_closed);
+    CU_ASSERT(s.ctl.closed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.ctl.reason, "message authentication failed"));
+    CU_ASSERT(s.agent.closed);
+    CU_ASSERT_EQUAL(s.agent.refused, 0);   /* no ERROR: the agent's link.c reconnects */
+    CU_ASSERT_PTR_NULL(strstr(s.agent.reason, "refused"));
     show(&s);
     scene_close(&s);
 }
@@ -321,14 +371,70 @@ static void test_wire__largest_frame_passes(void)
     direct_close(&s);
 }
 
+static int ctl_closed(struct scene *s) { return s->ctl.closed; }
+
+/* A name with control characters (or anything outside the plan-name set) is refused at HELLO,
+ * before it can reach a log line, the console or a report. */
+static void test_wire__unsafe_agent_name_is_refused(void)
+{
+    static const char *const names[] = { "evil\x1b[31m", "two\r\nlines", "a b", "" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct scene s;
+        int fds[2];
+        memset(&s, 0, sizeof s);
+        s.base = event_base_new();
+        CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+        struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "agent", .agent_id = 3 };
+        struct wire_params ap = { .role = WIRE_AGENT, .token = TOKEN, .peer = "controller", .name = names[i] };
+        struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
+        struct wire_callbacks acb = { &s.agent, end_ready, end_msg, end_close };
+        s.ctl.w = wire_new(s.base, leg(&s, fds[1], NULL, 1), &cp, &ccb);
+        s.agent.w = wire_new(s.base, leg(&s, fds[0], NULL, 0), &ap, &acb);
+        wire_start(s.agent.w);
+        spin(&s, 3000, both_closed);
+        CU_ASSERT(!s.ctl.ready);
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.ctl.reason, "agent name refused"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(s.agent.reason, "agent name refused"));
+        show(&s);
+        wire_free(s.ctl.w);
+        wire_free(s.agent.w);
+        event_base_free(s.base);
+    }
+}
+
+/* A peer that connects and says nothing is closed at the pre-auth deadline (auth_ms), long before
+ * the whole handshake's limit. */
+static void test_wire__silent_peer_closed_at_the_auth_deadline(void)
+{
+    struct scene s;
+    int fds[2];
+    memset(&s, 0, sizeof s);
+    s.base = event_base_new();
+    CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    struct wire_params cp = { .role = WIRE_CONTROLLER, .token = TOKEN, .peer = "silent", .auth_ms = 300,
+                              .handshake_ms = 60000 };
+    struct wire_callbacks ccb = { &s.ctl, end_ready, end_msg, end_close };
+    s.ctl.w = wire_new(s.base, leg(&s, fds[1], NULL, 1), &cp, &ccb);
+    spin(&s, 5000, ctl_closed);
+    CU_ASSERT(s.ctl.closed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s.ctl.reason, "did not prove the token within 300 ms"));
+    show(&s);
+    close(fds[0]);
+    wire_free(s.ctl.w);
+    event_base_free(s.base);
+}
+
 int main(void)
 {
     static const struct unit_test tests[] = {
         UNIT_TEST(test_wire__tls_relay_cannot_hijack_insecure_agent),
         UNIT_TEST(test_wire__forged_frame_after_handshake_is_refused),
         UNIT_TEST(test_wire__forged_welcome_is_refused),
+        UNIT_TEST(test_wire__replayed_frame_costs_the_link_not_the_agent),
         UNIT_TEST(test_wire__direct_tls_link),
         UNIT_TEST(test_wire__largest_frame_passes),
+        UNIT_TEST(test_wire__silent_peer_closed_at_the_auth_deadline),
+        UNIT_TEST(test_wire__unsafe_agent_name_is_refused),
         UNIT_END,
     };
     return unit_run("wire", tests, NULL, NULL);

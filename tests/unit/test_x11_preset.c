@@ -181,6 +181,14 @@ static void test_x11_preset__ica_file(void)
     CU_ASSERT(x11_ica_file(&c, &vars, "s3cret", ica, sizeof ica) > 0);
     CU_ASSERT(strstr(ica, "HDXoverUDP=Off\r\n") != NULL);
     CU_ASSERT_EQUAL(x11_ica_file(&c, &vars, "s3cret", ica, 32), -1);
+    /* a line break in a value would add a key of its own (an Address, a Launcher) */
+    CU_ASSERT_EQUAL(x11_ica_file(&c, &vars, "pw\r\nAddress=evil:1494", ica, sizeof ica), -2);
+    struct x11_vars bad = vars;
+    bad.user = "u\nInitialProgram=cmd";
+    CU_ASSERT_EQUAL(x11_ica_file(&c, &bad, "s3cret", ica, sizeof ica), -2);
+    bad = vars;
+    bad.domain = "d\r";
+    CU_ASSERT_EQUAL(x11_ica_file(&c, &bad, "s3cret", ica, sizeof ica), -2);
 }
 
 /* The transport label of vmware-view and citrix comes from the preset and reaches the client:

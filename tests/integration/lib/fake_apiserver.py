@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fake_apiserver.py PORTFILE -- just enough of a Kubernetes API server for
 `kubectl apply --dry-run=client` without a cluster: API discovery for core/v1 (Secret, ConfigMap, Service,
-PersistentVolumeClaim) and batch/v1 (Job), and 404 for every object (so kubectl plans a create). Listens on loopback and
+PersistentVolumeClaim), batch/v1 (Job) and networking.k8s.io/v1 (NetworkPolicy), and 404 for every object (so kubectl plans a create). Listens on loopback and
 writes its port to PORTFILE. Validation against the schema is off (--validate=false)."""
 import json
 import sys
@@ -22,8 +22,12 @@ DISCOVERY = {
                               res("namespaces", "Namespace", False)]},
     "/apis": {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
         {"name": "batch", "versions": [{"groupVersion": "batch/v1", "version": "v1"}],
-         "preferredVersion": {"groupVersion": "batch/v1", "version": "v1"}}]},
+         "preferredVersion": {"groupVersion": "batch/v1", "version": "v1"}},
+        {"name": "networking.k8s.io", "versions": [{"groupVersion": "networking.k8s.io/v1", "version": "v1"}],
+         "preferredVersion": {"groupVersion": "networking.k8s.io/v1", "version": "v1"}}]},
     "/apis/batch/v1": {"kind": "APIResourceList", "groupVersion": "batch/v1", "resources": [res("jobs", "Job")]},
+    "/apis/networking.k8s.io/v1": {"kind": "APIResourceList", "groupVersion": "networking.k8s.io/v1",
+                                   "resources": [res("networkpolicies", "NetworkPolicy")]},
 }
 
 
