@@ -49,7 +49,7 @@ static void row_rgb(const struct screen_view *v, uint32_t y, uint8_t *dst)
     }
 }
 
-static int write_rows(FILE *f, const struct screen_view *v, uint8_t *row)
+static int write_rows(FILE *f, const struct screen_view *v, uint8_t *row, int level)
 {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -59,7 +59,7 @@ static int write_rows(FILE *f, const struct screen_view *v, uint8_t *row)
     if (setjmp(png_jmpbuf(png)))
         goto done;
     png_init_io(png, f);
-    png_set_compression_level(png, 3);
+    png_set_compression_level(png, level);
     png_set_IHDR(png, info, v->width, v->height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
@@ -71,6 +71,16 @@ static int write_rows(FILE *f, const struct screen_view *v, uint8_t *row)
     rc = 0;
 done:
     png_destroy_write_struct(&png, &info);
+    return rc;
+}
+
+int screen_png_stream(const struct screen_view *v, FILE *f, int level)
+{
+    if (!v->pixels || !v->width || !v->height || (v->bytes_per_pixel != 2 && v->bytes_per_pixel != 4))
+        return -1;
+    uint8_t *row = malloc((size_t)v->width * 3);
+    int rc = row ? write_rows(f, v, row, level) : -1;
+    free(row);
     return rc;
 }
 
@@ -92,7 +102,7 @@ int screen_write_png(const struct screen_view *v, const char *path)
         log_warn("%s: cannot write: %s", tmp, strerror(errno));
         goto fail;
     }
-    if (write_rows(f, v, row) != 0) {
+    if (write_rows(f, v, row, 3) != 0) {
         log_warn("%s: PNG encoding failed", path);
         goto fail;
     }

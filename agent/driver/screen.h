@@ -4,6 +4,7 @@
 #define SESSMAX_DRIVER_SCREEN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "agent/driver/driver.h"
 
@@ -16,5 +17,10 @@ size_t screen_rects_add(struct rect *acc, size_t n, size_t max, const struct rec
 
 /* Writes the view as an 8-bit RGB PNG (written to path.tmp, then renamed). 0, or -1 (logged). */
 int screen_write_png(const struct screen_view *v, const char *path);
+
+/* Writes the view as an 8-bit RGB PNG to an open stream (an open_memstream for a web page), at
+ * zlib level `level` (1 fast .. 9 small). The colours are workload_pixel_rgb()'s, so a pixel
+ * read from the PNG is the one a `pixel` condition compares. 0, or -1 (nothing logged). */
+int screen_png_stream(const struct screen_view *v, FILE *f, int level);
 
 #endif

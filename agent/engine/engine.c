@@ -430,6 +430,25 @@ int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *
     return e->ops->screen(s, out);
 }
 
+void engine_set_paint_tap(struct engine *e,
+                          void (*tap)(void *arg, uint32_t index, const struct rect *rects, size_t n),
+                          void *arg)
+{
+    e->host_info.paint_tap = tap;
+    e->host_info.tap_arg = arg;
+}
+
+int engine_session_driver(struct engine *e, uint32_t session_index, const struct driver_ops **ops,
+                          void **sess)
+{
+    void *s = find(e, session_index);
+    if (!s || !e->ops->driver || e->ops->life(s)->state != SESSION_ST_RUNNING)
+        return -1;
+    *ops = e->ops->driver;
+    *sess = s;
+    return 0;
+}
+
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,
                           uint32_t *max_us)
 {

@@ -17,6 +17,7 @@
 #ifndef SESSMAX_ENGINE_H
 #define SESSMAX_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "agent/engine/engine_config.h"
@@ -24,6 +25,8 @@
 
 struct event_base;
 struct engine;
+struct driver_ops;
+struct rect;
 struct screen_view;
 
 /* Session counts by state (see session.h for the states). */
@@ -70,6 +73,18 @@ int engine_save_png(struct engine *e, uint32_t session_index, const char *path);
 
 /* The current screen of a running session (borrowed until return to the loop); -1 otherwise. */
 int engine_screen(struct engine *e, uint32_t session_index, struct screen_view *out);
+
+/* Every paint of a running session also goes to tap(arg, session index, rectangles) after its
+ * interpreter had it; NULL removes it. For a caller that drives a session itself (the studio). */
+void engine_set_paint_tap(struct engine *e,
+                          void (*tap)(void *arg, uint32_t index, const struct rect *rects, size_t n),
+                          void *arg);
+
+/* The driver (input, screen) of a running session and the pointer its ops take, for a caller
+ * that drives the session itself; meant for sessions started without a workload (nothing else
+ * sends input). 0, or -1 when the session is not running or its kind has no driver. */
+int engine_session_driver(struct engine *e, uint32_t session_index, const struct driver_ops **ops,
+                          void **sess);
 
 /* Loop-lag percentiles over the engine's whole life (for summaries). */
 uint32_t engine_lag_total(const struct engine *e, uint32_t *p50_us, uint32_t *p99_us,

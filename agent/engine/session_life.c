@@ -160,6 +160,12 @@ int session_life_logoff(struct session_life *l)
     return 0;
 }
 
+void session_life_tap(const struct session_life *l, const struct rect *rects, size_t n)
+{
+    if (l->h->paint_tap)
+        l->h->paint_tap(l->h->tap_arg, l->index, rects, n);
+}
+
 int session_life_start_interp(struct session_life *l, const struct session_life_calls *calls)
 {
     const struct engine_config *cfg = l->h->cfg;

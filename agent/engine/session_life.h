@@ -80,6 +80,9 @@ void session_life_active(struct session_life *l, int64_t logon_us, const char *d
  * CONNECTING, which the owner handles; else 0. */
 int session_life_logoff(struct session_life *l);
 
+/* Hands a paint of the session to the host's paint tap, if one is set (session_host.paint_tap). */
+void session_life_tap(const struct session_life *l, const struct rect *rects, size_t n);
+
 /* What the interpreter calls back on, with the owner as its session. */
 struct session_life_calls {
     const struct driver_ops *driver;

@@ -19,6 +19,8 @@
 
 struct event_base;
 struct connector;
+struct driver_ops;
+struct rect;
 struct screen_view;
 struct session_life;
 
@@ -44,6 +46,10 @@ struct session_host {
      * a session taken over by a newer logon of its user, reason `replaced`). */
     uint32_t (*relogged_by)(void *arg, const struct session_life *l);
     void *arg;
+    /* Optional (engine_set_paint_tap): every paint of a live session, after its interpreter had
+     * it, with the session's index (the studio's view of its one session). */
+    void (*paint_tap)(void *tap_arg, uint32_t index, const struct rect *rects, size_t n);
+    void *tap_arg;
 };
 
 struct session_ops {
@@ -76,6 +82,9 @@ struct session_ops {
     void (*abort_start)(void *s);
     /* Releases everything without records; only after the connector was freed. */
     void (*free)(void *s);
+    /* Optional: the kind's driver (driver.h), whose `sess` is the session itself, for a caller
+     * that drives a session without a workload (engine_session_driver). NULL: none. */
+    const struct driver_ops *driver;
 };
 
 #endif

@@ -1,6 +1,6 @@
-/* main.c -- sessmax-agent: dispatches to `run` and `shot` (standalone.c), `connect` (the
- * controller link, link.c), `netcheck` or `probe` (probe_cmd.c). Options before the command:
- * --help, --version. */
+/* main.c -- sessmax-agent: dispatches to `run` and `shot` (standalone.c), `studio`
+ * (studio_cmd.c), `connect` (the controller link, link.c), `netcheck` or `probe` (probe_cmd.c).
+ * Options before the command: --help, --version. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "agent/netcheck/netcheck.h"
 #include "agent/front/probe_cmd.h"
 #include "agent/front/standalone.h"
+#include "agent/front/studio_cmd.h"
 #include "common/log.h"
 #include "common/nodump.h"
 
@@ -18,6 +19,7 @@ static const char USAGE[] =
     "usage: sessmax-agent COMMAND [options]   (COMMAND --help for its options)\n"
     "  run      run N sessions of a workload standalone; JSON lines on stdout\n"
     "  shot     log one session on and save its screen as PNG\n"
+    "  studio   log one session on and write a workload on it from the browser\n"
     "  connect  serve a sessmax controller (the controller link)\n"
     "  netcheck measure the built-in network emulator against a profile on this host\n"
     "  --version\n"
@@ -29,6 +31,7 @@ static const struct {
 } COMMANDS[] = {
     { "run", standalone_run },
     { "shot", standalone_shot },
+    { "studio", studio_cmd_main },
     { "connect", link_main },
     { "netcheck", netcheck_main },
     { "probe", probe_cmd_main },

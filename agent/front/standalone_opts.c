@@ -139,7 +139,7 @@ const char STANDALONE_SHOT_USAGE[] =
 enum { O_TARGET = 256, O_USERS, O_SESSIONS, O_WORKLOAD, O_DURATION, O_RAMP, O_FP, O_NOVERIFY,
        O_SHOTS, O_THREADS, O_CTIMEOUT, O_ATTEMPTS, O_LOGOFF, O_SIZE, O_BPP, O_DOMAIN, O_SEED,
        O_CONFIGDIR, O_LOGLEVEL, O_WAIT, O_LOOPS, O_SECURITY, O_NETWORK, O_FIRST, O_SHOT_TIMERS,
-       O_LOGON_RETRIES, O_CLIENT, O_HELP };
+       O_LOGON_RETRIES, O_CLIENT, O_LISTEN, O_TOKEN_FILE, O_NAME, O_HELP };
 
 static const struct option LONGOPTS[] = {
     { "target", 1, 0, O_TARGET }, { "users", 1, 0, O_USERS }, { "user", 1, 0, O_USERS },
@@ -153,7 +153,8 @@ static const struct option LONGOPTS[] = {
     { "log-level", 1, 0, O_LOGLEVEL }, { "wait", 1, 0, O_WAIT }, { "loops", 1, 0, O_LOOPS },
     { "security", 1, 0, O_SECURITY }, { "network", 1, 0, O_NETWORK }, { "first", 1, 0, O_FIRST },
     { "shot-timers", 0, 0, O_SHOT_TIMERS }, { "logon-retries", 1, 0, O_LOGON_RETRIES },
-    { "client", 1, 0, O_CLIENT }, { "help", 0, 0, O_HELP },
+    { "client", 1, 0, O_CLIENT }, { "listen", 1, 0, O_LISTEN }, { "web-token-file", 1, 0, O_TOKEN_FILE },
+    { "name", 1, 0, O_NAME }, { "help", 0, 0, O_HELP },
     { 0, 0, 0, 0 },
 };
 
@@ -185,6 +186,9 @@ int standalone_opts_parse(int argc, char **argv, struct opts *o, const char *usa
         case O_USERS: o->users = optarg; break;
         case O_WORKLOAD: o->workload = optarg; break;
         case O_NETWORK: o->network = optarg; break;
+        case O_LISTEN: o->listen = optarg; break;
+        case O_TOKEN_FILE: o->token_file = optarg; break;
+        case O_NAME: o->name = optarg; break;
         case O_FP: o->cfg.fingerprint = optarg; break;
         case O_NOVERIFY: o->cfg.no_verify = 1; break;
         case O_SECURITY:

@@ -13,6 +13,7 @@ struct opts {
     struct engine_config cfg;
     struct x11_client client;          /* --client */
     const char *target, *users, *workload, *out, *log_level, *network;
+    const char *listen, *token_file, *name;   /* studio: --listen, --web-token-file, --name */
     unsigned sessions, first;          /* --first: number of the first user */
     int64_t duration_ms, ramp_ms, wait_ms, logoff_ms;
     uint64_t seed;

@@ -157,10 +157,14 @@ static int implausible(const struct interp *in, const struct workload_wait *w, u
 {
     if (in->timer_input_us && end_us <= in->timer_input_us)
         return 1;
-    uint64_t v = end_us > start ? end_us - start : 0, echo = interp_echo_us(in);
+    return interp_floor_rejects(w, end_us > start ? end_us - start : 0, interp_echo_us(in));
+}
+
+int interp_floor_rejects(const struct workload_wait *w, uint64_t value_us, uint64_t echo_us)
+{
     if (w->min == WORKLOAD_MIN_FIXED)
-        return v < w->min_us;
-    return w->min == WORKLOAD_MIN_ECHO && echo && v < echo;
+        return value_us < w->min_us;
+    return w->min == WORKLOAD_MIN_ECHO && echo_us && value_us < echo_us;
 }
 
 /* The running timer ends: one sample from its first input to met_us (ok) or end_us (timeout). */

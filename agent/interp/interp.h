@@ -52,6 +52,13 @@ uint32_t interp_logon_repaints(const struct interp *in);
  * time from the input to the first paint after it, in µs; 0 before three were measured. Timers
  * with `min: echo` (the default) are suspect below it. */
 uint64_t interp_echo_us(const struct interp *in);
+/* The plausibility floor (docs/workload-language.md): 1 when a timer whose `until` is w, met
+ * value_us after its first input, is below its `min` (a fixed time, or with `min: echo` the
+ * session's echo time echo_us; 0 = not measured: no floor). What makes a sample SAMPLE_SUSPECT,
+ * besides a condition that held before the first input. Pure. */
+struct workload_wait;
+int interp_floor_rejects(const struct workload_wait *w, uint64_t value_us, uint64_t echo_us);
+
 /* Cancels timers; never calls back afterwards. Accepts NULL. */
 void interp_free(struct interp *in);
 

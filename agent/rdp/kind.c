@@ -9,6 +9,7 @@
 
 #include "agent/driver/driver.h"
 #include "agent/rdp/drives.h"
+#include "agent/rdp/input.h"
 #include "agent/rdp/screen.h"
 #include "agent/rdp/session.h"
 #include "common/log.h"
@@ -70,5 +71,5 @@ static void free_session(void *s) { rdp_session_free(s); }
 const struct session_ops rdp_session_ops = {
     .name = "rdp", .kind_init = kind_init, .kind_free = kind_free,
     .create = create, .start = start, .logoff = logoff, .kill = kill_now, .life = life,
-    .screen = screen, .save_png = save_png, .free = free_session,
+    .screen = screen, .save_png = save_png, .free = free_session, .driver = &rdp_driver,
 };

@@ -65,6 +65,8 @@ static void deliver_paint(struct rdp_session *s, const struct rect *rects, size_
     if (s->l.interp && (s->l.state == SESSION_ST_LOGON || s->l.state == SESSION_ST_RUNNING ||
                       s->l.state == SESSION_ST_LOGOFF))
         interp_on_paint(s->l.interp, rects, n);
+    if (s->l.state == SESSION_ST_RUNNING)
+        session_life_tap(&s->l, rects, n);
 }
 
 /* A frame whose end never came (a server bug) is delivered after this long anyway. */

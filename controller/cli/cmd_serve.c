@@ -9,7 +9,7 @@
 #include <sysexits.h>
 
 #include "controller/web/serve.h"
-#include "controller/web/server.h"
+#include "common/web_server.h"
 
 static const char usage[] =
     "usage: sessmax serve DB [--listen ADDR:PORT] [--token-file FILE]\n\n"

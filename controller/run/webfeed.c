@@ -12,7 +12,7 @@
 #include "controller/web/live.h"
 #include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
-#include "controller/web/server.h"
+#include "common/web_server.h"
 #include "db/store_metrics.h"
 #include "db/store_write.h"
 

@@ -34,7 +34,8 @@ allowed() {
     agent/netcheck) OK="common agent/netem" ;;
     agent/pin) OK="common" ;;
     agent/link) OK="common agent/engine agent/netem agent/rdp agent/x11" ;;   # pick the kind
-    agent/front) OK="common agent/engine agent/interp agent/link agent/netcheck agent/netem agent/pin agent/rdp agent/x11" ;;
+    agent/studio) OK="common agent/driver agent/engine agent/interp" ;;   # no session kind: struct studio_live
+    agent/front) OK="common agent/engine agent/interp agent/link agent/netcheck agent/netem agent/pin agent/rdp agent/studio agent/x11" ;;
     simhost/desktop) OK="common" ;;
     simhost/server) OK="common compat simhost/desktop" ;;
     simhost/model) OK="common simhost/desktop simhost/server" ;;

@@ -1,12 +1,14 @@
-/* server.h -- the small HTTP server of `sessmax run --web` and `sessmax serve`, on libevent's
- * evhttp and the caller's event loop. Built so that a browser or a scraper can never slow the
- * run it watches: loopback unless told otherwise, every request needs the token (query
- * `token=`, or `Authorization: Bearer`), at most WEB_SERVER_MAX_CONNS connections at once (the
- * listener pauses at the cap), request headers and bodies bounded, a connection idle for
- * WEB_SERVER_TIMEOUT_S seconds or open for WEB_SERVER_MAX_AGE_S seconds is closed, GET and HEAD
- * only. Responses are built in memory (a few hundred KB at most) and handed to evhttp whole. */
-#ifndef SESSMAX_WEB_SERVER_H
-#define SESSMAX_WEB_SERVER_H
+/* web_server.h -- the small HTTP server of `sessmax run --web`, `sessmax serve` and
+ * `sessmax-agent studio`, on libevent's evhttp and the caller's event loop. It lives in common/
+ * because both the controller and the agent serve pages with the same token rules. Built so
+ * that a browser or a scraper can never slow the run it watches: loopback unless told
+ * otherwise, every request needs the token (query `token=`, or `Authorization: Bearer`), at
+ * most WEB_SERVER_MAX_CONNS connections at once (the listener pauses at the cap), request
+ * headers and bodies bounded, a connection idle for WEB_SERVER_TIMEOUT_S seconds or open for
+ * WEB_SERVER_MAX_AGE_S seconds is closed, GET and HEAD only. Responses are built in memory (a
+ * few hundred KB at most) and handed to evhttp whole. */
+#ifndef SESSMAX_COMMON_WEB_SERVER_H
+#define SESSMAX_COMMON_WEB_SERVER_H
 
 #include <stddef.h>
 

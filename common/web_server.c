@@ -1,4 +1,5 @@
-/* server.c -- the bounded HTTP server of the live view and `sessmax serve` (server.h).
+/* web_server.c -- the bounded HTTP server of the live view, `sessmax serve` and the agent's
+ * studio (web_server.h).
  *
  * Why a filter bufferevent under every connection: evhttp 2.1 has no connection cap and no hook
  * when an incoming connection goes away. Each connection's bufferevent is made here (evhttp's
@@ -11,7 +12,7 @@
  * flush; and evhttp takes a response as sent once the filter has passed it on, closing at once
  * when the client asked for `Connection: close` (or on its own errors), so the filter writes to
  * the socket itself and queues below only what the socket would not take. */
-#include "controller/web/server.h"
+#include "common/web_server.h"
 
 #include <errno.h>
 #include <event2/buffer.h>
