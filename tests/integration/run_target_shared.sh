@@ -30,7 +30,7 @@ YAML
 
 demo() { # demo NAME: sessmax demo into $WORK/NAME (any verdict: it exits with the verdict's code), then its score
     local rc=0
-    "$B/sessmax" demo --plan "$WORK/plan.yaml" --out "$WORK/$1" > "$WORK/$1.log" 2>&1 || rc=$?
+    "$B/sessmax" demo --as-planned --plan "$WORK/plan.yaml" --out "$WORK/$1" > "$WORK/$1.log" 2>&1 || rc=$?
     [ $rc -le 2 ] || { cat "$WORK/$1.log"; fail "$1: demo failed (exit $rc)"; }
     "$B/sessmax" score "$WORK/$1/results.db" --no-store > "$WORK/$1.score" 2>&1 || true
     grep -q '^target     ' "$WORK/$1.score" || { cat "$WORK/$1.score"; fail "$1: score has no target line"; }

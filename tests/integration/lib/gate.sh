@@ -28,16 +28,16 @@ results: $WORK/unused.db
 YAML
 }
 
-# gate_demo PLAN OUT [PREFIX...]: sessmax demo into OUT (any verdict: it exits with the verdict's
+# gate_demo PLAN OUT [PREFIX...]: sessmax demo --as-planned (the plan as written: no prediction) into OUT (any verdict: it exits with the verdict's
 # code), run under PREFIX (a command that runs the rest, e.g. a cgroup joiner)
 gate_demo() {
     local plan=$1 out=$2 rc=0
     shift 2
-    "$@" "$B/sessmax" demo --plan "$plan" --out "$out" > "$out.log" 2>&1 || rc=$?
+    "$@" "$B/sessmax" demo --as-planned --plan "$plan" --out "$out" > "$out.log" 2>&1 || rc=$?
     if [ $rc = 69 ] && grep -q 'sessmax-simhost did not start' "$out.log"; then   # a loaded machine: once more
         rm -rf "$out"
         rc=0
-        "$@" "$B/sessmax" demo --plan "$plan" --out "$out" > "$out.log" 2>&1 || rc=$?
+        "$@" "$B/sessmax" demo --as-planned --plan "$plan" --out "$out" > "$out.log" 2>&1 || rc=$?
     fi
     [ $rc -le 2 ] || { cat "$out.log"; fail "$out: demo failed (exit $rc)"; }
     [ -f "$out/verdict.json" ] || { cat "$out.log"; fail "$out: no verdict.json"; }
