@@ -4,7 +4,7 @@
  * loop in one process. An agent answers START as a session does: LAUNCHED, ACTIVE after a logon
  * second, then the task worker's samples (simhost-task-worker: 6 timers and the vsi measure per
  * 30 s loop), a traffic record per session every 5 s and a health record every 2 s, batched every
- * 50 ms like agent/link.c. During BURST_S seconds of the steady state every agent also sends
+ * 50 ms like agent/link/link.c. During BURST_S seconds of the steady state every agent also sends
  * extra sample batches as fast as the ACKs allow (<= WINDOW unacknowledged): the committed-rate
  * figure. Burst batches are encoded once per agent and sent again with a new sequence number, and
  * the links use TLS_AES_128_GCM_SHA256, so the load generator costs little next to the
@@ -35,7 +35,7 @@
 #define HEALTH_US 2000000ull
 #define LOGON_US 1000000ull
 #define LOGOFF_US 5000000ull     /* after STOP, each session logs off within this (as sessions do, not at once) */
-#define TICK_US 50000           /* batch flush, as agent/link.c */
+#define TICK_US 50000           /* batch flush, as agent/link/link.c */
 #define RING 4096u              /* batches in flight per agent we can time */
 #define SEQ_AT 5                /* a RECORDS frame: u32 length, u8 type, u64 seq, ... */
 #define T_AT 9                  /* a sample record: u8 kind, u32 session, u32 loop, u64 t_us, ... */

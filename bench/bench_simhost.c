@@ -5,7 +5,7 @@
  * session side by side with the baseline. With --mid-action each client types a command and
  * disconnects at once (used by the robustness test).
  *
- * With --loop-check it runs simhost's real-session check (simhost/sim_selfcheck.h) and prints its
+ * With --loop-check it runs simhost's real-session check (simhost/model/selfcheck.h) and prints its
  * figure beside the cost model's.
  *
  *   bench_simhost [--sessions N] [--threads K] [--hold S] [--bpp 16|32] [--mid-action CMD]

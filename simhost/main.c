@@ -1,5 +1,5 @@
 /* main.c -- sessmax-simhost: the embedded multi-session RDP target with metered work.
- * Serves RDP (see sim_server.h), or with --predict prints the capacity of C CPUs for a workload
+ * Serves RDP (see simhost/server/server.h), or with --predict prints the capacity of C CPUs for a workload
  * loop from the measured cost model, or with --calibrate only prints the cost table. */
 #include "common/log.h"
 #include "common/nodump.h"
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
     }
     else if (!opts.calibrate_only)
         rc = sim_server_run(&server);
-    if (server.busy_at_exit) {   /* their threads still use the shared state (sim_server.h) */
+    if (server.busy_at_exit) {   /* their threads still use the shared state (simhost/server/server.h) */
         fflush(NULL);
         _exit(rc);
     }

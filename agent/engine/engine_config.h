@@ -55,7 +55,7 @@ struct engine_config {
     /* Log a running session off right at the end of its loop number max_loops (no step of the
      * next loop runs); 0: never (run until engine_logoff_session/engine_logoff_all). */
     uint32_t max_loops;
-    /* Network emulator (agent/netem.h), borrowed: connect threads enter its namespace before
+    /* Network emulator (agent/netem/netem.h), borrowed: connect threads enter its namespace before
      * freerdp_connect(), so the sessions' sockets take the shaped link. NULL: the host's network. */
     const struct netem *netem;
     /* RDP connection type announced to the server (MS-RDPBCGR connectionType, 1..7, with the

@@ -1,4 +1,4 @@
-/* probe.c -- echo and bulk clients of `sessmax-agent netcheck` (see netcheck_probe.h). */
+/* probe.c -- echo and bulk clients of `sessmax-agent netcheck` (see probe.h). */
 #include "agent/netcheck/probe.h"
 
 #include <arpa/inet.h>

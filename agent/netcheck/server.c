@@ -1,4 +1,4 @@
-/* server.c -- echo and bulk server of `sessmax-agent netcheck` (see netcheck_server.h). */
+/* server.c -- echo and bulk server of `sessmax-agent netcheck` (see server.h). */
 #include "agent/netcheck/server.h"
 
 #include <arpa/inet.h>

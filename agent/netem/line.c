@@ -1,4 +1,4 @@
-/* line.c -- the arithmetic of one direction of the emulated link (see netem_line.h). */
+/* line.c -- the arithmetic of one direction of the emulated link (see line.h). */
 #include "agent/netem/line.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * at time t it decides drop (random loss, or the bottleneck queue is full) or the time it leaves
  * the link (serialised at the configured rate behind the packets before it, then delayed by
  * one-way delay +- jitter, never before the packet ahead of it: no reordering). No I/O and no
- * clock of its own, so the unit test drives it with made-up times; agent/netem_shaper.c moves the
+ * clock of its own, so the unit test drives it with made-up times; agent/netem/shaper.c moves the
  * real packets. */
 #ifndef SESSMAX_NETEM_LINE_H
 #define SESSMAX_NETEM_LINE_H

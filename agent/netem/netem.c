@@ -1,7 +1,7 @@
 /* netem.c -- namespace, devices, routes and NAT rules of the agent's link emulator; leftovers of
  * killed agents (see netem.h). Order of netem_open: namespace, then the link -- host TUN and
  * namespace TUN (entered briefly), or where the kernel has sch_netem a veth pair with netem on
- * both ends (netem_kernel.h) --, addresses and routes, sysctls, iptables rules, shaper (TUN only).
+ * both ends (kernel.h) --, addresses and routes, sysctls, iptables rules, shaper (TUN only).
  * netem_close undoes it in reverse; every rule carries the comment smx-<pid> so a sweep can find
  * it by pid. */
 #include "agent/netem/netem.h"

@@ -3,8 +3,8 @@
  *
  * Mechanism (docs/network.md): a network namespace smx-<pid> holding a TUN device with the default
  * route, a second TUN device smxr-<pid> on the host, and a shaper thread forwarding real IP packets
- * between them (netem_shaper.h); or, where the kernel has sch_netem, a veth pair smxr-<pid> /
- * smxn0 with netem on both ends (netem_kernel.h). Connect threads enter the namespace (netem_enter) before
+ * between them (shaper.h); or, where the kernel has sch_netem, a veth pair smxr-<pid> /
+ * smxn0 with netem on both ends (kernel.h). Connect threads enter the namespace (netem_enter) before
  * freerdp_connect(); the socket stays there. A loopback target is reached through a stand-in
  * address DNATed to it on smxr-<pid> (route_localnet); other IPv4 targets through forwarding and
  * masquerade. Everything is named after the agent's pid, so leftovers of a killed agent are found

@@ -1,4 +1,4 @@
-/* shaper.c -- the emulator's forwarding thread (see netem_shaper.h).
+/* shaper.c -- the emulator's forwarding thread (see shaper.h).
  *
  * Each direction has a FIFO of packets with their departure times; since a line never reorders,
  * departure times are non-decreasing and a ring buffer is enough. The thread sleeps in ppoll()

@@ -2,7 +2,7 @@
  * packets between two TUN devices (the agent's network namespace side and the host side), each
  * direction through a netem_line (loss, rate with a bounded queue, delay +- jitter, no
  * reordering). TCP in the agent meets a real lossy, slow, distant link: it retransmits, and its
- * RTT is what the profile says. Used by agent/netem.c; the bench drives it too. */
+ * RTT is what the profile says. Used by agent/netem/netem.c; the bench drives it too. */
 #ifndef SESSMAX_NETEM_SHAPER_H
 #define SESSMAX_NETEM_SHAPER_H
 

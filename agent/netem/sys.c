@@ -1,5 +1,5 @@
 /* sys.c -- commands, sysctls, TUN devices and capability checks for the link emulator
- * (see netem_sys.h). */
+ * (see sys.h). */
 #include "agent/netem/sys.h"
 
 #include <errno.h>

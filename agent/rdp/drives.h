@@ -33,7 +33,7 @@ int drives_session_setup(const char *config_dir, const struct workload *wl, uint
 int drives_apply(rdpSettings *st, const struct workload *wl, const char *dir);
 
 /* PreConnect: loads FreeRDP's built-in rdpdr channel (it loads the drive devices itself) and
- * installs the rdpdr logon-order fix (rdpdr_fix.h). Returns 0, or -1. */
+ * installs the rdpdr logon-order fix (compat/rdpdr_logon_order.h). Returns 0, or -1. */
 int drives_pre_connect(freerdp *inst);
 
 /* Removes a session's drive directories (what the server wrote included). File-system work of

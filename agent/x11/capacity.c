@@ -1,5 +1,5 @@
 /* capacity.c -- external-client sessions an agent can carry, from costs and room
- * (x11_capacity.h). */
+ * (capacity.h). */
 #include "agent/x11/capacity.h"
 
 #include <sched.h>

@@ -1,4 +1,4 @@
-/* costs.c -- the external clients' costs read on a connector worker (x11_costs.h). */
+/* costs.c -- the external clients' costs read on a connector worker (costs.h). */
 #include "agent/x11/costs.h"
 
 #include <stddef.h>
@@ -143,7 +143,7 @@ void x11_costs_submit(struct x11_costs *c)
     connector_submit(c->conn, &c->job);
 }
 
-/* The capacity from the costs so far (x11_capacity.h) into h; announced again only when it moved
+/* The capacity from the costs so far (capacity.h) into h; announced again only when it moved
  * by more than a tenth, so that the controller is not told of every small change. */
 static void capacity(struct x11_costs *c, struct rec_health *h)
 {

@@ -4,7 +4,7 @@
  * figures into its next health record: memory as of that read, CPU over the time between the
  * last two reads. So the loop never waits on /proc (smaps_rollup walks the whole address space
  * of a process under its mmap lock). A read still under way when the next is due is not doubled:
- * that interval is skipped. The same worker reads the room the agent has (x11_capacity.h), from
+ * that interval is skipped. The same worker reads the room the agent has (capacity.h), from
  * which the records also carry the capacity the costs allow.
  *
  * Loop thread for every call; the worker only touches the list it was given. */
@@ -29,7 +29,7 @@ void x11_costs_add(struct x11_costs *c, uint32_t session, pid_t client, pid_t xs
 /* Hands the list to a worker. */
 void x11_costs_submit(struct x11_costs *c);
 /* Fills h->ext from the latest read finished since the last call (leaves it at zero
- * when none finished), ext_capacity with the sessions the agent can carry (x11_capacity.h: the
+ * when none finished), ext_capacity with the sessions the agent can carry (capacity.h: the
  * largest memory per session seen, the CPU per session averaged over the run plus the agent's own
  * CPU per session from h->cpu_permille, against the room read with the costs). */
 void x11_costs_take(struct x11_costs *c, struct rec_health *h);

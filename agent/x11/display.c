@@ -1,5 +1,5 @@
 /* display.c -- one Xvfb seen from the agent: Xlib connection (with the session's cookie) with
- * XDamage and XTest, the damaged pixels (x11_pixels.h), windows mapped, input. */
+ * XDamage and XTest, the damaged pixels (screen.h), windows mapped, input. */
 #include "agent/x11/display.h"
 
 #include <X11/Xlib.h>

@@ -1,8 +1,8 @@
 /* display.h -- the agent's connection to one session's X server (Xvfb): damage (XDamage on
  * the root window, raw rectangles), windows mapped (the client's window appeared), the pixels
- * (the damaged region's, read through MIT-SHM or XGetImage: x11_pixels.h),
- * and input (XTest). The open runs on a connector worker (x11_start.h); then the connection's fd
- * goes into the agent's loop. The damaged pixels are read asynchronously (x11_pixels.h): the loop
+ * (the damaged region's, read through MIT-SHM or XGetImage: screen.h),
+ * and input (XTest). The open runs on a connector worker (start.h); then the connection's fd
+ * goes into the agent's loop. The damaged pixels are read asynchronously (screen.h): the loop
  * sends the read and takes its reply when it comes on the fd, so the only round trip it waits for
  * is one per Unicode key (remapping a spare keycode). */
 #ifndef SESSMAX_X11_DISPLAY_H

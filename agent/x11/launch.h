@@ -3,7 +3,7 @@
  * (`vncpasswd -f` for the vncviewer preset) and the client with its command line expanded from
  * the preset (common/x11_preset.h). Secrets go to stdin or to 0600 files in the session's own
  * 0700 directory, never to argv or the environment. Nothing here touches the loop: the
- * processes are started by a connector worker (x11_start.h) and watched by the session. */
+ * processes are started by a connector worker (start.h) and watched by the session. */
 #ifndef SESSMAX_X11_LAUNCH_H
 #define SESSMAX_X11_LAUNCH_H
 

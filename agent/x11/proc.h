@@ -48,7 +48,7 @@ void x11_proc_free(struct x11_proc *p);
 
 /* One process's cost: resident and proportional set size (/proc/PID/smaps_rollup) and CPU time
  * used so far (/proc/PID/stat). 0, or -1 when it is gone. Any thread; it may wait on the
- * process's mmap lock, so not on the loop (x11_costs.h reads it on a worker). */
+ * process's mmap lock, so not on the loop (costs.h reads it on a worker). */
 struct x11_cost { uint64_t rss_kb, pss_kb, cpu_us; };
 int x11_proc_cost(pid_t pid, struct x11_cost *out);
 

@@ -1,6 +1,6 @@
 /* session.c -- one simulated user through an external X11 client: the processes in order
- * (x11_launch.h), the client's screen and input as a driver for the interpreter, and exactly one
- * terminal record. States and failure reasons are described in x11_session.h. */
+ * (launch.h), the client's screen and input as a driver for the interpreter, and exactly one
+ * terminal record. States and failure reasons are described in session.h. */
 #include "agent/x11/session.h"
 
 #include <stddef.h>
@@ -209,7 +209,7 @@ static void x_cb(evutil_socket_t fd, short what, void *arg)
         after_input(s, 0);
 }
 
-/* The client's own TCP connection, read from outside it (x11_traffic.h), as the same traffic
+/* The client's own TCP connection, read from outside it (traffic.h), as the same traffic
  * record an engine session sends. Above-TLS payload is not known outside the client: bytes_in
  * and bytes_out carry the TCP bytes, as wire_in and wire_out do. */
 static void traffic_cb(evutil_socket_t fd, short what, void *arg)

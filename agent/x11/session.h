@@ -1,8 +1,8 @@
 /* session.h -- one simulated user through an external X11 client (client: x11): its own Xvfb,
- * the client process on it, the client's window as the interpreter's screen (x11_display.h), and
+ * the client process on it, the client's window as the interpreter's screen (display.h), and
  * the same records as an RDP session (agent/rdp/session.h). States are the same:
  *
- *   CONNECTING  on a connector worker (x11_start.h): Xvfb starting (-displayfd), the agent's
+ *   CONNECTING  on a connector worker (start.h): Xvfb starting (-displayfd), the agent's
  *               X connection, the password helper and the client; then, on the loop, until a
  *               top-level window is mapped (else client_timeout after window_timeout)
  *   LOGON       the interpreter waits for the desktop-ready condition; the logon time runs from
@@ -36,7 +36,7 @@ const struct session_life *x11_session_life(const struct x11_session *s);
 int x11_session_screen(struct x11_session *s, struct screen_view *out);
 int x11_session_save_png(struct x11_session *s, const char *path);
 /* The process ids of the client and of the X server (0 for a process not running), for reading
- * their costs off the loop (x11_costs.h); 1 when either runs, else 0 (also while the session is
+ * their costs off the loop (costs.h); 1 when either runs, else 0 (also while the session is
  * starting on a connector worker). */
 int x11_session_pids(const struct x11_session *s, pid_t *client, pid_t *xserver);
 /* Any thread: a start running on a connector worker gives up at its next wait (before

@@ -1,4 +1,4 @@
-/* start.c -- the worker side of an external-client session's start (see x11_start.h). */
+/* start.c -- the worker side of an external-client session's start (see start.h). */
 #include "agent/x11/start.h"
 
 #include <errno.h>

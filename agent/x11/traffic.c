@@ -1,4 +1,4 @@
-/* traffic.c -- TCP_INFO of another process's sockets, held through its pidfd (x11_traffic.h). */
+/* traffic.c -- TCP_INFO of another process's sockets, held through its pidfd (traffic.h). */
 #include "agent/x11/traffic.h"
 
 #include <dirent.h>

@@ -1,4 +1,4 @@
-/* cmd_run.c -- `sessmax run PLAN`: validate the plan, run it (controller/run.c), print the
+/* cmd_run.c -- `sessmax run PLAN`: validate the plan, run it (controller/run/run.c), print the
  * summary and exit with the verdict. */
 #include "controller/cli/cmd_run.h"
 

@@ -39,7 +39,7 @@ static void on_session(struct runner *r, const struct agentpool_agent *a, const 
 
 /* A sample on the controller's clock, with the sessions active when it was taken. */
 /* The capacity an agent with external clients derives from their measured costs
- * (agent/x11_capacity.h): the ramp places no more sessions on it than that, nor than declared. */
+ * (agent/x11/capacity.h): the ramp places no more sessions on it than that, nor than declared. */
 static void cost_capacity(struct runner *r, struct agentpool_agent *a, uint32_t derived)
 {
     uint32_t cap = derived && derived < a->declared ? derived : a->declared;

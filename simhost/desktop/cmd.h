@@ -15,9 +15,9 @@ enum sim_cmd_kind {
     SIM_CMD_CPU,
     SIM_CMD_LOGOFF,
     SIM_CMD_OPEN,       /* the file-open dialog (ctrl+o in the editor), not typed in the run box */
-    SIM_CMD_COPYIN,     /* copyin NAME FILE: client drive NAME's FILE -> server (sim_drive.h) */
+    SIM_CMD_COPYIN,     /* copyin NAME FILE: client drive NAME's FILE -> server (simhost/server/drive.h) */
     SIM_CMD_COPYOUT,    /* copyout NAME FILE SIZE: server -> client drive NAME's FILE */
-    SIM_CMD_APPSTART,   /* appstart: reads many small files (sim_appstart.h) */
+    SIM_CMD_APPSTART,   /* appstart: reads many small files (appstart.h) */
     SIM_CMD_UNKNOWN,    /* unknown command or bad arguments; `text` holds the message */
     SIM_CMD_KIND_COUNT
 };

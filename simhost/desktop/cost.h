@@ -6,7 +6,7 @@
  * paints its window and the bytes go out through TLS; both are measured too, the paint through
  * the session's own path (render, 64x64 tiles, the encoder a SIM_COST_BPP session gets). A loop's CPU is the sum of its actions and keystroke echoes; its length at low load
  * is think + typing + settle time (stable conditions) + its own CPU; capacity at saturation =
- * cpus x loop_seconds / cpu_seconds_per_loop. sim_mva.h turns the same figures into a smax. */
+ * cpus x loop_seconds / cpu_seconds_per_loop. simhost/model/mva.h turns the same figures into a smax. */
 #ifndef SIM_COST_H
 #define SIM_COST_H
 

@@ -1,4 +1,4 @@
-/* desktop.h -- one session's emulated desktop (the layout of SIMHOST-CONTRACT.md): state,
+/* desktop.h -- one session's emulated desktop (the layout of docs/simhost.md): state,
  * keyboard handling and rendering of any rectangle on demand.
  *
  * Layout at 1024x768 (other sizes keep the offsets; the taskbar and run box follow the bottom):
@@ -63,7 +63,7 @@ enum sim_key_result {
 
 /* Initial state; the whole screen is dirty. */
 void sim_desktop_init(struct sim_desktop *d, const char *user, int w, int h);
-/* A key event: code = scancode set 1 make code | SIM_KBD_EXT (sim_kbd.h), down != 0 for press. */
+/* A key event: code = scancode set 1 make code | SIM_KBD_EXT (kbd.h), down != 0 for press. */
 enum sim_key_result sim_desktop_key(struct sim_desktop *d, uint32_t scancode, int down,
                                     struct sim_cmd *cmd);
 /* A typed character (Unicode keyboard events): same effect as its key with the current state. */

@@ -1,5 +1,5 @@
 /* kbd.c -- keyboard scancode set 1 (make codes) as MS-RDPBCGR's keyboard event carries them,
- * the US layout's characters; see sim_kbd.h. */
+ * the US layout's characters; see kbd.h. */
 #include "simhost/desktop/kbd.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* client.c -- the headless FreeRDP client of sim_client.h: settings for a loopback simhost
+/* client.c -- the headless FreeRDP client of client.h: settings for a loopback simhost
  * session (TLS, no NLA, no clipboard, no bitmap cache, frame markers as the agent's), gdi at the session's depth, a frame count
  * on EndPaint. */
 #include "simhost/model/client.h"

@@ -1,6 +1,6 @@
 /* client.h -- a headless FreeRDP client for measuring simhost from the outside: one instance
  * logged on to a simhost with a software framebuffer (gdi) that counts the frames it receives
- * and keys sent as scancodes. Used by the real-session check of --predict (sim_selfcheck.h) and
+ * and keys sent as scancodes. Used by the real-session check of --predict (selfcheck.h) and
  * by bench_simhost. The caller drives the instance's events (freerdp_check_event_handles). */
 #ifndef SIM_CLIENT_H
 #define SIM_CLIENT_H

@@ -1,4 +1,4 @@
-/* mva.c -- exact MVA of the closed system users ⇄ C-CPU station (sim_mva.h); no I/O. */
+/* mva.c -- exact MVA of the closed system users ⇄ C-CPU station (mva.h); no I/O. */
 #include "simhost/model/mva.h"
 
 #include <string.h>

@@ -1,8 +1,8 @@
 /* predict.c -- capacity prediction: walks one pass of a workload's loop (common/workload.h),
  * replays its keys and typing against the run-box rules (win+r opens, enter runs the typed line,
  * esc closes, ctrl+o opens the dialog), sums settle times, attributes what each timer's steps
- * trigger to that timer, and prices the result with the measured cost table (sim_cost.h) and the
- * closed-queue model (sim_mva.h). */
+ * trigger to that timer, and prices the result with the measured cost table (simhost/desktop/cost.h) and the
+ * closed-queue model (mva.h). */
 #include "simhost/model/predict.h"
 #include "simhost/desktop/kbd.h"
 

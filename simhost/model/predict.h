@@ -1,7 +1,7 @@
 /* predict.h -- `sessmax-simhost --predict WORKLOAD.yaml --cpus C`: walks the workload's loop,
  * counts the run-box commands it types, keystrokes, think, typing and settle time and what each
  * timer triggers (struct sim_loop), and prints the users C CPUs can carry at saturation with the
- * measured costs (sim_cost.h) and the smax a closed-queue model predicts (sim_mva.h). */
+ * measured costs (simhost/desktop/cost.h) and the smax a closed-queue model predicts (mva.h). */
 #ifndef SIM_PREDICT_H
 #define SIM_PREDICT_H
 

@@ -4,7 +4,7 @@
  * equally among the actions in progress) with the measured cost model, and scores the simulated
  * measure samples with the score's own rule (common/score_rule.h, the one `sessmax score`
  * applies; docs/scoring.md section 2: baseline of the lowest samples, moving trimmed-mean window
- * of 5 + 40 % of the active sessions, first index above baseline + offset). Unlike the steady-state MVA of sim_mva.h it sees the ramp: users added
+ * of 5 + 40 % of the active sessions, first index above baseline + offset). Unlike the steady-state MVA of mva.h it sees the ramp: users added
  * faster than a near-saturated queue settles, and a window that reports the load of a few users
  * earlier. Pure functions, no I/O. */
 #ifndef SIM_RAMP_H

@@ -1,4 +1,4 @@
-/* ramp_plan.c -- from a plan file to the ramp simulation's predicted smax (sim_ramp_plan.h).
+/* ramp_plan.c -- from a plan file to the ramp simulation's predicted smax (ramp_plan.h).
  *
  * The loop becomes one segment per timer occurrence, in the loop's order: the user's own time
  * (think + typing + settle) split evenly before each, then that timer's CPU; the CPU the loop

@@ -1,7 +1,7 @@
 /* ramp_plan.h -- `sessmax-simhost --predict --plan PLAN --cpus C`: reads the run a plan
  * makes (sessions, launch_window, steady_state, the workload, the score: parameters), turns the
  * workload's loop into simulation segments priced by the measured cost model, simulates the ramp
- * (sim_ramp.h) with several seeds and prints the smax the score should read for that run. */
+ * (ramp.h) with several seeds and prints the smax the score should read for that run. */
 #ifndef SIM_RAMP_PLAN_H
 #define SIM_RAMP_PLAN_H
 

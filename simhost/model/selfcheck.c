@@ -1,4 +1,4 @@
-/* selfcheck.c -- the real-session check of sim_selfcheck.h: a simhost child, one headless
+/* selfcheck.c -- the real-session check of selfcheck.h: a simhost child, one headless
  * session, the workload's loop played into it, the child's CPU per loop from /proc. */
 #include "simhost/model/selfcheck.h"
 

@@ -1,8 +1,8 @@
 /* selfcheck.h -- the real-session check: what a workload loop costs the whole server, not
  * just its actions. Starts a simhost child on a free loopback port (a throwaway password in its
- * environment), logs one headless client on (sim_client.h), plays N passes of the workload's loop
+ * environment), logs one headless client on (client.h), plays N passes of the workload's loop
  * into it and reads the child's CPU time from /proc before and after (until it is idle again).
- * The difference per loop includes what the synthetic cost model (sim_cost.h) never runs:
+ * The difference per loop includes what the synthetic cost model (simhost/desktop/cost.h) never runs:
  * FreeRDP's input and update PDUs, a TLS record and a write each, the session's threads.
  * `--predict` scales its cost table to that figure (--session-loops); bench_simhost --loop-check
  * prints it beside the model. */

@@ -1,4 +1,4 @@
-/* bulk.c -- server-side bulk compression off (sim_bulk.h). */
+/* bulk.c -- server-side bulk compression off (bulk.h). */
 #include "simhost/server/bulk.h"
 
 #include <freerdp/settings.h>

@@ -1,4 +1,4 @@
-/* drive.c -- rdpdr server channel per session and the copyin/copyout commands (sim_drive.h).
+/* drive.c -- rdpdr server channel per session and the copyin/copyout commands (drive.h).
  *
  * A copy in reads the way a Windows server does: open, ask the client for the file's size
  * (FileStandardInformation, compat/rdpdr_query_info.h), then read exactly the bytes the size says,

@@ -29,7 +29,7 @@ void sim_eventlog_close(struct sim_eventlog *l);
 /* No-op when l is NULL. */
 void sim_eventlog_write(struct sim_eventlog *l, const struct sim_event *e);
 /* Appends one preformatted line (ending in '\n'), as one write; no-op when l is NULL. Used by
- * the input log (--input-log, sim_peer.c). */
+ * the input log (--input-log, peer.c). */
 void sim_eventlog_write_line(struct sim_eventlog *l, const char *line, size_t n);
 /* Formats e as one line (with '\n') into buf; returns its length. */
 int sim_eventlog_format(const struct sim_event *e, char *buf, size_t len);

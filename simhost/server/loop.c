@@ -1,5 +1,5 @@
 /* loop.c -- event loops for logged-on sessions, worker threads for their actions, and the
- * non-blocking goodbye (sim_loop.h).
+ * non-blocking goodbye (loop.h).
  *
  * A connection is in one of four states: LIVE (the loop watches it), WORK (a worker thread owns
  * the peer; the loop has removed its events), DRAIN (goodbye sent: flushing, at most

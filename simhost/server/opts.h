@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/* --work-scale's range; a plan's target.local.simhost_work_scale (sim_ramp_plan.h) has the same */
+/* --work-scale's range; a plan's target.local.simhost_work_scale (simhost/model/ramp_plan.h) has the same */
 #define SIM_WORK_SCALE_MIN 0.001
 #define SIM_WORK_SCALE_MAX 1000.0
 

@@ -7,7 +7,7 @@
  * The first frame waits for the client: a FreeRDP 2.11 client leaves its connect loop at the Font
  * Map and reads TLS with read-ahead, so a frame right behind it can sit unseen in its buffer. Its
  * first PDU after that (input Synchronize, any input, Refresh Rect, Suppress Output) proves it reads.
- * Input callbacks only queue events; the loop runs them (sim_session.c) after CheckFileDescriptor
+ * Input callbacks only queue events; the loop runs them (session.c) after CheckFileDescriptor
  * returns, so work and painting never happen inside FreeRDP's parser. */
 #include "simhost/server/peer.h"
 

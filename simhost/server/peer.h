@@ -1,6 +1,6 @@
 /* peer.h -- one RDP peer: FreeRDP 2.11 peer setup (TLS or NLA), the handshake on a thread of
  * its own (FreeRDP's accept blocks), logon checks, then the hand-over to an event loop
- * (sim_loop.h); the goodbye PDUs and the teardown. */
+ * (loop.h); the goodbye PDUs and the teardown. */
 #ifndef SIM_PEER_H
 #define SIM_PEER_H
 

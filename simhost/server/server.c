@@ -61,7 +61,7 @@ int sim_server_init(struct sim_server *srv, const struct sim_opts *o)
             goto fail;
         if (sim_tls_load(&srv->tls, o->state_dir, o->cert, o->key, err, sizeof err))
             goto fail;
-        /* compression off (sim_bulk.h): no peer needs bulk contexts */
+        /* compression off (bulk.h): no peer needs bulk contexts */
         if (!bulk_tables_none() && bulk_tables_init() != 0)
             log_warn("FreeRDP's bulk context constructors were not found: sessions cannot connect");
         codec_threads_off();   /* no RemoteFX thread pools, should a codec context be made */

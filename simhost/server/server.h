@@ -2,9 +2,9 @@
  * table), the listener loop, the registry of live connections and the handshake watchdog.
  *
  * Threads: main (listener, accepts, starts one detached handshake thread per admitted
- * connection), the handshake threads (sim_peer.c: blocking TLS/NLA accept and logon; at most the
+ * connection), the handshake threads (peer.c: blocking TLS/NLA accept and logon; at most the
  * pending-handshake cap, below, plus its slack), the event loops that carry logged-on sessions
- * (sim_loop.h: one per CPU), a worker thread per action in progress, one watchdog (shuts down the
+ * (loop.h: one per CPU), a worker thread per action in progress, one watchdog (shuts down the
  * socket of any peer still not logged on after --handshake-timeout, so a silent or stalled client
  * cannot keep a handshake thread forever). The registry lock guards every fd the watchdog
  * touches: a peer unregisters before its socket is closed.

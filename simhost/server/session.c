@@ -1,5 +1,5 @@
 /* session.c -- one session's work: run the queued input against the desktop, do the
- * commands, step a drive copy, paint the dirty rectangles (see sim_session.h). */
+ * commands, step a drive copy, paint the dirty rectangles (see session.h). */
 #include "simhost/server/session.h"
 
 #include "common/clock.h"

@@ -1,10 +1,10 @@
 /* session.h -- what one logged-on session does between FreeRDP's callbacks: input queued
  * by the callbacks is run in order (keys change the desktop, commands do their work and log an
  * event, a drive copy steps until it ends), then the dirty rectangles go out as one frame of
- * SurfaceBits (or the session's codec) between frame markers. The event loop (sim_loop.c) runs
+ * SurfaceBits (or the session's codec) between frame markers. The event loop (loop.c) runs
  * keys and paints; a command that does work stops the loop's drain and is run, with the rest of
  * the queue, by a worker thread (sim_session_drain(s, 1)). The peer's lifecycle (connection,
- * logon checks, teardown) is sim_peer.c's. */
+ * logon checks, teardown) is peer.c's. */
 #ifndef SIM_SESSION_H
 #define SIM_SESSION_H
 
@@ -51,7 +51,7 @@ struct sim_session {
     uint64_t cmd_input_us;       /* read_us of the input that triggered cmd */
     struct sim_input q[SIM_QUEUE];
     int qn;
-    struct sim_drive *drive;     /* channel manager + rdpdr (sim_drive.h) */
+    struct sim_drive *drive;     /* channel manager + rdpdr (drive.h) */
     struct sim_event copy_ev;    /* the copy in progress, logged when it ends */
     int pacing;                  /* a worker paints: wait for the client between strips */
     uint64_t write_wait_us;      /* of the paint in progress: time the client kept the socket full */

@@ -4,8 +4,8 @@
  * read out of bounds (ASan/UBSan). Every message that decodes is re-encoded and decoded again,
  * and the second decode must succeed and give the same re-encoding (a round-trip oracle). A CONFIG
  * that decodes has its client (field 19) and network profile parsed as the agent does
- * (agent/link.c); fuzz_client and fuzz_netprofile go deeper into each.
- * Built by tests/integration/fuzz_proto.sh with clang -fsanitize=fuzzer,address,undefined. */
+ * (agent/link/link.c); fuzz_client and fuzz_netprofile go deeper into each.
+ * Built by tests/integration/fuzz.sh with clang -fsanitize=fuzzer,address,undefined. */
 #include "common/netprofile.h"
 #include "common/proto.h"
 #include "common/x11_preset.h"

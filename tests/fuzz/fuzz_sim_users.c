@@ -1,4 +1,4 @@
-/* fuzz_sim_users.c -- libFuzzer harness for simhost's users file (simhost/sim_users.c): the
+/* fuzz_sim_users.c -- libFuzzer harness for simhost's users file (simhost/server/users.c): the
  * input is the file's text, given to sim_users_parse (what sim_users_load runs on the file once
  * it has checked its mode and read it; no file per input). Any bytes either load or give a
  * one-line error naming the file; a loaded name is never a path (it names the home directory

@@ -2,7 +2,7 @@
 # simhost_keys.sh -- every key the workload language can name and every US-layout character it can
 # type, sent by the real agent over a real RDP connection, as simhost decoded them (--input-log).
 # The expected names below are the US keyboard written out here, from neither the agent's
-# encoder (common/keymap.h) nor simhost's decoder (simhost/sim_kbd.c): a wrong scancode on either
+# encoder (common/keymap.h) nor simhost's decoder (simhost/desktop/kbd.c): a wrong scancode on either
 # side fails. Non-US characters arrive as Unicode events (UTF-16 units).
 . "$(dirname "$0")/lib/agent_env.sh"
 start_simhost 2 --input-log "$T/input.log"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # xrdp_drive.sh -- client drive redirection against xrdp 0.9 with the agent (FreeRDP 2.11): xrdp
 # sends the rdpdr User Logged On before its capabilities, which FreeRDP 2.11 drops, so without the
-# agent's fix (agent/rdpdr_fix.h) no drive ever appears. Checks that the drive shows up in the
+# agent's fix (compat/rdpdr_logon_order.h) no drive ever appears. Checks that the drive shows up in the
 # user's ~/thinclient_drives (xrdp-chansrv's FUSE mount), that a file read through it inside the
 # session equals the agent's generated file, that a file written into it lands in the session's
 # private drive directory, and that the agent removes that directory at the end.

@@ -1,4 +1,4 @@
-/* test_failure.c -- the error mapping table of agent/failure.c: each FreeRDP / server / errno /
+/* test_failure.c -- the error mapping table of agent/rdp/failure.c: each FreeRDP / server / errno /
  * watchdog situation lands on the documented failure_reason, with precedence between them. */
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_jsonl_sink.c -- the standalone run's JSON lines (agent/jsonl_sink.c): each record is one
+/* test_jsonl_sink.c -- the standalone run's JSON lines (agent/front/jsonl_sink.c): each record is one
  * valid JSON object per line with the documented fields, for any text a peer may send (quotes,
  * control characters, bytes that are not UTF-8), and the summary counts failures. */
 #include <jansson.h>
