@@ -53,8 +53,8 @@ static void make_template(void)
     unlink(path);
     struct store *st = store_open(path, STORE_WRITE, err, sizeof err);
     struct fixture_run f[2] = {
-        { "a", "tcp", "ws", "lan", 12, 6, 1, 0, 3000, { "smax >= 5", "p95(app_start) < 9000", NULL }, 0, 0 },
-        { "b", "tcp", "ws", "wan", 5, 100, 0, 1, 3000, { "smax >= 20", NULL }, 1, 0 },
+        { "a", "tcp", "ws", "lan", 12, 6, 1, 0, 3000, { "smax >= 5", "p95(app_start) < 9000", NULL }, 0, 0, FAIL_NONE },
+        { "b", "tcp", "ws", "wan", 5, 100, 0, 1, 3000, { "smax >= 20", NULL }, 1, 0, FAIL_NONE },
     };
     if (!st || fixture_write_run(st, &f[0], NULL) < 0 || fixture_write_run(st, &f[1], NULL) < 0)
         abort();
