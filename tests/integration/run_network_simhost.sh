@@ -58,7 +58,7 @@ grep -q '^network    configured wan-250ms-1pct (rtt 250.0 ms.*measured min RTT p
     || { cat "$WORK/score.txt"; fail "score does not show the profile beside the measured RTT"; }
 "$B/sessmax" compare "$WORK/r.db" --by network --format csv > "$WORK/cmp.csv" || fail "compare failed"
 cat "$WORK/cmp.csv"
-head -1 "$WORK/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p50_ms(app_start),.*,kbps_per_session,rtt_p50_ms,retrans_pct,stuck_sessions$' \
+head -1 "$WORK/cmp.csv" | grep -q '^group,runs,smax,baseline_ms,p50_ms(app_start),.*,kbps_per_session,rtt_p50_ms,retrans_pct,stuck_sessions,bound_at_knee$' \
     || fail "compare header"
 grep -q '^lan,1,' "$WORK/cmp.csv" && grep -q '^wan-250ms-1pct,1,' "$WORK/cmp.csv" || fail "compare rows"
 python3 - "$WORK/cmp.csv" <<'PY' || fail "compare figures"
