@@ -11,6 +11,7 @@
 #include "controller/run/runner.h"
 #include "controller/web/live.h"
 #include "controller/web/live_resources.h"
+#include "controller/web/live_smax.h"
 #include "controller/web/live_page.h"
 #include "controller/web/server.h"
 #include "db/store_metrics.h"
@@ -71,6 +72,7 @@ void webfeed_counts(struct runner *r, const struct progress_state *s, uint64_t n
                                  s->agents, s->agents_expected, s->index_ms, s->baseline_ms, s->threshold_ms,
                                  s->crossed, s->left_s, s->samples };
     web_live_counts(&r->web->live, &c, now_us);
+    web_live_smax(&r->web->live, r->live.runs ? &r->live.result : NULL);   /* nothing before a re-scoring */
 }
 
 void webfeed_sample(struct runner *r, const struct rec_sample *s)

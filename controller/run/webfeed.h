@@ -16,6 +16,7 @@ struct store_target_metrics;
  * (NULL: a random one) and prints its URL. 0, or an exit code with one line on stderr. */
 int webfeed_start(struct runner *r, const char *addr, const char *token_file);
 void webfeed_stop(struct runner *r);
+/* The tick's counts and the live score as re-scored so far (the smax tile). */
 void webfeed_counts(struct runner *r, const struct progress_state *s, uint64_t now_us);
 void webfeed_sample(struct runner *r, const struct rec_sample *s);
 void webfeed_traffic(struct runner *r, const struct rec_traffic *t);

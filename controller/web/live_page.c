@@ -74,6 +74,19 @@ static json_t *resources_json(const struct web_live *w)
     return a;
 }
 
+/* The live score: the tile's words and its figures (smax null before the baseline). */
+static json_t *smax_json(const struct web_live *w)
+{
+    char text[128];
+    web_live_smax_text(&w->smax, text, sizeof text);
+    int v = web_live_smax_value(&w->smax);
+    return json_pack("{s:s,s:o,s:b,s:b,s:I,s:I,s:I,s:I}", "text", text, "smax",
+                     v < 0 ? json_null() : json_integer(v), "scored", w->smax.scored, "reached", w->smax.reached,
+                     "cross_active", (json_int_t)w->smax.cross_active, "max_active", (json_int_t)w->smax.max_active,
+                     "samples_ok", (json_int_t)w->smax.samples_ok, "samples_needed",
+                     (json_int_t)w->smax.samples_needed);
+}
+
 char *web_live_json(const struct web_live *w)
 {
     json_t *target = w->target_cpu_pct < 0 ? json_null()
@@ -87,8 +100,10 @@ char *web_live_json(const struct web_live *w)
         w->c.crossed, "left_s", w->c.left_s, "samples", (json_int_t)w->c.samples, "points", points_json(w), "timers",
         timers_json(w), "agents", agents_json(w), "target", target, "net", "kbit_per_session",
         num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)), "resources", resources_json(w));
-    if (!o)
+    if (!o || json_object_set_new(o, "smax", smax_json(w)) < 0) {
+        json_decref(o);
         return NULL;
+    }
     char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
     json_decref(o);
     return s;

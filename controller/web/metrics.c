@@ -59,6 +59,12 @@ static void index_gauges(FILE *o, const struct web_live *w)
     gauge(o, w, "live_baseline_seconds", "Baseline of the scored measure.", w->c.baseline_ms / 1000);
     gauge(o, w, "live_threshold_seconds", "Threshold: baseline + offset.", w->c.threshold_ms / 1000);
     gauge(o, w, "live_threshold_crossed", "1 once the index is above the threshold.", w->c.crossed);
+    /* smax: the score once reached, the lower bound so far before; no series before the baseline */
+    int v = web_live_smax_value(&w->smax);
+    gauge(o, w, "live_smax", "Live smax: active sessions at the threshold crossing minus 1, or the lower bound so far.",
+          v < 0 ? NAN : v);
+    gauge(o, w, "live_smax_reached", "1 once the index crossed the threshold (live_smax is the score), 0 before.",
+          w->smax.reached);
 }
 
 static void histogram(FILE *o, const struct web_live *w, const struct web_live_timer *t)

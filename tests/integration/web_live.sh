@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # web_live.sh -- `sessmax run --web` against simhost: the live page and /metrics while the run
 # goes on. Checks: the token is required (403 without or with a wrong one; --web-token-file must
-# be 0600), only GET is served, /api/live shows active sessions rising and the index chart drawn,
+# be 0600), only GET is served, /api/live shows active sessions rising, the index chart drawn and the live smax tile's words
+# agreeing with its figures (and sessmax_live_smax / _reached in /metrics),
 # /metrics parses with the Prometheus client library's text parser (histograms, labels),
 # headless Chromium renders the page (the index line and the tiles, no console error; a
 # screenshot is kept in build/tests/artifacts/live.png), and 40 idle connections plus a client
@@ -92,6 +93,14 @@ assert min(seen) < max(seen) and max(seen) >= 4, f"active sessions did not rise:
 assert any(p[2] is not None for p in d["points"]), "no index point"
 assert d["timers"] and d["timers"][0]["count"] > 0 and d["timers"][0]["p95_ms"] > 0, d["timers"]
 assert d["agents"]["connected"] == 1 and d["agents"]["list"][0]["lost"] is False, d["agents"]
+m = d["smax"]   # the live score: the tile's words agree with its figures
+if not m["scored"]:
+    assert m["smax"] is None and m["text"].startswith("not scored yet ("), m
+elif m["reached"]:
+    assert m["smax"] == m["cross_active"] - 1 and m["text"] == f"smax {m['smax']} (crossed at {m['cross_active']} active)", m
+else:
+    assert m["smax"] == max(m["max_active"] - 1, 0) and m["text"] == f"not reached yet (>= {m['smax']})", m
+print(f"web_live: smax tile '{m['text']}'")
 print(f"web_live: active {seen[0]} -> {seen[-1]}, index {d['index_ms']:.0f} ms, threshold {d['threshold_ms']:.0f} ms")
 PY
 
@@ -102,7 +111,8 @@ import sys
 from prometheus_client.parser import text_string_to_metric_families
 fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
 for name in ("sessmax_live_sessions", "sessmax_live_response_seconds", "sessmax_live_index_seconds",
-             "sessmax_live_threshold_seconds", "sessmax_live_agent_loop_lag_p99_seconds", "sessmax_live_rtt_seconds"):
+             "sessmax_live_threshold_seconds", "sessmax_live_agent_loop_lag_p99_seconds", "sessmax_live_rtt_seconds",
+             "sessmax_live_smax", "sessmax_live_smax_reached"):
     assert name in fams, f"{name} missing: {sorted(fams)}"
 h = fams["sessmax_live_response_seconds"]
 assert h.type == "histogram", h.type
@@ -111,6 +121,10 @@ count = [s for s in h.samples if s.name.endswith("_count") and s.labels["timer"]
 assert inf and count and inf[0].value == count[0].value > 0, (inf, count)
 active = [s for s in fams["sessmax_live_sessions"].samples if s.labels["state"] == "active"]
 assert active and active[0].labels["name"] == "web-live.test", active
+reached = fams["sessmax_live_smax_reached"].samples
+assert len(reached) == 1 and reached[0].value in (0, 1), reached
+smax = fams["sessmax_live_smax"].samples   # a figure once the baseline is known
+assert len(smax) <= 1 and all(x.value >= 0 for x in smax), smax
 print(f"web_live: /metrics {len(fams)} families, app_start count {int(count[0].value)}")
 PY
 
@@ -127,6 +141,7 @@ if grep -E 'CONSOLE|Uncaught|Refused' chrome.log | grep -v -E 'dbus|Fontconfig' 
 fi
 grep -q 'id="indexline"' dom.html || fail "no index line on the live page"
 grep -q '<span>active</span>' dom.html || fail "no active tile on the live page"
+grep -q 'id="smax"' dom.html || fail "no smax tile on the live page"
 mkdir -p "$B/tests/artifacts"
 chrome --virtual-time-budget=6000 --screenshot="$B/tests/artifacts/live.png" --window-size=1200,1000 \
     --hide-scrollbars "$URL" >/dev/null 2>shot.log || fail "chromium --screenshot"

@@ -11,6 +11,8 @@
 #include "controller/web/live.h"
 #include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
+#include "controller/web/live_smax.h"
+#include "common/score_rule.h"
 #include "controller/web/metrics.h"
 
 static char *capture_label(const char *value)
@@ -158,6 +160,70 @@ static void test_web__resources(void)
     web_live_free(&w);
 }
 
+static json_t *live_json(const struct web_live *w)
+{
+    char *s = web_live_json(w);
+    json_t *o = s ? json_loads(s, 0, NULL) : NULL;
+    free(s);
+    return o;
+}
+
+/* The live smax: words, JSON and gauges before the baseline, before the crossing and after it. */
+static void test_web__smax(void)
+{
+    struct web_live w;
+    char text[128];
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 30, 0), 0);
+    struct score_result r = { .status = SCORE_TOO_FEW, .samples_ok = 3, .samples_needed = 15, .smax = -1,
+                              .max_active = 4 };
+    web_live_smax(&w, &r);
+    web_live_smax_text(&w.smax, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "not scored yet (3 of 15 samples)");
+    char *m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_smax gauge\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_smax{"));   /* no figure before the baseline */
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_smax_reached{run=\"0\",name=\"\",platform=\"\",transport=\"\","
+                                     "network=\"\"} 0\n"));
+    free(m);
+    json_t *o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(json_object_get(o, "smax"), "smax")));
+    json_decref(o);
+
+    r = (struct score_result){ .status = SCORE_OK, .samples_ok = 40, .samples_needed = 15, .smax = -1, .max_active = 12 };
+    web_live_smax(&w, &r);
+    web_live_smax_text(&w.smax, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "not reached yet (>= 11)");
+    CU_ASSERT_EQUAL(web_live_smax_value(&w.smax), 11);
+
+    r.reached = 1;
+    r.smax = 19;
+    r.cross_active = 20;
+    r.max_active = 24;
+    web_live_smax(&w, &r);
+    web_live_smax_text(&w.smax, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "smax 19 (crossed at 20 active)");
+    m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_smax{run=\"0\",name=\"\",platform=\"\",transport=\"\","
+                                     "network=\"\"} 19\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\"} 1\n"));
+    free(m);
+    o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *j = json_object_get(o, "smax");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "smax")), 19);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "cross_active")), 20);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(j, "reached")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "text")), "smax 19 (crossed at 20 active)");
+    json_decref(o);
+
+    web_live_smax(&w, NULL);   /* not re-scored yet: nothing claimed */
+    CU_ASSERT_EQUAL(web_live_smax_value(&w.smax), -1);
+    web_live_smax_text(&w.smax, text, 4);   /* cut, still terminated */
+    CU_ASSERT_EQUAL(strlen(text), 3);
+    web_live_free(&w);
+}
+
 static void test_web__pages(void)
 {
     struct web_live w;
@@ -188,7 +254,8 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_web__label_escaping), UNIT_TEST(test_web__histogram_and_quantiles),
         UNIT_TEST(test_web__counts_points_bounded), UNIT_TEST(test_web__agents_bounded),
-        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__pages), UNIT_END,
+        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__smax),
+        UNIT_TEST(test_web__pages), UNIT_END,
     };
     return unit_run("web", tests, NULL, NULL);
 }
