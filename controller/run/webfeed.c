@@ -7,9 +7,11 @@
 #include <sysexits.h>
 
 #include "common/clock.h"
+#include "controller/run/livevalid.h"
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
 #include "controller/web/live.h"
+#include "controller/web/live_alarms.h"
 #include "controller/web/live_resources.h"
 #include "controller/web/live_smax.h"
 #include "controller/web/live_page.h"
@@ -20,6 +22,7 @@
 struct webfeed {
     struct web_live live;
     struct web_server *srv;
+    struct livevalid valid;   /* the verdict's rules judged live: the banner */
 };
 
 int webfeed_start(struct runner *r, const char *addr, const char *token_file)
@@ -38,9 +41,11 @@ int webfeed_start(struct runner *r, const char *addr, const char *token_file)
         return EX_SOFTWARE;
     }
     const struct plan *p = r->plan;
+    livevalid_init(&w->valid, r->live.params);
     web_live_labels(&w->live, r->run, p->name, p->platform, plan_transport_name(p->transport), p->network);
     w->srv = web_server_start(r->base, addr, token, web_live_page, &w->live, err, sizeof err);
     if (!w->srv) {
+        livevalid_free(&w->valid);
         web_live_free(&w->live);
         free(w);
         fprintf(stderr, "sessmax run: %s\n", err);
@@ -58,10 +63,13 @@ void webfeed_stop(struct runner *r)
     if (!w)
         return;
     web_server_free(w->srv);
+    livevalid_free(&w->valid);
     web_live_free(&w->live);
     free(w);
     r->web = NULL;
 }
+
+static void judge(struct webfeed *w, struct runner *r, const struct progress_state *s, uint64_t now_us);
 
 void webfeed_counts(struct runner *r, const struct progress_state *s, uint64_t now_us)
 {
@@ -73,12 +81,43 @@ void webfeed_counts(struct runner *r, const struct progress_state *s, uint64_t n
                                  s->crossed, s->left_s, s->samples };
     web_live_counts(&r->web->live, &c, now_us);
     web_live_smax(&r->web->live, r->live.runs ? &r->live.result : NULL);   /* nothing before a re-scoring */
+    judge(r->web, r, s, now_us);
+}
+
+/* The verdict's validity rules on what the run has seen: the broken ones the run cannot recover
+ * from become the banner's alarms (livevalid.h). */
+static void judge(struct webfeed *w, struct runner *r, const struct progress_state *s, uint64_t now_us)
+{
+    web_live_failures(&w->live, w->valid.failed);
+    if (!livevalid_judge(&w->valid, r->live.runs ? &r->live.result : NULL, s->launched, s->agents_expected, now_us,
+                         0))
+        return;
+    struct web_live_alarm a[WEB_LIVE_MAX_ALARMS];
+    size_t n = 0;
+    for (size_t i = 0; i < w->valid.v.item_count && n < WEB_LIVE_MAX_ALARMS; i++) {
+        const struct verdict_item *it = &w->valid.v.items[i];
+        if (!livevalid_alarm(it))
+            continue;
+        snprintf(a[n].key, sizeof a[n].key, "%s", it->key);
+        snprintf(a[n].rule, sizeof a[n].rule, "%s", it->text);
+        snprintf(a[n].reason, sizeof a[n].reason, "%s", it->reason);
+        n++;
+    }
+    web_live_alarms_set(&w->live, a, n);
+}
+
+void webfeed_session(struct runner *r, const struct rec_session *e)
+{
+    if (r->web)
+        livevalid_session(&r->web->valid, e);
 }
 
 void webfeed_sample(struct runner *r, const struct rec_sample *s)
 {
-    if (r->web)
-        web_live_sample(&r->web->live, s->name, s->is_measure, s->ok != SAMPLE_FAILED, s->value_us);
+    if (!r->web)
+        return;
+    web_live_sample(&r->web->live, s->name, s->is_measure, s->ok != SAMPLE_FAILED, s->value_us);
+    livevalid_sample(&r->web->valid, s);
 }
 
 void webfeed_traffic(struct runner *r, const struct rec_traffic *t)
@@ -89,15 +128,19 @@ void webfeed_traffic(struct runner *r, const struct rec_traffic *t)
 
 void webfeed_health(struct runner *r, const char *agent, const struct rec_health *h)
 {
-    if (r->web)
-        web_live_health(&r->web->live, agent, h->lag_p99_us / 1000.0, h->cpu_permille / 10.0, h->rss_kb / 1024.0,
-                        h->sessions_active);
+    if (!r->web)
+        return;
+    web_live_health(&r->web->live, agent, h->lag_p99_us / 1000.0, h->cpu_permille / 10.0, h->rss_kb / 1024.0,
+                    h->sessions_active);
+    livevalid_health(&r->web->valid, agent, h);
 }
 
-void webfeed_lost(struct runner *r, const char *agent)
+void webfeed_lost(struct runner *r, const char *agent, uint32_t sessions)
 {
-    if (r->web)
-        web_live_agent_lost(&r->web->live, agent);
+    if (!r->web)
+        return;
+    web_live_agent_lost(&r->web->live, agent);
+    livevalid_lost(&r->web->valid, sessions);
 }
 
 void webfeed_target(struct runner *r, const struct store_target_load *tl)

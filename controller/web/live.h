@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "controller/web/live_alarms.h"
 #include "controller/web/live_smax.h"
 
 #define WEB_LIVE_MAX_TIMERS 64
@@ -63,6 +64,7 @@ struct web_live {
     uint64_t t0_us;                 /* clock_now_us at start: the chart's time 0 */
     struct web_live_counts c;
     struct web_live_smax smax;      /* the live score (live_smax.c) */
+    struct web_live_alarms alarms;  /* why it can no longer pass, failures by reason (live_alarms.c) */
     struct web_live_timer timers[WEB_LIVE_MAX_TIMERS];
     size_t ntimers;
     struct web_live_agent agents[WEB_LIVE_MAX_AGENTS];

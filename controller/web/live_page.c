@@ -87,6 +87,28 @@ static json_t *smax_json(const struct web_live *w)
                      (json_int_t)w->smax.samples_needed);
 }
 
+/* The live verdict's alarms: {"judged":..,"ok":..,"alarms":[{"key","rule","reason"}]}. */
+static json_t *valid_json(const struct web_live *w)
+{
+    const struct web_live_alarms *x = &w->alarms;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < x->n; i++)
+        json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "key", x->a[i].key, "rule", x->a[i].rule, "reason",
+                                           x->a[i].reason));
+    return json_pack("{s:b,s:b,s:o}", "judged", x->judged, "ok", x->judged && !x->n, "alarms", a);
+}
+
+/* Sessions failed so far by reason, the reasons seen only: [{"reason":"auth","count":2}]. */
+static json_t *failures_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (int r = 0; a && r < FAIL__COUNT; r++)
+        if (w->alarms.failed[r])
+            json_array_append_new(a, json_pack("{s:s,s:I}", "reason", failure_reason_name((enum failure_reason)r),
+                                               "count", (json_int_t)w->alarms.failed[r]));
+    return a;
+}
+
 char *web_live_json(const struct web_live *w)
 {
     json_t *target = w->target_cpu_pct < 0 ? json_null()
@@ -100,7 +122,8 @@ char *web_live_json(const struct web_live *w)
         w->c.crossed, "left_s", w->c.left_s, "samples", (json_int_t)w->c.samples, "points", points_json(w), "timers",
         timers_json(w), "agents", agents_json(w), "target", target, "net", "kbit_per_session",
         num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)), "resources", resources_json(w));
-    if (!o || json_object_set_new(o, "smax", smax_json(w)) < 0) {
+    if (!o || json_object_set_new(o, "smax", smax_json(w)) < 0 || json_object_set_new(o, "valid", valid_json(w)) < 0 ||
+        json_object_set_new(o, "failures", failures_json(w)) < 0) {
         json_decref(o);
         return NULL;
     }

@@ -67,6 +67,23 @@ static void index_gauges(FILE *o, const struct web_live *w)
           w->smax.reached);
 }
 
+/* The live verdict: 1 with reason "none" while no rule the run cannot recover from is broken,
+ * else 0 for each broken one (reason: the verdict rule's key); no series before it was judged. */
+static void validity(FILE *o, const struct web_live *w)
+{
+    const struct web_live_alarms *x = &w->alarms;
+    head(o, "live_valid", "gauge", "1 while the run can still pass its validity rules; 0 per broken rule (reason).");
+    if (x->judged && !x->n)
+        series(o, w, "live_valid", "reason", "none", 1);
+    for (size_t i = 0; i < x->n; i++)
+        series(o, w, "live_valid", "reason", x->a[i].key, 0);
+    head(o, "live_session_failures_total", "counter", "Sessions failed so far, by reason.");
+    for (int r = 0; r < FAIL__COUNT; r++)
+        if (x->failed[r])
+            series(o, w, "live_session_failures_total", "reason", failure_reason_name((enum failure_reason)r),
+                   x->failed[r]);
+}
+
 static void histogram(FILE *o, const struct web_live *w, const struct web_live_timer *t)
 {
     uint64_t cum = 0;
@@ -145,6 +162,7 @@ void web_metrics_write(FILE *o, const struct web_live *w)
 {
     sessions(o, w);
     index_gauges(o, w);
+    validity(o, w);
     timers(o, w);
     agents(o, w);
     /* the family is always named, its series only once the target was sampled (target.local) */

@@ -224,6 +224,52 @@ static void test_web__smax(void)
     web_live_free(&w);
 }
 
+/* The banner's alarms and the failures by reason: JSON and /metrics (sessmax_live_valid{reason}). */
+static void test_web__alarms(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 4, 0), 0);
+    char *m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_valid gauge\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_valid{"));   /* not judged yet */
+    free(m);
+    web_live_alarms_set(&w, NULL, 0);
+    m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\",reason=\"none\"} 1\n"));
+    free(m);
+    struct web_live_alarm a = { "auth", "no authentication failure", "authentication failed for u1 (...)" };
+    web_live_alarms_set(&w, &a, 1);
+    uint32_t failed[FAIL__COUNT] = { 0 };
+    failed[FAIL_AUTH] = 2;
+    failed[FAIL_WAIT_TIMEOUT] = 1;
+    web_live_failures(&w, failed);
+    m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_valid{run=\"0\",name=\"\",platform=\"\",transport=\"\","
+                                     "network=\"\",reason=\"auth\"} 0\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "reason=\"none\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_session_failures_total counter\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_session_failures_total{run=\"0\",name=\"\",platform=\"\","
+                                     "transport=\"\",network=\"\",reason=\"auth\"} 2\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "reason=\"wait_timeout\"} 1\n"));
+    free(m);
+    json_t *o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *v = json_object_get(o, "valid");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(v, "ok")));
+    json_t *first = json_array_get(json_object_get(v, "alarms"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "key")), "auth");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "reason")), "authentication failed for u1 (...)");
+    json_t *f = json_object_get(o, "failures");
+    CU_ASSERT_EQUAL(json_array_size(f), 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(f, 0), "reason")), "auth");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_array_get(f, 0), "count")), 2);
+    json_decref(o);
+    struct web_live_alarm many[WEB_LIVE_MAX_ALARMS + 2] = { 0 };
+    web_live_alarms_set(&w, many, WEB_LIVE_MAX_ALARMS + 2);   /* bounded */
+    CU_ASSERT_EQUAL(w.alarms.n, WEB_LIVE_MAX_ALARMS);
+    web_live_free(&w);
+}
+
 static void test_web__pages(void)
 {
     struct web_live w;
@@ -254,7 +300,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_web__label_escaping), UNIT_TEST(test_web__histogram_and_quantiles),
         UNIT_TEST(test_web__counts_points_bounded), UNIT_TEST(test_web__agents_bounded),
-        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__smax),
+        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__smax), UNIT_TEST(test_web__alarms),
         UNIT_TEST(test_web__pages), UNIT_END,
     };
     return unit_run("web", tests, NULL, NULL);

@@ -1,0 +1,20 @@
+/* live_alarms.c -- the live banner's alarms and the failures by reason (live_alarms.h). */
+#include "controller/web/live_alarms.h"
+
+#include <string.h>
+
+#include "controller/web/live.h"
+
+void web_live_alarms_set(struct web_live *w, const struct web_live_alarm *a, size_t n)
+{
+    struct web_live_alarms *x = &w->alarms;
+    x->judged = 1;
+    x->n = n < WEB_LIVE_MAX_ALARMS ? n : WEB_LIVE_MAX_ALARMS;
+    if (x->n)
+        memcpy(x->a, a, x->n * sizeof *a);
+}
+
+void web_live_failures(struct web_live *w, const uint32_t *failed)
+{
+    memcpy(w->alarms.failed, failed, sizeof w->alarms.failed);
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# web_console.sh -- the live view's verdict while the run goes on, against simhost: one of four
+# users does not exist on the target, so its session fails authentication. While the run goes on
+# /api/live carries the banner's alarm (key auth, the verdict's own words naming the user), the
+# failures by reason (auth 1) and the smax tile; /metrics has sessmax_live_valid{reason="auth"} 0
+# and sessmax_live_session_failures_total{reason="auth"} 1; headless Chromium shows the banner
+# (screenshot in build/tests/artifacts/console.png); the run then exits 77 with the same words.
+set -euo pipefail
+B=${SESSMAX_BUILD_DIR:?}
+. "$(dirname "$0")/lib/harness.sh"
+scratch_dir WORK sessmax-web-console
+export SESSMAX_PASSWORD=web-secret
+PY=/usr/bin/python3   # Debian's, with python3-prometheus-client
+$PY -c 'import prometheus_client' 2>/dev/null || fail "python3-prometheus-client not installed (make deps)"
+command -v chromium >/dev/null || fail "chromium not installed (make deps)"
+
+start_simhost 3 --work-scale 0.2   # simuser001..003: simuser004 is refused
+cat >"$WORK/worker.yaml" <<'YAML'
+version: 1
+name: console-worker
+desktop: {width: 1024, height: 768, bpp: 16}
+regions: {taskbar: [0, 740, 1024, 28], runbox: [8, 600, 420, 132], appwin: [112, 60, 800, 600]}
+logon: {change: taskbar, stable: {region: taskbar, for: 300ms}, timeout: 60s}
+loop:
+  - key: win+r
+  - wait: {change: runbox, timeout: 5s}
+  - type: "edit doc1.txt"
+  - timer: app_start
+    steps: [{key: enter}]
+    until: {change: {region: appwin, except: runbox}, stable: {region: appwin, for: 200ms}}
+  - key: esc
+  - think: 1s..2s
+logoff: [{key: win+r}, {type: "logoff\n"}]
+measures: {vsi: {app_start: 1}}
+YAML
+cat >"$WORK/plan.yaml" <<YAML
+version: 1
+name: web-console.test
+target: {host: 127.0.0.1, port: $SIM_PORT, verify: false, security: tls}
+credentials: {user: "simuser{n:03}", password_env: SESSMAX_PASSWORD}
+workload: worker.yaml
+sessions: 4
+launch_window: 6s
+steady_state: 30s
+agents: {local: 1}
+results: results.db
+YAML
+cd "$WORK"
+printf 'c0ffee0123456789abcdef\n' >token
+chmod 600 token
+TOKEN=c0ffee0123456789abcdef
+"$B/sessmax" run plan.yaml --web 127.0.0.1:0 --web-token-file token --plain >run.log 2>&1 &
+RUN_PID=$!
+PIDS+=("$RUN_PID")
+wait_for 20 grep -q "live view: http://" run.log || { cat run.log; fail "no live view URL printed"; }
+URL=$(grep -o 'http://[^ ]*' run.log | head -1)
+BASE=${URL%%/\?*}
+
+# the alarm while the run goes on, in the verdict's words
+$PY - "$BASE" "$TOKEN" >live.txt <<'PY' || { cat live.txt; fail "live alarm"; }
+import json, sys, time, urllib.request
+base, tok = sys.argv[1], sys.argv[2]
+t0 = time.time()
+while True:
+    d = json.load(urllib.request.urlopen(f"{base}/api/live?token={tok}", timeout=5))
+    if any(a["key"] == "auth" for a in d["valid"]["alarms"]):
+        break
+    assert time.time() - t0 < 60, f"no auth alarm: {d['valid']} failures {d['failures']} phase {d['phase']}"
+    time.sleep(0.5)
+a = [a for a in d["valid"]["alarms"] if a["key"] == "auth"][0]
+assert d["valid"]["ok"] is False, d["valid"]
+assert a["rule"] == "no authentication failure", a
+assert "authentication failed for simuser004 (wrong password, locked or expired account)" in a["reason"], a
+assert "sessions failed authentication (exit 77)" in a["reason"], a
+assert {"reason": "auth", "count": 1} in d["failures"], d["failures"]
+assert "text" in d["smax"], d["smax"]
+print(a["reason"])
+PY
+echo "web_console: banner: $(cat live.txt)"
+curl -s "$BASE/metrics?token=$TOKEN" >metrics.txt
+$PY - metrics.txt <<'PY' || fail "/metrics"
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+valid = {s.labels["reason"]: s.value for s in fams["sessmax_live_valid"].samples}
+assert valid.get("auth") == 0 and "none" not in valid, valid
+fails = {s.labels["reason"]: s.value for s in fams["sessmax_live_session_failures"].samples}
+assert fails.get("auth") == 1, fails
+print(f"web_console: sessmax_live_valid {valid}, failures {fails}")
+PY
+
+chrome() {
+    HOME="$WORK" timeout 90 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$(mktemp -d -p "$WORK")" --enable-logging=stderr --v=0 "$@"
+}
+chrome --virtual-time-budget=6000 --dump-dom "$URL" >dom.html 2>chrome.log || fail "chromium --dump-dom"
+grep -q 'This run can no longer pass' dom.html || fail "no banner on the live page"
+grep -q 'data-key="auth"' dom.html || fail "the banner does not give the auth reason"
+grep -q 'authentication failed for simuser004' dom.html || fail "the banner does not name the user"
+grep -q 'id="smax"' dom.html || fail "no smax tile"
+mkdir -p "$B/tests/artifacts"
+chrome --virtual-time-budget=6000 --screenshot="$B/tests/artifacts/console.png" --window-size=1200,1000 \
+    --hide-scrollbars "$URL" >/dev/null 2>shot.log || fail "chromium --screenshot"
+
+set +e
+wait "$RUN_PID"
+rc=$?
+set -e
+[ "$rc" -eq 77 ] || { tail -30 run.log; fail "run exited $rc, want 77 (a session failed authentication)"; }
+grep -qF "authentication failed for simuser004 (wrong password, locked or expired account)" run.log ||
+    { tail -30 run.log; fail "the verdict does not give the banner's words"; }
+echo "web_console: ok"
