@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const double web_live_prom_bounds_s[WEB_LIVE_PROM_BUCKETS] = { 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60 };
+/* From 1 ms: the input echo (0-5 ms) is read off real buckets, not interpolated in the first. */
+const double web_live_prom_bounds_s[WEB_LIVE_PROM_BUCKETS] = { 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                               0.5, 1, 2.5, 5, 10, 25, 60 };
 
 #define FINE_BASE_MS 0.1
 #define FINE_GROWTH 1.05

@@ -17,7 +17,7 @@
 #define WEB_LIVE_MAX_AGENTS 256
 #define WEB_LIVE_MAX_POINTS 2048
 #define WEB_LIVE_FINE_BUCKETS 320   /* 5 % wide, from 0.1 ms up: percentiles within 2.5 % */
-#define WEB_LIVE_PROM_BUCKETS 11    /* Prometheus histogram bounds (seconds), +Inf apart */
+#define WEB_LIVE_PROM_BUCKETS 15    /* Prometheus histogram bounds (seconds, 1 ms .. 60 s), +Inf apart */
 
 extern const double web_live_prom_bounds_s[WEB_LIVE_PROM_BUCKETS];
 

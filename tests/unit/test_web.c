@@ -62,6 +62,8 @@ static void test_web__histogram_and_quantiles(void)
     /* cumulative buckets: 5 samples <= 50 ms, 100 <= 1 s and +Inf, failures apart */
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.05\"} 5\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"1\"} 100\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.01\"} 1\n"));   /* buckets from 1 ms */
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.001\"} 0\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"+Inf\"} 100\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_response_seconds_count{run=\"7\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_response_failures_total{run=\"7\""));
