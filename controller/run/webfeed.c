@@ -4,14 +4,17 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sysexits.h>
 
 #include "common/clock.h"
 #include "controller/run/livevalid.h"
 #include "controller/run/plan.h"
 #include "controller/run/runner.h"
+#include "controller/score/summary_evidence.h"
 #include "controller/web/live.h"
 #include "controller/web/live_alarms.h"
+#include "controller/web/live_failures.h"
 #include "controller/web/live_resources.h"
 #include "controller/web/live_smax.h"
 #include "controller/web/live_page.h"
@@ -24,6 +27,24 @@ struct webfeed {
     struct web_server *srv;
     struct livevalid valid;   /* the verdict's rules judged live: the banner */
 };
+
+/* POST /api/stop (the page's stop button): the run ends as an early stop does -- the sessions
+ * log off, the results are kept and scored. */
+static int on_post(void *arg, const char *path, char *msg, size_t len)
+{
+    struct runner *r = arg;
+    if (strcmp(path, "/api/stop") != 0) {
+        snprintf(msg, len, "no such action");
+        return 404;
+    }
+    if (r->phase >= RUNNER_LOGOFF || !r->begin_logoff) {
+        snprintf(msg, len, "the run is already ending");
+        return 409;
+    }
+    r->begin_logoff(r, "early stop: stopped from the live view");
+    snprintf(msg, len, "stopping: the sessions log off; the results are kept and scored");
+    return 200;
+}
 
 int webfeed_start(struct runner *r, const char *addr, const char *token_file)
 {
@@ -51,6 +72,7 @@ int webfeed_start(struct runner *r, const char *addr, const char *token_file)
         fprintf(stderr, "sessmax run: %s\n", err);
         return EX_UNAVAILABLE;
     }
+    web_server_on_post(w->srv, on_post, r);
     r->web = w;
     fprintf(r->out, "live view: %s  (metrics: /metrics with the same token)\n", web_server_url(w->srv));
     fflush(r->out);
@@ -108,8 +130,25 @@ static void judge(struct webfeed *w, struct runner *r, const struct progress_sta
 
 void webfeed_session(struct runner *r, const struct rec_session *e)
 {
-    if (r->web)
-        livevalid_session(&r->web->valid, e);
+    if (!r->web)
+        return;
+    livevalid_session(&r->web->valid, e);
+    if (e->kind != SESSION_FAILED)
+        return;
+    struct web_live *l = &r->web->live;
+    if (!l->failures.shots[0])
+        web_live_shots_dir(l, r->shots);
+    struct web_live_failure f = { .session = e->session };
+    uint64_t now = clock_now_us();
+    f.t_s = (float)((now > l->t0_us ? now - l->t0_us : 0) / 1e6);
+    char detail[RESULTS_DETAIL_LEN];
+    snprintf(detail, sizeof detail, "%s", e->detail);
+    summary_split_screen(detail, f.screen, sizeof f.screen);
+    snprintf(f.user, sizeof f.user, "%s", e->user);
+    snprintf(f.reason, sizeof f.reason, "%s", failure_reason_name(e->reason));
+    snprintf(f.detail, sizeof f.detail, "%s", detail);
+    web_live_failure_add(l, &f);
+    web_live_failures(l, r->web->valid.failed);   /* the table at once, with the list */
 }
 
 void webfeed_sample(struct runner *r, const struct rec_sample *s)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "controller/web/live_alarms.h"
+#include "controller/web/live_failures.h"
 #include "controller/web/live_smax.h"
 
 #define WEB_LIVE_MAX_TIMERS 64
@@ -65,6 +66,7 @@ struct web_live {
     struct web_live_counts c;
     struct web_live_smax smax;      /* the live score (live_smax.c) */
     struct web_live_alarms alarms;  /* why it can no longer pass, failures by reason (live_alarms.c) */
+    struct web_live_failures failures;   /* the latest failed sessions and their screens (live_failures.c) */
     struct web_live_timer timers[WEB_LIVE_MAX_TIMERS];
     size_t ntimers;
     struct web_live_agent agents[WEB_LIVE_MAX_AGENTS];

@@ -109,6 +109,19 @@ static json_t *failures_json(const struct web_live *w)
     return a;
 }
 
+/* The latest failed sessions, oldest first; "screen" is the PNG's name under shots/ (or null). */
+static json_t *recent_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < w->failures.n; i++) {
+        const struct web_live_failure *f = &w->failures.f[i];
+        json_array_append_new(a, json_pack("{s:I,s:f,s:s,s:s,s:s,s:o}", "session", (json_int_t)f->session, "t_s",
+                                           (double)f->t_s, "user", f->user, "reason", f->reason, "detail", f->detail,
+                                           "screen", f->screen[0] ? json_string(f->screen) : json_null()));
+    }
+    return a;
+}
+
 char *web_live_json(const struct web_live *w)
 {
     json_t *target = w->target_cpu_pct < 0 ? json_null()
@@ -123,7 +136,8 @@ char *web_live_json(const struct web_live *w)
         timers_json(w), "agents", agents_json(w), "target", target, "net", "kbit_per_session",
         num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)), "resources", resources_json(w));
     if (!o || json_object_set_new(o, "smax", smax_json(w)) < 0 || json_object_set_new(o, "valid", valid_json(w)) < 0 ||
-        json_object_set_new(o, "failures", failures_json(w)) < 0) {
+        json_object_set_new(o, "failures", failures_json(w)) < 0 ||
+        json_object_set_new(o, "recent_failures", recent_json(w)) < 0) {
         json_decref(o);
         return NULL;
     }
@@ -162,6 +176,10 @@ int web_live_page(void *arg, const char *path, const struct evkeyvalq *query, ch
     } else if (strcmp(path, "/metrics") == 0) {
         *body = metrics_text(w, len);
         *content_type = "text/plain; version=0.0.4; charset=utf-8";
+    } else if (strncmp(path, "/shots/", 7) == 0) {
+        int code = web_live_shot(w, path + 7, body, len);
+        *content_type = "image/png";
+        return code;
     } else {
         return 404;
     }

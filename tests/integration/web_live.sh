@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # web_live.sh -- `sessmax run --web` against simhost: the live page and /metrics while the run
 # goes on. Checks: the token is required (403 without or with a wrong one; --web-token-file must
-# be 0600), only GET is served, /api/live shows active sessions rising, the index chart drawn and the live smax tile's words
+# be 0600), only GET is served (a POST without the CSRF header is refused), /api/live shows active sessions rising, the index chart drawn and the live smax tile's words
 # agreeing with its figures (and sessmax_live_smax / _reached in /metrics),
 # /metrics parses with the Prometheus client library's text parser (histograms, labels),
 # headless Chromium renders the page (the index line and the tiles, no console error; a
@@ -73,7 +73,8 @@ TOKEN=abcdef0123456789abcdef
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 [ "$(code "$BASE/api/live")" = 403 ] || fail "no token: not 403"
 [ "$(code "$BASE/api/live?token=abcdef0123456789abcdee")" = 403 ] || fail "wrong token: not 403"
-[ "$(code -X POST "$BASE/api/live?token=$TOKEN")" = 501 ] || fail "POST: not 501 (GET and HEAD only)"
+[ "$(code -X POST "$BASE/api/live?token=$TOKEN")" = 403 ] || fail "POST without the CSRF header: not 403"
+[ "$(code -X PUT "$BASE/api/live?token=$TOKEN")" = 501 ] || fail "PUT: not 501 (GET, HEAD and POST only)"
 [ "$(code "$BASE/nothing?token=$TOKEN")" = 404 ] || fail "unknown page: not 404"
 [ "$(code -H "Authorization: Bearer $TOKEN" "$BASE/metrics")" = 200 ] || fail "Bearer token refused"
 

@@ -272,6 +272,50 @@ static void test_web__alarms(void)
     web_live_free(&w);
 }
 
+/* The latest failures, bounded, and their screens under /shots/: only a listed PNG is served. */
+static void test_web__recent_failures(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 10, 0), 0);
+    unit_write_file("u1-failed.png", "\x89PNG fake");
+    unit_write_file("secret.png", "not listed");
+    web_live_shots_dir(&w, unit_tmpdir());
+    for (uint32_t i = 0; i < WEB_LIVE_RECENT_FAILURES + 2; i++) {
+        struct web_live_failure f = { .session = i, .t_s = (float)i };
+        snprintf(f.user, sizeof f.user, "u%u", i);
+        snprintf(f.reason, sizeof f.reason, "wait_timeout");
+        if (i == WEB_LIVE_RECENT_FAILURES + 1)
+            snprintf(f.screen, sizeof f.screen, "u1-failed.png");
+        web_live_failure_add(&w, &f);
+    }
+    CU_ASSERT_EQUAL(w.failures.n, WEB_LIVE_RECENT_FAILURES);
+    CU_ASSERT_EQUAL(w.failures.f[0].session, 2);   /* the oldest went */
+    char *body = NULL;
+    size_t len = 0;
+    const char *type = NULL;
+    CU_ASSERT_EQUAL(web_live_page(&w, "/shots/u1-failed.png", NULL, &body, &len, &type), 200);
+    CU_ASSERT_EQUAL(len, 9);
+    CU_ASSERT_STRING_EQUAL(type, "image/png");
+    CU_ASSERT_EQUAL(memcmp(body, "\x89PNG fake", 9), 0);
+    free(body);
+    static const char *const refused[] = { "/shots/secret.png", "/shots/../u1-failed.png", "/shots/",
+                                           "/shots/u1-failed.png/", "/shots/.u1-failed.png", "/shots/x/u1-failed.png" };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        body = NULL;
+        CU_ASSERT_EQUAL(web_live_page(&w, refused[i], NULL, &body, &len, &type), 404);
+        CU_ASSERT_PTR_NULL(body);
+    }
+    json_t *o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *r = json_object_get(o, "recent_failures");
+    CU_ASSERT_EQUAL(json_array_size(r), WEB_LIVE_RECENT_FAILURES);
+    json_t *last = json_array_get(r, WEB_LIVE_RECENT_FAILURES - 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(last, "screen")), "u1-failed.png");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(json_array_get(r, 0), "screen")));
+    json_decref(o);
+    web_live_free(&w);
+}
+
 static void test_web__pages(void)
 {
     struct web_live w;
@@ -302,7 +346,7 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_web__label_escaping), UNIT_TEST(test_web__histogram_and_quantiles),
         UNIT_TEST(test_web__counts_points_bounded), UNIT_TEST(test_web__agents_bounded),
-        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__smax), UNIT_TEST(test_web__alarms),
+        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__smax), UNIT_TEST(test_web__alarms), UNIT_TEST(test_web__recent_failures),
         UNIT_TEST(test_web__pages), UNIT_END,
     };
     return unit_run("web", tests, NULL, NULL);
