@@ -64,6 +64,7 @@ int webfeed_start(struct runner *r, const char *addr, const char *token_file)
     const struct plan *p = r->plan;
     livevalid_init(&w->valid, r->live.params);
     web_live_labels(&w->live, r->run, p->name, p->platform, plan_transport_name(p->transport), p->network);
+    plan_client_label(&p->client, w->live.client, sizeof w->live.client);
     w->srv = web_server_start(r->base, addr, token, web_live_page, &w->live, err, sizeof err);
     if (!w->srv) {
         livevalid_free(&w->valid);

@@ -68,8 +68,16 @@ static void add_point(struct web_live *w, uint64_t now_us)
         w->npoints = WEB_LIVE_MAX_POINTS / 2;
         w->point_every_us *= 2;
     }
-    w->points[w->npoints++] = (struct web_live_point){ (float)((now_us - w->t0_us) / 1e6),
-                                                       (float)w->c.index_ms, w->c.active };
+    const struct web_live_counts *c = &w->c;
+    uint32_t done = c->active + c->failed + c->ended;
+    float lag = NAN;
+    for (size_t i = 0; i < w->nagents; i++)
+        if (!w->agents[i].lost && (isnan(lag) || w->agents[i].lag_p99_ms > lag))
+            lag = (float)w->agents[i].lag_p99_ms;
+    w->points[w->npoints++] = (struct web_live_point){ (float)((now_us - w->t0_us) / 1e6), (float)c->index_ms,
+                                                       c->active, c->launched > done ? c->launched - done : 0,
+                                                       c->failed, w->target_cpu_pct < 0 ? NAN : (float)w->target_cpu_pct,
+                                                       lag };
 }
 
 static void update_rate(struct web_live *w, uint64_t now_us)

@@ -24,12 +24,15 @@ static json_t *sessions_json(const struct web_live *w)
                      (json_int_t)c->ended, "logging_on", (json_int_t)(c->launched > done ? c->launched - done : 0));
 }
 
+/* [t_s, active, index_ms or null, logging_on, failed, target cpu_pct or null, agent lag_ms or null]. */
 static json_t *points_json(const struct web_live *w)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && i < w->npoints; i++)
-        json_array_append_new(a, json_pack("[f,I,o]", w->points[i].t_s, (json_int_t)w->points[i].active,
-                                           num(w->points[i].index_ms)));
+        json_array_append_new(a, json_pack("[f,I,o,I,I,o,o]", w->points[i].t_s, (json_int_t)w->points[i].active,
+                                           num(w->points[i].index_ms), (json_int_t)w->points[i].logging_on,
+                                           (json_int_t)w->points[i].failed, num(w->points[i].cpu_pct),
+                                           num(w->points[i].lag_ms)));
     return a;
 }
 

@@ -13,6 +13,7 @@ static void labels(FILE *o, const struct web_live *w)
     prom_label(o, 1, "platform", w->platform);
     prom_label(o, 1, "transport", w->transport);
     prom_label(o, 1, "network", w->network);
+    prom_label(o, 1, "client", w->client[0] ? w->client : "builtin");
 }
 
 static void head(FILE *o, const char *name, const char *type, const char *help)
@@ -172,7 +173,8 @@ void web_metrics_write(FILE *o, const struct web_live *w)
     gauge(o, w, "live_target_others_cpu_cores", "Other processes on the target's CPUs.",
           sampled ? w->target_others_pct / 100 : NAN);
     resources(o, w);
-    gauge(o, w, "live_bandwidth_bits_per_session", "RDP payload bits per second per active session.",
-          web_live_kbit_per_session(w) * 1000);
+    /* a counter, not a precomputed rate: rate(sessmax_live_traffic_bytes_total[1m]) is the throughput */
+    head(o, "live_traffic_bytes_total", "counter", "RDP payload bytes in and out of every session so far.");
+    series(o, w, "live_traffic_bytes_total", NULL, NULL, (double)w->bytes_total);
     gauge(o, w, "live_rtt_seconds", "Median of the sessions' newest TCP round-trip times.", web_live_rtt_p50_ms(w) / 1000);
 }

@@ -18,6 +18,7 @@ export SESSMAX_PASSWORD=web-secret
 PY=/usr/bin/python3   # Debian's, with python3-prometheus-client
 $PY -c 'import prometheus_client' 2>/dev/null || fail "python3-prometheus-client not installed (make deps)"
 command -v chromium >/dev/null || fail "chromium not installed (make deps)"
+command -v promtool >/dev/null || fail "promtool not installed (make deps: Debian's prometheus)"
 
 start_simhost 3 --work-scale 0.2   # simuser001..003: simuser004 is refused
 cat >"$WORK/worker.yaml" <<'YAML'
@@ -93,6 +94,8 @@ fails = {s.labels["reason"]: s.value for s in fams["sessmax_live_session_failure
 assert fails.get("auth") == 1, fails
 print(f"web_console: sessmax_live_valid {valid}, failures {fails}")
 PY
+# what Prometheus itself says of it: no lint
+lint=$(promtool check metrics <metrics.txt 2>&1) || { echo "$lint" >&2; fail "promtool check metrics"; }
 
 chrome() {
     HOME="$WORK" timeout 90 chromium --headless --no-sandbox --disable-gpu --no-first-run \

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # web_live.sh -- `sessmax run --web` against simhost: the live page and /metrics while the run
 # goes on. Checks: the token is required (403 without or with a wrong one; --web-token-file must
-# be 0600), only GET is served (a POST without the CSRF header is refused), /api/live shows active sessions rising, the index chart drawn and the live smax tile's words
+# be 0600), a POST without the CSRF header is refused, /api/live shows active sessions rising,
+# the index chart, the ramp and the agent's loop lag over time drawn, the live smax tile's words
 # agreeing with its figures (and sessmax_live_smax / _reached in /metrics),
-# /metrics parses with the Prometheus client library's text parser (histograms, labels),
+# /metrics parses with the Prometheus client library's text parser (histograms, labels) and
+# `promtool check metrics` finds no lint,
 # headless Chromium renders the page (the index line and the tiles, no console error; a
 # screenshot is kept in build/tests/artifacts/live.png), and 40 idle connections plus a client
 # sending its headers a byte at a time neither stop the run nor keep the page away once they go.
@@ -16,6 +18,7 @@ export SESSMAX_PASSWORD=web-secret
 PY=/usr/bin/python3   # Debian's, with python3-prometheus-client
 $PY -c 'import prometheus_client' 2>/dev/null || fail "python3-prometheus-client not installed (make deps)"
 command -v chromium >/dev/null || fail "chromium not installed (make deps)"
+command -v promtool >/dev/null || fail "promtool not installed (make deps: Debian's prometheus)"
 
 start_simhost 6 --work-scale 0.2
 cat >"$WORK/worker.yaml" <<'YAML'
@@ -128,6 +131,8 @@ smax = fams["sessmax_live_smax"].samples   # a figure once the baseline is known
 assert len(smax) <= 1 and all(x.value >= 0 for x in smax), smax
 print(f"web_live: /metrics {len(fams)} families, app_start count {int(count[0].value)}")
 PY
+# what Prometheus itself says of it: no lint
+lint=$(promtool check metrics <metrics.txt 2>&1) || { echo "$lint" >&2; fail "promtool check metrics"; }
 
 # the page in headless Chromium: the index line and tiles drawn from /api/live
 chrome() {
@@ -143,6 +148,9 @@ fi
 grep -q 'id="indexline"' dom.html || fail "no index line on the live page"
 grep -q '<span>active</span>' dom.html || fail "no active tile on the live page"
 grep -q 'id="smax"' dom.html || fail "no smax tile on the live page"
+grep -q 'id="ramp-active"' dom.html || fail "no active-sessions line on the ramp chart"
+grep -q 'id="ramp-failed"' dom.html || fail "no failed-sessions line on the ramp chart"
+grep -q 'id="health-lag"' dom.html || fail "no agent loop lag line over time"
 mkdir -p "$B/tests/artifacts"
 chrome --virtual-time-budget=6000 --screenshot="$B/tests/artifacts/live.png" --window-size=1200,1000 \
     --hide-scrollbars "$URL" >/dev/null 2>shot.log || fail "chromium --screenshot"

@@ -125,6 +125,14 @@ static void test_web__json_parses(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(o, "sessions"), "logging_on")), 0);
     json_t *t = json_array_get(json_object_get(o, "timers"), 0);
     CU_ASSERT_TRUE(json_is_true(json_object_get(t, "measure")));
+    json_t *p = json_array_get(json_object_get(o, "points"), 0);   /* [t, active, index, logging on, failed, cpu, lag] */
+    CU_ASSERT_EQUAL(json_array_size(p), 7);
+    CU_ASSERT_TRUE(json_is_null(json_array_get(p, 5)));   /* no target CPU sampled, no agent health yet */
+    CU_ASSERT_TRUE(json_is_null(json_array_get(p, 6)));
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(p, 1)), 2);
+    CU_ASSERT_TRUE(json_is_null(json_array_get(p, 2)));
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(p, 3)), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(p, 4)), 1);
     json_decref(o);
     free(s);
     web_live_free(&w);
@@ -147,7 +155,7 @@ static void test_web__resources(void)
     CU_ASSERT_EQUAL(w.nres, WEB_LIVE_MAX_SOURCES);
     char *m = metrics(&w);
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_target_cpu_busy_ratio{run=\"0\",name=\"\",platform=\"\","
-                                     "transport=\"\",network=\"\",source=\"rds01:9182\"} 0.97\n"));
+                                     "transport=\"\",network=\"\",client=\"builtin\",source=\"rds01:9182\"} 0.97\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_target_disk_busy_ratio gauge\n"));
     CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_target_disk_busy_ratio{"));   /* NaN: left out */
     free(m);
@@ -185,7 +193,7 @@ static void test_web__smax(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_smax gauge\n"));
     CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_smax{"));   /* no figure before the baseline */
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_smax_reached{run=\"0\",name=\"\",platform=\"\",transport=\"\","
-                                     "network=\"\"} 0\n"));
+                                     "network=\"\",client=\"builtin\"} 0\n"));
     free(m);
     json_t *o = live_json(&w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(o);
@@ -207,8 +215,8 @@ static void test_web__smax(void)
     CU_ASSERT_STRING_EQUAL(text, "smax 19 (crossed at 20 active)");
     m = metrics(&w);
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_smax{run=\"0\",name=\"\",platform=\"\",transport=\"\","
-                                     "network=\"\"} 19\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\"} 1\n"));
+                                     "network=\"\",client=\"builtin\"} 19\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\",client=\"builtin\"} 1\n"));
     free(m);
     o = live_json(&w);
     CU_ASSERT_PTR_NOT_NULL_FATAL(o);
@@ -237,7 +245,7 @@ static void test_web__alarms(void)
     free(m);
     web_live_alarms_set(&w, NULL, 0);
     m = metrics(&w);
-    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\",reason=\"none\"} 1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\",client=\"builtin\",reason=\"none\"} 1\n"));
     free(m);
     struct web_live_alarm a = { "auth", "no authentication failure", "authentication failed for u1 (...)" };
     web_live_alarms_set(&w, &a, 1);
@@ -247,11 +255,11 @@ static void test_web__alarms(void)
     web_live_failures(&w, failed);
     m = metrics(&w);
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_valid{run=\"0\",name=\"\",platform=\"\",transport=\"\","
-                                     "network=\"\",reason=\"auth\"} 0\n"));
+                                     "network=\"\",client=\"builtin\",reason=\"auth\"} 0\n"));
     CU_ASSERT_PTR_NULL(strstr(m, "reason=\"none\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_session_failures_total counter\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_session_failures_total{run=\"0\",name=\"\",platform=\"\","
-                                     "transport=\"\",network=\"\",reason=\"auth\"} 2\n"));
+                                     "transport=\"\",network=\"\",client=\"builtin\",reason=\"auth\"} 2\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "reason=\"wait_timeout\"} 1\n"));
     free(m);
     json_t *o = live_json(&w);
@@ -325,6 +333,8 @@ static void test_web__pages(void)
     const char *type = NULL;
     CU_ASSERT_EQUAL(web_live_page(&w, "/", NULL, &body, &len, &type), 200);
     CU_ASSERT_PTR_NOT_NULL(strstr(body, "api/live"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "<svg id=\"ramp\""));   /* the ramp over time */
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "baseline after "));
     /* nothing from the internet (the SVG namespace is a name, not a fetch) */
     CU_ASSERT_PTR_NULL(strstr(body, "src=\"http"));
     CU_ASSERT_PTR_NULL(strstr(body, "href=\"http"));
