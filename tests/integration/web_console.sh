@@ -3,7 +3,8 @@
 # users does not exist on the target, so its session fails authentication. While the run goes on
 # /api/live carries the banner's alarm (key auth, the verdict's own words naming the user), the
 # failures by reason (auth 1) and the smax tile; /metrics has sessmax_live_valid{reason="auth"} 0
-# and sessmax_live_session_failures_total{reason="auth"} 1; headless Chromium shows the banner
+# and sessmax_live_session_failures_total{reason="auth"} 1; headless Chromium shows the banner and
+# the failure in the ramp chart's failed-per-10-s bars
 # (screenshot in build/tests/artifacts/console.png). The stop POST is refused without the CSRF
 # header (403), then stops the run as an early stop: scored, its samples kept, exit 77 with the
 # banner's words.
@@ -107,6 +108,7 @@ grep -q 'This run can no longer pass' dom.html || fail "no banner on the live pa
 grep -q 'data-key="auth"' dom.html || fail "the banner does not give the auth reason"
 grep -q 'authentication failed for simuser004' dom.html || fail "the banner does not name the user"
 grep -q 'id="smax"' dom.html || fail "no smax tile"
+grep -q '<g id="ramp-failwin"><rect' dom.html || fail "no bar of sessions failed per 10 s on the ramp chart"
 mkdir -p "$B/tests/artifacts"
 chrome --virtual-time-budget=6000 --screenshot="$B/tests/artifacts/console.png" --window-size=1200,1000 \
     --hide-scrollbars "$URL" >/dev/null 2>shot.log || fail "chromium --screenshot"
