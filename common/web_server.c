@@ -53,6 +53,8 @@ struct web_server {
     int open, paused, closing;
     web_page_fn page;
     void *arg;
+    web_post_fn post;               /* NULL: POST refused (405) */
+    void *post_arg;
     char token[128];
     char url[512];
 };
@@ -212,7 +214,7 @@ static void reply(struct evhttp_request *req, int code, const char *type, char *
     evhttp_add_header(h, "X-Content-Type-Options", "nosniff");
     evhttp_add_header(h, "Content-Security-Policy",
                       "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                      "img-src data:; connect-src 'self'");
+                      "img-src 'self' data:; connect-src 'self'");
     struct evbuffer *b = evbuffer_new();
     if (b && body)
         evbuffer_add(b, body, len);
@@ -221,9 +223,32 @@ static void reply(struct evhttp_request *req, int code, const char *type, char *
         evbuffer_free(b);
 }
 
+/* A POST (the token already checked): refused without a handler (405), and without the CSRF
+ * header carrying the token (403) -- a page of another origin can make a browser send the
+ * cookie, never a custom header (that needs a CORS pre-flight this server does not answer). */
+static void post(struct web_server *s, struct evhttp_request *req, const char *path)
+{
+    static char no_post[] = "method not allowed\n", no_guard[] = "missing " WEB_CSRF_HEADER " header\n";
+    if (!s->post) {
+        reply(req, 405, "text/plain", no_post, sizeof no_post - 1);
+        return;
+    }
+    const char *g = evhttp_find_header(evhttp_request_get_input_headers(req), WEB_CSRF_HEADER);
+    if (!g || !token_equal(s, g, strlen(g))) {
+        reply(req, 403, "text/plain", no_guard, sizeof no_guard - 1);
+        return;
+    }
+    char msg[256] = "";
+    int code = s->post(s->post_arg, path, msg, sizeof msg);
+    size_t n = strlen(msg);
+    if (n < sizeof msg - 1)
+        msg[n++] = '\n';
+    reply(req, code, "text/plain", msg, n);
+}
+
 static void request_cb(struct evhttp_request *req, void *arg)
 {
-    struct web_server *s = arg;   /* evhttp answers other methods than GET and HEAD with 501 */
+    struct web_server *s = arg;   /* evhttp answers other methods than GET, HEAD and POST with 501 */
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
     const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
     const char *query = uri ? evhttp_uri_get_query(uri) : NULL;
@@ -236,6 +261,11 @@ static void request_cb(struct evhttp_request *req, void *arg)
     if (!token_ok(s, req, &q)) {
         evhttp_clear_headers(&q);
         reply(req, 403, "text/plain", "token missing or wrong: use the URL sessmax printed\n", 52);
+        return;
+    }
+    if (evhttp_request_get_command(req) == EVHTTP_REQ_POST) {
+        evhttp_clear_headers(&q);
+        post(s, req, path);
         return;
     }
     char *body = NULL;
@@ -254,7 +284,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 
 static int setup(struct web_server *s, const char *host, uint16_t port, char *err, size_t errlen)
 {
-    evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+    evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST);
     evhttp_set_max_headers_size(s->http, MAX_HEADERS_BYTES);
     evhttp_set_max_body_size(s->http, MAX_BODY_BYTES);
     evhttp_set_timeout(s->http, WEB_SERVER_TIMEOUT_S);
@@ -322,6 +352,12 @@ struct web_server *web_server_start(struct event_base *base, const char *addr_po
 const char *web_server_url(const struct web_server *s) { return s->url; }
 const char *web_server_token(const struct web_server *s) { return s->token; }
 int web_server_connections(const struct web_server *s) { return s->open; }
+
+void web_server_on_post(struct web_server *s, web_post_fn fn, void *arg)
+{
+    s->post = fn;
+    s->post_arg = arg;
+}
 
 void web_server_free(struct web_server *s)
 {

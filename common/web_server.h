@@ -5,7 +5,8 @@
  * otherwise, every request needs the token (query `token=`, or `Authorization: Bearer`), at
  * most WEB_SERVER_MAX_CONNS connections at once (the listener pauses at the cap), request
  * headers and bodies bounded, a connection idle for WEB_SERVER_TIMEOUT_S seconds or open for
- * WEB_SERVER_MAX_AGE_S seconds is closed, GET and HEAD only. Responses are built in memory (a
+ * WEB_SERVER_MAX_AGE_S seconds is closed; GET and HEAD, and POST only where the owner set a
+ * handler (web_server_on_post) and only with the CSRF header. Responses are built in memory (a
  * few hundred KB at most) and handed to evhttp whole. */
 #ifndef SESSMAX_COMMON_WEB_SERVER_H
 #define SESSMAX_COMMON_WEB_SERVER_H
@@ -28,6 +29,12 @@ struct web_server;
 typedef int (*web_page_fn)(void *arg, const char *path, const struct evkeyvalq *query, char **body,
                            size_t *len, const char **content_type);
 
+/* An action: does what POST `path` asks, writes one line for the reply into msg; returns the
+ * HTTP status (200, 404, 409, ...). */
+typedef int (*web_post_fn)(void *arg, const char *path, char *msg, size_t len);
+/* The header a POST must carry, set to the token (a CSRF guard: the cookie alone is not enough). */
+#define WEB_CSRF_HEADER "X-Sessmax-Token"
+
 /* Listens on ADDR:PORT ("127.0.0.1:0" picks a free port) with `token` (NULL: a random one).
  * NULL with a one-line reason in err on failure. */
 struct web_server *web_server_start(struct event_base *base, const char *addr_port, const char *token,
@@ -35,6 +42,8 @@ struct web_server *web_server_start(struct event_base *base, const char *addr_po
 /* The URL to open: http://HOST:PORT/?token=... */
 const char *web_server_url(const struct web_server *s);
 const char *web_server_token(const struct web_server *s);
+/* Serves POST with `fn` (NULL: POST is refused with 405, the default). */
+void web_server_on_post(struct web_server *s, web_post_fn fn, void *arg);
 /* Connections open now (tests and benches). */
 int web_server_connections(const struct web_server *s);
 void web_server_free(struct web_server *s);

@@ -28,6 +28,7 @@ static void on_session(struct runner *r, const struct agentpool_agent *a, const 
     struct rec_session e = *from_agent;
     e.t_us = ctl_time(a, e.t_us);
     ledger_event(&r->ledger, e.session, e.kind, e.reason, e.t_us);
+    webfeed_session(r, &e);
     if (e.kind == SESSION_FAILED) {
         if (e.detail[0])
             snprintf(r->last_failure, sizeof r->last_failure, "%s", e.detail);
@@ -154,7 +155,7 @@ static void lost_cb(struct agentpool_agent *a, const char *reason, void *arg)
     uint32_t n = ledger_agent_lost(&r->ledger, (int)a->slot, clock_wall_us());
     runner_stored(r, store_sessions_lost(r->st, r->run, a->store_id, FAIL_LOST, detail, clock_wall_us()), "lost");
     runner_stored(r, store_agent_status(r->st, a->store_id, "lost", reason), "agent status");
-    webfeed_lost(r, a->name);
+    webfeed_lost(r, a->name, n);
     runner_note(r, "%s; %u sessions marked lost, the run goes on", detail, n);
 }
 

@@ -61,6 +61,7 @@ static void launch(struct runner *r, uint32_t index)
         runner_stored(r, store_session_launch(r->st, r->run, index, 0, user, now), "session launch");
         runner_stored(r, store_session_event(r->st, r->run, &ev), "session event");
         ledger_launch_failed(&r->ledger, index, FAIL_LOST);
+        webfeed_session(r, &ev);
         return;
     }
     struct agentpool_agent *a = agentpool_agent(r->pool, (size_t)pick);

@@ -3,6 +3,7 @@
 #include "controller/score/textesc.h"
 #include "controller/score/summary_types.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,14 +11,18 @@
 
 #define SCREEN_MARK "; screen "
 
-/* Splits "...; screen FILE" off the detail. */
-static void split_screen(struct summary_failure *f)
+void summary_split_screen(char *detail, char *screen, size_t len)
 {
-    char *m = strstr(f->detail, SCREEN_MARK);
+    char *m = strstr(detail, SCREEN_MARK);
     if (!m)
         return;
-    snprintf(f->screen, sizeof f->screen, "%s", m + strlen(SCREEN_MARK));
+    snprintf(screen, len, "%s", m + strlen(SCREEN_MARK));
     *m = '\0';
+}
+
+static void split_screen(struct summary_failure *f)
+{
+    summary_split_screen(f->detail, f->screen, sizeof f->screen);
 }
 
 static void count_logon(const struct store_session_row *r, struct summary *s)

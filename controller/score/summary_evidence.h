@@ -5,10 +5,15 @@
 #ifndef SESSMAX_SUMMARY_EVIDENCE_H
 #define SESSMAX_SUMMARY_EVIDENCE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct summary;
 struct summary_input;
+
+/* Splits the agent's "...; screen FILE" off a failure detail (cut there) into `screen`; neither
+ * changes when the detail names no screen. */
+void summary_split_screen(char *detail, char *screen, size_t len);
 
 /* Fills s->failures and the logon counts from the session rows. 0, or -1 out of memory. */
 int summary_evidence(const struct summary_input *in, struct summary *s);

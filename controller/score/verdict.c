@@ -220,8 +220,16 @@ static void agent_gate(const struct summary *s, struct verdict *v)
             s->agent_samples, delayed_pct, p->agent_delayed_max_pct, p->agent_delay_max_ms, cause);
 }
 
+/* Names the items added since `from` with the rule's key (verdict_item.key). */
+static void keyed(struct verdict *v, size_t from, const char *key)
+{
+    for (size_t i = from; i < v->item_count; i++)
+        v->items[i].key = key;
+}
+
 static void validity(const struct summary *s, struct verdict *v)
 {
+    size_t k = v->item_count;
     const struct score_params *p = &s->config.params;
     const struct score_result *r = &s->score;
     char failed[160];
@@ -235,17 +243,27 @@ static void validity(const struct summary *s, struct verdict *v)
     else
         add(v, "enough samples for a baseline", (double)r->samples_ok, VERDICT_PASS,
             "%zu ok '%s' samples (%zu needed)", r->samples_ok, s->measure, r->samples_needed);
+    keyed(v, k, "baseline");
+    k = v->item_count;
     char rule[THRESHOLD_TEXT_LEN];
     snprintf(rule, sizeof rule, "stuck_pct <= %g", p->stuck_max_pct);
     add(v, rule, s->stuck_pct, s->stuck_pct > p->stuck_max_pct ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
         "stuck sessions %.2f %% (%u of %u launched never became active; limit %g %%)",
         s->stuck_pct, s->stuck, s->launched, p->stuck_max_pct);
+    keyed(v, k, "stuck");
+    k = v->item_count;
     auth_validity(s, v);
+    keyed(v, k, "auth");
+    k = v->item_count;
     int lost = s->agents_lost > 0 || s->agents_lost_sessions > 0;
     add(v, "no agent lost", (double)s->agents_lost, lost ? VERDICT_INCONCLUSIVE : VERDICT_PASS,
         "%zu of %zu agents lost, %u sessions lost with their agent", s->agents_lost, s->agents,
         s->agents_lost_sessions);
+    keyed(v, k, "agent_lost");
+    k = v->item_count;
     agent_gate(s, v);
+    keyed(v, k, "agent_share");
+    k = v->item_count;
     uint32_t unconfirmed = 0;
     for (size_t i = 0; i < s->reason_count; i++)
         if (!strcmp(s->reasons[i].reason, "logoff_incomplete"))
@@ -254,8 +272,23 @@ static void validity(const struct summary *s, struct verdict *v)
         unconfirmed ? "%u sessions' logoff was not confirmed by the server (logoff_incomplete): their server "
         "sessions may still run and load the host" : "every logoff the workload ran was confirmed by the server (%u "
         "not)", unconfirmed);
+    keyed(v, k, "logoff");
+    k = v->item_count;
     if (!strcmp(s->run.status, "aborted") || !strcmp(s->run.status, "failed"))
         add(v, "run completed", NAN, VERDICT_INCONCLUSIVE, "the run is %s", s->run.status);
+    keyed(v, k, "completed");
+}
+
+void verdict_validity(const struct summary *s, struct verdict *out)
+{
+    memset(out, 0, sizeof *out);
+    out->focus = verdict_judges_focus(s);
+    validity(s, out);
+    out->validity_count = out->item_count;
+    out->kind = VERDICT_PASS;
+    for (size_t i = 0; i < out->item_count; i++)
+        if (out->items[i].result == VERDICT_INCONCLUSIVE)
+            out->kind = VERDICT_INCONCLUSIVE;
 }
 
 static int holds(enum threshold_op op, double a, double b)
@@ -334,10 +367,8 @@ static int threshold(const struct summary *s, const struct threshold *t, struct 
 
 int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    out->focus = verdict_judges_focus(s);
-    validity(s, out);
-    size_t nvalid = out->validity_count = out->item_count;
+    verdict_validity(s, out);
+    size_t nvalid = out->validity_count;
     for (size_t i = 0; i < s->config.threshold_count; i++)
         if (threshold(s, &s->config.thresholds[i], out, err, errlen) < 0)
             return -1;

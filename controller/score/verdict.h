@@ -46,6 +46,9 @@ struct verdict_item {
     double actual;                   /* NaN when unknown */
     enum verdict_kind result;
     char reason[448];                /* one line, e.g. "stuck_pct = 3.0 > 1 (3 of 100 sessions)" */
+    const char *key;                 /* a validity rule's short name: "baseline", "stuck", "auth",
+                                        "agent_lost", "agent_share", "logoff", "completed"; NULL: a
+                                        plan threshold */
 };
 
 struct verdict {
@@ -80,6 +83,11 @@ void verdict_format_smax(const struct summary *s, char *buf, size_t len);
 /* Evaluates validity and the thresholds of s->config. Returns 0, or -1 with err when a
  * threshold names a metric this build does not know (a data error: exit 65). */
 int verdict_evaluate(const struct summary *s, struct verdict *out, char *err, size_t errlen);
+
+/* The validity rules only (items[0..validity_count), each with its key; kind INCONCLUSIVE when
+ * one of them is, else PASS): what verdict_evaluate judges first, for the live view to judge a
+ * run while it goes on from the same rules and words. */
+void verdict_validity(const struct summary *s, struct verdict *out);
 
 /* Reasons that made the verdict (failed/inconclusive items, and the focus judgement of a run
  * judged on its focus timer), one per line, into buf. */

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const double web_live_prom_bounds_s[WEB_LIVE_PROM_BUCKETS] = { 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60 };
+/* From 1 ms: the input echo (0-5 ms) is read off real buckets, not interpolated in the first. */
+const double web_live_prom_bounds_s[WEB_LIVE_PROM_BUCKETS] = { 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                               0.5, 1, 2.5, 5, 10, 25, 60 };
 
 #define FINE_BASE_MS 0.1
 #define FINE_GROWTH 1.05
@@ -66,8 +68,16 @@ static void add_point(struct web_live *w, uint64_t now_us)
         w->npoints = WEB_LIVE_MAX_POINTS / 2;
         w->point_every_us *= 2;
     }
-    w->points[w->npoints++] = (struct web_live_point){ (float)((now_us - w->t0_us) / 1e6),
-                                                       (float)w->c.index_ms, w->c.active };
+    const struct web_live_counts *c = &w->c;
+    uint32_t done = c->active + c->failed + c->ended;
+    float lag = NAN;
+    for (size_t i = 0; i < w->nagents; i++)
+        if (!w->agents[i].lost && (isnan(lag) || w->agents[i].lag_p99_ms > lag))
+            lag = (float)w->agents[i].lag_p99_ms;
+    w->points[w->npoints++] = (struct web_live_point){ (float)((now_us - w->t0_us) / 1e6), (float)c->index_ms,
+                                                       c->active, c->launched > done ? c->launched - done : 0,
+                                                       c->failed, w->target_cpu_pct < 0 ? NAN : (float)w->target_cpu_pct,
+                                                       lag };
 }
 
 static void update_rate(struct web_live *w, uint64_t now_us)

@@ -10,11 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "controller/web/live_alarms.h"
+#include "controller/web/live_failures.h"
+#include "controller/web/live_smax.h"
+
 #define WEB_LIVE_MAX_TIMERS 64
 #define WEB_LIVE_MAX_AGENTS 256
 #define WEB_LIVE_MAX_POINTS 2048
 #define WEB_LIVE_FINE_BUCKETS 320   /* 5 % wide, from 0.1 ms up: percentiles within 2.5 % */
-#define WEB_LIVE_PROM_BUCKETS 11    /* Prometheus histogram bounds (seconds), +Inf apart */
+#define WEB_LIVE_PROM_BUCKETS 15    /* Prometheus histogram bounds (seconds, 1 ms .. 60 s), +Inf apart */
 
 extern const double web_live_prom_bounds_s[WEB_LIVE_PROM_BUCKETS];
 
@@ -44,7 +48,9 @@ struct web_live_agent {
     int lost;
 };
 
-struct web_live_point { float t_s, index_ms; uint32_t active; };
+/* One chart point: time since the start, the index, the sessions active, logging on, failed, the
+ * target's CPU (%, NaN not sampled) and the worst agent loop lag p99 (ms, NaN no health yet). */
+struct web_live_point { float t_s, index_ms; uint32_t active, logging_on, failed; float cpu_pct, lag_ms; };
 
 #define WEB_LIVE_MAX_SOURCES 8
 /* The newest figures of one of the target's exporters (plan target.metrics); NaN: not reported. */
@@ -57,9 +63,13 @@ struct web_live_resources {
 
 struct web_live {
     char run_name[128], platform[64], transport[32], network[64];
+    char client[128];               /* the plan's client label ("builtin", an X11 client's); "" builtin */
     int64_t run_id;
     uint64_t t0_us;                 /* clock_now_us at start: the chart's time 0 */
     struct web_live_counts c;
+    struct web_live_smax smax;      /* the live score (live_smax.c) */
+    struct web_live_alarms alarms;  /* why it can no longer pass, failures by reason (live_alarms.c) */
+    struct web_live_failures failures;   /* the latest failed sessions and their screens (live_failures.c) */
     struct web_live_timer timers[WEB_LIVE_MAX_TIMERS];
     size_t ntimers;
     struct web_live_agent agents[WEB_LIVE_MAX_AGENTS];
@@ -76,7 +86,7 @@ struct web_live {
     uint32_t nsess;
     uint64_t *sess_bytes;           /* newest cumulative bytes per session */
     uint32_t *sess_rtt_us;          /* 0: no record yet */
-    uint64_t bytes_total;           /* sum of every session's newest cumulative bytes */
+    uint64_t bytes_total;           /* sum of every session's newest cumulative bytes (a counter) */
     uint64_t rate_t_us, rate_bytes; /* the last rate sample */
     double kbit_s_total;            /* over the last rate interval */
 };

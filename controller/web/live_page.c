@@ -24,12 +24,15 @@ static json_t *sessions_json(const struct web_live *w)
                      (json_int_t)c->ended, "logging_on", (json_int_t)(c->launched > done ? c->launched - done : 0));
 }
 
+/* [t_s, active, index_ms or null, logging_on, failed, target cpu_pct or null, agent lag_ms or null]. */
 static json_t *points_json(const struct web_live *w)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && i < w->npoints; i++)
-        json_array_append_new(a, json_pack("[f,I,o]", w->points[i].t_s, (json_int_t)w->points[i].active,
-                                           num(w->points[i].index_ms)));
+        json_array_append_new(a, json_pack("[f,I,o,I,I,o,o]", w->points[i].t_s, (json_int_t)w->points[i].active,
+                                           num(w->points[i].index_ms), (json_int_t)w->points[i].logging_on,
+                                           (json_int_t)w->points[i].failed, num(w->points[i].cpu_pct),
+                                           num(w->points[i].lag_ms)));
     return a;
 }
 
@@ -74,6 +77,54 @@ static json_t *resources_json(const struct web_live *w)
     return a;
 }
 
+/* The live score: the tile's words and its figures (smax null before the baseline). */
+static json_t *smax_json(const struct web_live *w)
+{
+    char text[128];
+    web_live_smax_text(&w->smax, text, sizeof text);
+    int v = web_live_smax_value(&w->smax);
+    return json_pack("{s:s,s:o,s:b,s:b,s:I,s:I,s:I,s:I}", "text", text, "smax",
+                     v < 0 ? json_null() : json_integer(v), "scored", w->smax.scored, "reached", w->smax.reached,
+                     "cross_active", (json_int_t)w->smax.cross_active, "max_active", (json_int_t)w->smax.max_active,
+                     "samples_ok", (json_int_t)w->smax.samples_ok, "samples_needed",
+                     (json_int_t)w->smax.samples_needed);
+}
+
+/* The live verdict's alarms: {"judged":..,"ok":..,"alarms":[{"key","rule","reason"}]}. */
+static json_t *valid_json(const struct web_live *w)
+{
+    const struct web_live_alarms *x = &w->alarms;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < x->n; i++)
+        json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "key", x->a[i].key, "rule", x->a[i].rule, "reason",
+                                           x->a[i].reason));
+    return json_pack("{s:b,s:b,s:o}", "judged", x->judged, "ok", x->judged && !x->n, "alarms", a);
+}
+
+/* Sessions failed so far by reason, the reasons seen only: [{"reason":"auth","count":2}]. */
+static json_t *failures_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (int r = 0; a && r < FAIL__COUNT; r++)
+        if (w->alarms.failed[r])
+            json_array_append_new(a, json_pack("{s:s,s:I}", "reason", failure_reason_name((enum failure_reason)r),
+                                               "count", (json_int_t)w->alarms.failed[r]));
+    return a;
+}
+
+/* The latest failed sessions, oldest first; "screen" is the PNG's name under shots/ (or null). */
+static json_t *recent_json(const struct web_live *w)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < w->failures.n; i++) {
+        const struct web_live_failure *f = &w->failures.f[i];
+        json_array_append_new(a, json_pack("{s:I,s:f,s:s,s:s,s:s,s:o}", "session", (json_int_t)f->session, "t_s",
+                                           (double)f->t_s, "user", f->user, "reason", f->reason, "detail", f->detail,
+                                           "screen", f->screen[0] ? json_string(f->screen) : json_null()));
+    }
+    return a;
+}
+
 char *web_live_json(const struct web_live *w)
 {
     json_t *target = w->target_cpu_pct < 0 ? json_null()
@@ -87,8 +138,12 @@ char *web_live_json(const struct web_live *w)
         w->c.crossed, "left_s", w->c.left_s, "samples", (json_int_t)w->c.samples, "points", points_json(w), "timers",
         timers_json(w), "agents", agents_json(w), "target", target, "net", "kbit_per_session",
         num(web_live_kbit_per_session(w)), "rtt_p50_ms", num(web_live_rtt_p50_ms(w)), "resources", resources_json(w));
-    if (!o)
+    if (!o || json_object_set_new(o, "smax", smax_json(w)) < 0 || json_object_set_new(o, "valid", valid_json(w)) < 0 ||
+        json_object_set_new(o, "failures", failures_json(w)) < 0 ||
+        json_object_set_new(o, "recent_failures", recent_json(w)) < 0) {
+        json_decref(o);
         return NULL;
+    }
     char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
     json_decref(o);
     return s;
@@ -124,6 +179,10 @@ int web_live_page(void *arg, const char *path, const struct evkeyvalq *query, ch
     } else if (strcmp(path, "/metrics") == 0) {
         *body = metrics_text(w, len);
         *content_type = "text/plain; version=0.0.4; charset=utf-8";
+    } else if (strncmp(path, "/shots/", 7) == 0) {
+        int code = web_live_shot(&w->failures, path + 7, body, len);
+        *content_type = "image/png";
+        return code;
     } else {
         return 404;
     }

@@ -13,6 +13,7 @@ static void labels(FILE *o, const struct web_live *w)
     prom_label(o, 1, "platform", w->platform);
     prom_label(o, 1, "transport", w->transport);
     prom_label(o, 1, "network", w->network);
+    prom_label(o, 1, "client", w->client[0] ? w->client : "builtin");
 }
 
 static void head(FILE *o, const char *name, const char *type, const char *help)
@@ -59,6 +60,29 @@ static void index_gauges(FILE *o, const struct web_live *w)
     gauge(o, w, "live_baseline_seconds", "Baseline of the scored measure.", w->c.baseline_ms / 1000);
     gauge(o, w, "live_threshold_seconds", "Threshold: baseline + offset.", w->c.threshold_ms / 1000);
     gauge(o, w, "live_threshold_crossed", "1 once the index is above the threshold.", w->c.crossed);
+    /* smax: the score once reached, the lower bound so far before; no series before the baseline */
+    int v = web_live_smax_value(&w->smax);
+    gauge(o, w, "live_smax", "Live smax: active sessions at the threshold crossing minus 1, or the lower bound so far.",
+          v < 0 ? NAN : v);
+    gauge(o, w, "live_smax_reached", "1 once the index crossed the threshold (live_smax is the score), 0 before.",
+          w->smax.reached);
+}
+
+/* The live verdict: 1 with reason "none" while no rule the run cannot recover from is broken,
+ * else 0 for each broken one (reason: the verdict rule's key); no series before it was judged. */
+static void validity(FILE *o, const struct web_live *w)
+{
+    const struct web_live_alarms *x = &w->alarms;
+    head(o, "live_valid", "gauge", "1 while the run can still pass its validity rules; 0 per broken rule (reason).");
+    if (x->judged && !x->n)
+        series(o, w, "live_valid", "reason", "none", 1);
+    for (size_t i = 0; i < x->n; i++)
+        series(o, w, "live_valid", "reason", x->a[i].key, 0);
+    head(o, "live_session_failures_total", "counter", "Sessions failed so far, by reason.");
+    for (int r = 0; r < FAIL__COUNT; r++)
+        if (x->failed[r])
+            series(o, w, "live_session_failures_total", "reason", failure_reason_name((enum failure_reason)r),
+                   x->failed[r]);
 }
 
 static void histogram(FILE *o, const struct web_live *w, const struct web_live_timer *t)
@@ -139,6 +163,7 @@ void web_metrics_write(FILE *o, const struct web_live *w)
 {
     sessions(o, w);
     index_gauges(o, w);
+    validity(o, w);
     timers(o, w);
     agents(o, w);
     /* the family is always named, its series only once the target was sampled (target.local) */
@@ -148,7 +173,8 @@ void web_metrics_write(FILE *o, const struct web_live *w)
     gauge(o, w, "live_target_others_cpu_cores", "Other processes on the target's CPUs.",
           sampled ? w->target_others_pct / 100 : NAN);
     resources(o, w);
-    gauge(o, w, "live_bandwidth_bits_per_session", "RDP payload bits per second per active session.",
-          web_live_kbit_per_session(w) * 1000);
+    /* a counter, not a precomputed rate: rate(sessmax_live_traffic_bytes_total[1m]) is the throughput */
+    head(o, "live_traffic_bytes_total", "counter", "RDP payload bytes in and out of every session so far.");
+    series(o, w, "live_traffic_bytes_total", NULL, NULL, (double)w->bytes_total);
     gauge(o, w, "live_rtt_seconds", "Median of the sessions' newest TCP round-trip times.", web_live_rtt_p50_ms(w) / 1000);
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # web_live.sh -- `sessmax run --web` against simhost: the live page and /metrics while the run
 # goes on. Checks: the token is required (403 without or with a wrong one; --web-token-file must
-# be 0600), only GET is served, /api/live shows active sessions rising and the index chart drawn,
-# /metrics parses with the Prometheus client library's text parser (histograms, labels),
+# be 0600), a POST without the CSRF header is refused, /api/live shows active sessions rising,
+# the index chart, the ramp and the agent's loop lag over time drawn, the live smax tile's words
+# agreeing with its figures (and sessmax_live_smax / _reached in /metrics),
+# /metrics parses with the Prometheus client library's text parser (histograms, labels) and
+# `promtool check metrics` finds no lint,
 # headless Chromium renders the page (the index line and the tiles, no console error; a
 # screenshot is kept in build/tests/artifacts/live.png), and 40 idle connections plus a client
 # sending its headers a byte at a time neither stop the run nor keep the page away once they go.
@@ -15,6 +18,7 @@ export SESSMAX_PASSWORD=web-secret
 PY=/usr/bin/python3   # Debian's, with python3-prometheus-client
 $PY -c 'import prometheus_client' 2>/dev/null || fail "python3-prometheus-client not installed (make deps)"
 command -v chromium >/dev/null || fail "chromium not installed (make deps)"
+command -v promtool >/dev/null || fail "promtool not installed (make deps: Debian's prometheus)"
 
 start_simhost 6 --work-scale 0.2
 cat >"$WORK/worker.yaml" <<'YAML'
@@ -72,7 +76,8 @@ TOKEN=abcdef0123456789abcdef
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 [ "$(code "$BASE/api/live")" = 403 ] || fail "no token: not 403"
 [ "$(code "$BASE/api/live?token=abcdef0123456789abcdee")" = 403 ] || fail "wrong token: not 403"
-[ "$(code -X POST "$BASE/api/live?token=$TOKEN")" = 501 ] || fail "POST: not 501 (GET and HEAD only)"
+[ "$(code -X POST "$BASE/api/live?token=$TOKEN")" = 403 ] || fail "POST without the CSRF header: not 403"
+[ "$(code -X PUT "$BASE/api/live?token=$TOKEN")" = 501 ] || fail "PUT: not 501 (GET, HEAD and POST only)"
 [ "$(code "$BASE/nothing?token=$TOKEN")" = 404 ] || fail "unknown page: not 404"
 [ "$(code -H "Authorization: Bearer $TOKEN" "$BASE/metrics")" = 200 ] || fail "Bearer token refused"
 
@@ -92,6 +97,14 @@ assert min(seen) < max(seen) and max(seen) >= 4, f"active sessions did not rise:
 assert any(p[2] is not None for p in d["points"]), "no index point"
 assert d["timers"] and d["timers"][0]["count"] > 0 and d["timers"][0]["p95_ms"] > 0, d["timers"]
 assert d["agents"]["connected"] == 1 and d["agents"]["list"][0]["lost"] is False, d["agents"]
+m = d["smax"]   # the live score: the tile's words agree with its figures
+if not m["scored"]:
+    assert m["smax"] is None and m["text"].startswith("not scored yet ("), m
+elif m["reached"]:
+    assert m["smax"] == m["cross_active"] - 1 and m["text"] == f"smax {m['smax']} (crossed at {m['cross_active']} active)", m
+else:
+    assert m["smax"] == max(m["max_active"] - 1, 0) and m["text"] == f"not reached yet (>= {m['smax']})", m
+print(f"web_live: smax tile '{m['text']}'")
 print(f"web_live: active {seen[0]} -> {seen[-1]}, index {d['index_ms']:.0f} ms, threshold {d['threshold_ms']:.0f} ms")
 PY
 
@@ -102,7 +115,8 @@ import sys
 from prometheus_client.parser import text_string_to_metric_families
 fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
 for name in ("sessmax_live_sessions", "sessmax_live_response_seconds", "sessmax_live_index_seconds",
-             "sessmax_live_threshold_seconds", "sessmax_live_agent_loop_lag_p99_seconds", "sessmax_live_rtt_seconds"):
+             "sessmax_live_threshold_seconds", "sessmax_live_agent_loop_lag_p99_seconds", "sessmax_live_rtt_seconds",
+             "sessmax_live_smax", "sessmax_live_smax_reached"):
     assert name in fams, f"{name} missing: {sorted(fams)}"
 h = fams["sessmax_live_response_seconds"]
 assert h.type == "histogram", h.type
@@ -111,8 +125,14 @@ count = [s for s in h.samples if s.name.endswith("_count") and s.labels["timer"]
 assert inf and count and inf[0].value == count[0].value > 0, (inf, count)
 active = [s for s in fams["sessmax_live_sessions"].samples if s.labels["state"] == "active"]
 assert active and active[0].labels["name"] == "web-live.test", active
+reached = fams["sessmax_live_smax_reached"].samples
+assert len(reached) == 1 and reached[0].value in (0, 1), reached
+smax = fams["sessmax_live_smax"].samples   # a figure once the baseline is known
+assert len(smax) <= 1 and all(x.value >= 0 for x in smax), smax
 print(f"web_live: /metrics {len(fams)} families, app_start count {int(count[0].value)}")
 PY
+# what Prometheus itself says of it: no lint
+lint=$(promtool check metrics <metrics.txt 2>&1) || { echo "$lint" >&2; fail "promtool check metrics"; }
 
 # the page in headless Chromium: the index line and tiles drawn from /api/live
 chrome() {
@@ -127,6 +147,10 @@ if grep -E 'CONSOLE|Uncaught|Refused' chrome.log | grep -v -E 'dbus|Fontconfig' 
 fi
 grep -q 'id="indexline"' dom.html || fail "no index line on the live page"
 grep -q '<span>active</span>' dom.html || fail "no active tile on the live page"
+grep -q 'id="smax"' dom.html || fail "no smax tile on the live page"
+grep -q 'id="ramp-active"' dom.html || fail "no active-sessions line on the ramp chart"
+grep -q 'id="ramp-failed"' dom.html || fail "no failed-sessions line on the ramp chart"
+grep -q 'id="health-lag"' dom.html || fail "no agent loop lag line over time"
 mkdir -p "$B/tests/artifacts"
 chrome --virtual-time-budget=6000 --screenshot="$B/tests/artifacts/live.png" --window-size=1200,1000 \
     --hide-scrollbars "$URL" >/dev/null 2>shot.log || fail "chromium --screenshot"

@@ -11,6 +11,8 @@
 #include "controller/web/live.h"
 #include "controller/web/live_resources.h"
 #include "controller/web/live_page.h"
+#include "controller/web/live_smax.h"
+#include "common/score_rule.h"
 #include "controller/web/metrics.h"
 
 static char *capture_label(const char *value)
@@ -60,6 +62,8 @@ static void test_web__histogram_and_quantiles(void)
     /* cumulative buckets: 5 samples <= 50 ms, 100 <= 1 s and +Inf, failures apart */
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.05\"} 5\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"1\"} 100\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.01\"} 1\n"));   /* buckets from 1 ms */
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"0.001\"} 0\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "timer=\"app_start\",le=\"+Inf\"} 100\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_response_seconds_count{run=\"7\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_response_failures_total{run=\"7\""));
@@ -121,6 +125,14 @@ static void test_web__json_parses(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(o, "sessions"), "logging_on")), 0);
     json_t *t = json_array_get(json_object_get(o, "timers"), 0);
     CU_ASSERT_TRUE(json_is_true(json_object_get(t, "measure")));
+    json_t *p = json_array_get(json_object_get(o, "points"), 0);   /* [t, active, index, logging on, failed, cpu, lag] */
+    CU_ASSERT_EQUAL(json_array_size(p), 7);
+    CU_ASSERT_TRUE(json_is_null(json_array_get(p, 5)));   /* no target CPU sampled, no agent health yet */
+    CU_ASSERT_TRUE(json_is_null(json_array_get(p, 6)));
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(p, 1)), 2);
+    CU_ASSERT_TRUE(json_is_null(json_array_get(p, 2)));
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(p, 3)), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(p, 4)), 1);
     json_decref(o);
     free(s);
     web_live_free(&w);
@@ -143,7 +155,7 @@ static void test_web__resources(void)
     CU_ASSERT_EQUAL(w.nres, WEB_LIVE_MAX_SOURCES);
     char *m = metrics(&w);
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_target_cpu_busy_ratio{run=\"0\",name=\"\",platform=\"\","
-                                     "transport=\"\",network=\"\",source=\"rds01:9182\"} 0.97\n"));
+                                     "transport=\"\",network=\"\",client=\"builtin\",source=\"rds01:9182\"} 0.97\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_target_disk_busy_ratio gauge\n"));
     CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_target_disk_busy_ratio{"));   /* NaN: left out */
     free(m);
@@ -158,6 +170,160 @@ static void test_web__resources(void)
     web_live_free(&w);
 }
 
+static json_t *live_json(const struct web_live *w)
+{
+    char *s = web_live_json(w);
+    json_t *o = s ? json_loads(s, 0, NULL) : NULL;
+    free(s);
+    return o;
+}
+
+/* The live smax: words, JSON and gauges before the baseline, before the crossing and after it. */
+static void test_web__smax(void)
+{
+    struct web_live w;
+    char text[128];
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 30, 0), 0);
+    struct score_result r = { .status = SCORE_TOO_FEW, .samples_ok = 3, .samples_needed = 15, .smax = -1,
+                              .max_active = 4 };
+    web_live_smax(&w.smax, &r);
+    web_live_smax_text(&w.smax, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "not scored yet (3 of 15 samples)");
+    char *m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_smax gauge\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_smax{"));   /* no figure before the baseline */
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_smax_reached{run=\"0\",name=\"\",platform=\"\",transport=\"\","
+                                     "network=\"\",client=\"builtin\"} 0\n"));
+    free(m);
+    json_t *o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(json_object_get(o, "smax"), "smax")));
+    json_decref(o);
+
+    r = (struct score_result){ .status = SCORE_OK, .samples_ok = 40, .samples_needed = 15, .smax = -1, .max_active = 12 };
+    web_live_smax(&w.smax, &r);
+    web_live_smax_text(&w.smax, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "not reached yet (>= 11)");
+    CU_ASSERT_EQUAL(web_live_smax_value(&w.smax), 11);
+
+    r.reached = 1;
+    r.smax = 19;
+    r.cross_active = 20;
+    r.max_active = 24;
+    web_live_smax(&w.smax, &r);
+    web_live_smax_text(&w.smax, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "smax 19 (crossed at 20 active)");
+    m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_smax{run=\"0\",name=\"\",platform=\"\",transport=\"\","
+                                     "network=\"\",client=\"builtin\"} 19\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\",client=\"builtin\"} 1\n"));
+    free(m);
+    o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *j = json_object_get(o, "smax");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "smax")), 19);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "cross_active")), 20);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(j, "reached")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "text")), "smax 19 (crossed at 20 active)");
+    json_decref(o);
+
+    web_live_smax(&w.smax, NULL);   /* not re-scored yet: nothing claimed */
+    CU_ASSERT_EQUAL(web_live_smax_value(&w.smax), -1);
+    web_live_smax_text(&w.smax, text, 4);   /* cut, still terminated */
+    CU_ASSERT_EQUAL(strlen(text), 3);
+    web_live_free(&w);
+}
+
+/* The banner's alarms and the failures by reason: JSON and /metrics (sessmax_live_valid{reason}). */
+static void test_web__alarms(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 4, 0), 0);
+    char *m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_valid gauge\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "sessmax_live_valid{"));   /* not judged yet */
+    free(m);
+    web_live_alarms_set(&w.alarms, NULL, 0);
+    m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "network=\"\",client=\"builtin\",reason=\"none\"} 1\n"));
+    free(m);
+    struct web_live_alarm a = { "auth", "no authentication failure", "authentication failed for u1 (...)" };
+    web_live_alarms_set(&w.alarms, &a, 1);
+    uint32_t failed[FAIL__COUNT] = { 0 };
+    failed[FAIL_AUTH] = 2;
+    failed[FAIL_WAIT_TIMEOUT] = 1;
+    web_live_failures(&w.alarms, failed);
+    m = metrics(&w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_valid{run=\"0\",name=\"\",platform=\"\",transport=\"\","
+                                     "network=\"\",client=\"builtin\",reason=\"auth\"} 0\n"));
+    CU_ASSERT_PTR_NULL(strstr(m, "reason=\"none\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "# TYPE sessmax_live_session_failures_total counter\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "sessmax_live_session_failures_total{run=\"0\",name=\"\",platform=\"\","
+                                     "transport=\"\",network=\"\",client=\"builtin\",reason=\"auth\"} 2\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "reason=\"wait_timeout\"} 1\n"));
+    free(m);
+    json_t *o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *v = json_object_get(o, "valid");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(v, "ok")));
+    json_t *first = json_array_get(json_object_get(v, "alarms"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "key")), "auth");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "reason")), "authentication failed for u1 (...)");
+    json_t *f = json_object_get(o, "failures");
+    CU_ASSERT_EQUAL(json_array_size(f), 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(f, 0), "reason")), "auth");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_array_get(f, 0), "count")), 2);
+    json_decref(o);
+    struct web_live_alarm many[WEB_LIVE_MAX_ALARMS + 2] = { 0 };
+    web_live_alarms_set(&w.alarms, many, WEB_LIVE_MAX_ALARMS + 2);   /* bounded */
+    CU_ASSERT_EQUAL(w.alarms.n, WEB_LIVE_MAX_ALARMS);
+    web_live_free(&w);
+}
+
+/* The latest failures, bounded, and their screens under /shots/: only a listed PNG is served. */
+static void test_web__recent_failures(void)
+{
+    struct web_live w;
+    CU_ASSERT_EQUAL_FATAL(web_live_init(&w, 10, 0), 0);
+    unit_write_file("u1-failed.png", "\x89PNG fake");
+    unit_write_file("secret.png", "not listed");
+    web_live_shots_dir(&w.failures, unit_tmpdir());
+    for (uint32_t i = 0; i < WEB_LIVE_RECENT_FAILURES + 2; i++) {
+        struct web_live_failure f = { .session = i, .t_s = (float)i };
+        snprintf(f.user, sizeof f.user, "u%u", i);
+        snprintf(f.reason, sizeof f.reason, "wait_timeout");
+        if (i == WEB_LIVE_RECENT_FAILURES + 1)
+            snprintf(f.screen, sizeof f.screen, "u1-failed.png");
+        web_live_failure_add(&w.failures, &f);
+    }
+    CU_ASSERT_EQUAL(w.failures.n, WEB_LIVE_RECENT_FAILURES);
+    CU_ASSERT_EQUAL(w.failures.f[0].session, 2);   /* the oldest went */
+    char *body = NULL;
+    size_t len = 0;
+    const char *type = NULL;
+    CU_ASSERT_EQUAL(web_live_page(&w, "/shots/u1-failed.png", NULL, &body, &len, &type), 200);
+    CU_ASSERT_EQUAL(len, 9);
+    CU_ASSERT_STRING_EQUAL(type, "image/png");
+    CU_ASSERT_EQUAL(memcmp(body, "\x89PNG fake", 9), 0);
+    free(body);
+    static const char *const refused[] = { "/shots/secret.png", "/shots/../u1-failed.png", "/shots/",
+                                           "/shots/u1-failed.png/", "/shots/.u1-failed.png", "/shots/x/u1-failed.png" };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        body = NULL;
+        CU_ASSERT_EQUAL(web_live_page(&w, refused[i], NULL, &body, &len, &type), 404);
+        CU_ASSERT_PTR_NULL(body);
+    }
+    json_t *o = live_json(&w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_t *r = json_object_get(o, "recent_failures");
+    CU_ASSERT_EQUAL(json_array_size(r), WEB_LIVE_RECENT_FAILURES);
+    json_t *last = json_array_get(r, WEB_LIVE_RECENT_FAILURES - 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(last, "screen")), "u1-failed.png");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(json_array_get(r, 0), "screen")));
+    json_decref(o);
+    web_live_free(&w);
+}
+
 static void test_web__pages(void)
 {
     struct web_live w;
@@ -167,6 +333,8 @@ static void test_web__pages(void)
     const char *type = NULL;
     CU_ASSERT_EQUAL(web_live_page(&w, "/", NULL, &body, &len, &type), 200);
     CU_ASSERT_PTR_NOT_NULL(strstr(body, "api/live"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "<svg id=\"ramp\""));   /* the ramp over time */
+    CU_ASSERT_PTR_NOT_NULL(strstr(body, "baseline after "));
     /* nothing from the internet (the SVG namespace is a name, not a fetch) */
     CU_ASSERT_PTR_NULL(strstr(body, "src=\"http"));
     CU_ASSERT_PTR_NULL(strstr(body, "href=\"http"));
@@ -188,7 +356,8 @@ int main(void)
     static const struct unit_test tests[] = {
         UNIT_TEST(test_web__label_escaping), UNIT_TEST(test_web__histogram_and_quantiles),
         UNIT_TEST(test_web__counts_points_bounded), UNIT_TEST(test_web__agents_bounded),
-        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__pages), UNIT_END,
+        UNIT_TEST(test_web__json_parses), UNIT_TEST(test_web__resources), UNIT_TEST(test_web__smax), UNIT_TEST(test_web__alarms), UNIT_TEST(test_web__recent_failures),
+        UNIT_TEST(test_web__pages), UNIT_END,
     };
     return unit_run("web", tests, NULL, NULL);
 }
