@@ -308,10 +308,7 @@ int standalone_shot(int argc, char **argv)
     const char *password;
     int rc;
 
-    standalone_opts_defaults(&o);
-    o.cfg.traffic_interval_ms = 0;
-    o.cfg.health_interval_ms = 0;
-    o.logoff_ms = 5000;
+    standalone_opts_one_session(&o, 5000);
     if ((rc = standalone_opts_parse(argc, argv, &o, STANDALONE_SHOT_USAGE)) != 0)
         return rc < 0 ? 0 : rc;
     if ((rc = standalone_opts_check("shot", &o, host, sizeof host, &password)) != 0)

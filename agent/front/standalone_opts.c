@@ -276,6 +276,14 @@ void standalone_opts_defaults(struct opts *o)
     o->seed = 1;
 }
 
+void standalone_opts_one_session(struct opts *o, int64_t logoff_ms)
+{
+    standalone_opts_defaults(o);
+    o->cfg.traffic_interval_ms = 0;
+    o->cfg.health_interval_ms = 0;
+    o->logoff_ms = logoff_ms;
+}
+
 /* Common checks of run and shot; fills host. */
 int standalone_opts_check(const char *cmd, struct opts *o, char *host, size_t hostlen, const char **password)
 {

@@ -25,6 +25,9 @@ extern const char STANDALONE_SHOT_USAGE[];
 
 /* Zeroes o and sets the defaults (one session from user 1, 30 s logoff, 3 s wait, seed 1). */
 void standalone_opts_defaults(struct opts *o);
+/* The defaults of a verb that holds one interactive session (shot, studio): as
+ * standalone_opts_defaults, no traffic or health records, and logoff_ms to log off in. */
+void standalone_opts_one_session(struct opts *o, int64_t logoff_ms);
 /* Parses argv (argv[0] the command) into o. 0; or EX_USAGE after a one-line message on stderr;
  * or -1 after printing usage for --help (the caller exits 0). */
 int standalone_opts_parse(int argc, char **argv, struct opts *o, const char *usage);

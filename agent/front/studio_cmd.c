@@ -34,6 +34,7 @@ static const char USAGE[] =
 
 struct studio_run {
     struct opts *o;
+    const char *password;        /* from standalone_opts_check, as run and shot take it */
     struct event_base *base;
     struct engine *eng;
     struct studio *st;
@@ -137,7 +138,7 @@ static int serve(struct studio_run *r, const char *host)
            o->cfg.port, o->out);
     fflush(stdout);
     struct engine_session_spec spec = { .session_index = 0, .user = o->users,
-                                        .password = getenv("SESSMAX_PASSWORD"), .seed = o->seed };
+                                        .password = r->password, .seed = o->seed };
     if (engine_start_session(r->eng, &spec) != 0)
         return EX_SOFTWARE;
     event_base_dispatch(r->base);
@@ -151,10 +152,7 @@ int studio_cmd_main(int argc, char **argv)
     char host[256];
     const char *password;
     int rc;
-    standalone_opts_defaults(&o);
-    o.cfg.traffic_interval_ms = 0;
-    o.cfg.health_interval_ms = 0;
-    o.logoff_ms = 10000;
+    standalone_opts_one_session(&o, 10000);
     /* HOST:PORT may come first, as `probe` takes it */
     const char *positional = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
     if (positional) {
@@ -176,7 +174,7 @@ int studio_cmd_main(int argc, char **argv)
         fprintf(stderr, "sessmax-agent studio: the studio drives the built-in RDP engine, not --client\n");
         return EX_USAGE;
     }
-    (void)password;
+    r.password = password;
     r.base = event_base_new();
     rc = r.base ? serve(&r, host) : EX_SOFTWARE;
     web_server_free(r.web);
