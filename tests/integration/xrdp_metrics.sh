@@ -19,11 +19,11 @@ wait_for 20 bash -c "exec 3<>/dev/tcp/127.0.0.1/$NE_PORT" || fail "node_exporter
 
 SESSIONS=12
 xrdp_plan $SESSIONS metrics-plan.yaml -e "s|^name: .*|name: xrdp-metrics-1cpu|" \
-    -e "s|^launch_window: .*|launch_window: 3m|" -e "s|^steady_state: .*|steady_state: 30s|"
+    -e "s|^launch_window: .*|launch_window: 6m|" -e "s|^steady_state: .*|steady_state: 1m|"
 # the target pinned to CPU 1 under a quota of one CPU (as xrdp-office-plan), scraped every 2 s
 sed -i "s|^  security: tls.*|&\n  local: {cgroup: sessmax-xrdp, cpus: \"1\", cpu_percent: 100}\n  metrics: {url: \"http://127.0.0.1:$NE_PORT/metrics\", cpus: \"1\", interval: 2s}|" "$PLAN"
 grep -q "metrics: {url: \"http://127.0.0.1:$NE_PORT/metrics\"" "$PLAN" || fail "could not add target.metrics to the plan copy"
-grep -q '^early_stop' "$PLAN" || echo "early_stop: {margin: 30s}" >> "$PLAN"
+grep -q '^early_stop' "$PLAN" || echo "early_stop: {margin: 60s}" >> "$PLAN"
 sed -i 's|^agents: .*|agents: {local: 1, cpus: "0"}|' "$PLAN"
 "$BUILD/sessmax" validate "$PLAN" > "$WORK/validate.out" 2>&1 || { cat "$WORK/validate.out"; fail "the plan copy does not validate"; }
 grep -q "^  metrics    http://127.0.0.1:$NE_PORT/metrics, every 2 s" "$WORK/validate.out" || fail "validate does not name the exporter"
